@@ -1,0 +1,78 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// C libraries from Debian, reached through pkg-config.
+func systemLibrary(_ name: String, _ pkg: String, apt: String) -> Target {
+    .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkg, providers: [.apt([apt])])
+}
+
+let package = Package(
+    name: "Sumi",
+    products: [
+        .executable(name: "sumi", targets: ["sumi"]),
+        .library(name: "SumiKit", targets: ["SumiKit"]),
+    ],
+    targets: [
+        // C libraries.
+        systemLibrary("CHarfBuzz", "harfbuzz", apt: "libharfbuzz-dev"),
+        systemLibrary("CFreeType", "freetype2", apt: "libfreetype-dev"),
+        systemLibrary("CFontconfig", "fontconfig", apt: "libfontconfig-dev"),
+        systemLibrary("CGdkPixbuf", "gdk-pixbuf-2.0", apt: "libgdk-pixbuf-2.0-dev"),
+        systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
+        systemLibrary("CFribidi", "fribidi", apt: "libfribidi-dev"),
+        // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng).
+        .target(
+            name: "CSumiCodecs",
+            path: "Sources/CSumiCodecs",
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        // The versioned C ABI between the host and plugin libraries.
+        .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
+
+        // The core: stage protocol, values, manifest, validation, runner, registry, plugin loading.
+        .target(
+            name: "SumiKit",
+            dependencies: ["CSumiPlugin"],
+            path: "Sources/SumiKit",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+
+        // Built-in stage families, each registering through the plugin API.
+        .target(
+            name: "SumiCodecs",
+            dependencies: ["SumiKit", "CSumiCodecs", "CGdkPixbuf"],
+            path: "Plugins/Codecs"
+        ),
+        .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),
+        .target(
+            name: "SumiText",
+            dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi"],
+            path: "Plugins/Text"
+        ),
+        .target(name: "SumiCompose", dependencies: ["SumiKit"], path: "Plugins/Compose"),
+        .target(
+            name: "SumiPage",
+            dependencies: ["SumiKit", "CZlib", "SumiCodecs"],
+            path: "Plugins/Page"
+        ),
+
+        // The command-line tool.
+        .executableTarget(
+            name: "sumi",
+            dependencies: ["SumiKit", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage"],
+            path: "Sources/sumi"
+        ),
+
+        // Tests: the core, one target per stage family, end to end.
+        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit"], path: "Tests/SumiKitTests"),
+        .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs"], path: "Tests/CodecsTests",
+                    resources: []),
+        .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
+        .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),
+        .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiCompose", "SumiText"], path: "Tests/ComposeTests"),
+        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs"], path: "Tests/PageTests"),
+        .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+void sumi_codecs_placeholder(void);

@@ -1,0 +1,1 @@
+int sumi_plugin_placeholder(void);

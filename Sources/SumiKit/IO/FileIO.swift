@@ -1,0 +1,131 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Reading and writing whole files with POSIX calls (no Foundation), with errors that name the path.
+public enum FileIO {
+    /// Reads a whole file, or standard input for `-`. Refuses files larger than `limit` bytes.
+    public static func read(_ path: String, limit: Int = 1 << 31) throws(StageError) -> [UInt8] {
+        let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StageError("\(path): \(errorText(errno))") }
+        defer { if fd != 0 { close(fd) } }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw StageError("\(path): is a directory")
+        }
+        var bytes: [UInt8] = []
+        let expected = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
+        bytes.reserveCapacity(expected > 0 ? expected : 1 << 16)
+        var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(expected + 1, 1 << 24)))
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StageError("\(path): \(errorText(errno))")
+            }
+            if n == 0 { break }
+            bytes.append(contentsOf: chunk[0..<n])
+            if bytes.count > limit { throw StageError("\(path): file larger than \(limit) bytes") }
+        }
+        return bytes
+    }
+
+    /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, then renamed
+    /// over the target, so a reader never sees a partial file and a failure leaves nothing behind.
+    /// `-` writes to standard output.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StageError) {
+        try writeAtomically(to: path) { (fd: Int32) throws(StageError) in try writeAll(fd, bytes, path: path) }
+    }
+
+    /// Atomic write through a callback that writes to a file descriptor (for streamed output).
+    public static func writeAtomically(to path: String, _ body: (Int32) throws(StageError) -> Void) throws(StageError) {
+        if path == "-" {
+            try body(1)
+            return
+        }
+        let dir = directory(of: path)
+        let base = fileName(of: path)
+        var template = Array("\(dir)/.\(base).sumi-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
+        var committed = false
+        defer {
+            if !committed { unlink(tempPath) }
+        }
+        do {
+            try body(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        fchmod(fd, 0o644 & ~currentUmask())
+        guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        guard rename(tempPath, path) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        committed = true
+    }
+
+    /// Writes every byte, retrying short writes.
+    public static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws(StageError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw StageError("\(path): cannot write: \(errorText(errno))")
+            }
+            offset += n
+        }
+    }
+
+    /// Whether `path` names an existing directory.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether `path` exists.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// The folder part of a path (`.` when there is none).
+    public static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// The last component of a path.
+    public static func fileName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return path }
+        return String(path[path.index(after: slash)...])
+    }
+
+    /// The file name without its extension.
+    public static func stem(of path: String) -> String {
+        let name = fileName(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return name }
+        return String(name[..<dot])
+    }
+
+    /// The lower-cased extension without the dot (`""` when there is none).
+    public static func fileExtension(of path: String) -> String {
+        let name = fileName(of: path)
+        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
+        return String(name[name.index(after: dot)...]).lowercased()
+    }
+
+    /// `strerror` as a Swift string.
+    public static func errorText(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0o022)
+        umask(mask)
+        return mask
+    }
+}

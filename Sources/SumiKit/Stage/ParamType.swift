@@ -1,0 +1,79 @@
+/// The type of a manifest or stage parameter. One small parser per type turns text or JSON into a
+/// `ParamValue`; `either` accepts the first alternative that parses (so `rect|string` takes a
+/// rectangle or any other text for the stage to interpret).
+public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
+    case string, number, integer, bool, path, color, size, point, rect
+    case list(ParamType)
+    case either([ParamType])
+
+    /// A list of files.
+    public static let paths = ParamType.list(.path)
+
+    public var description: String {
+        switch self {
+        case .string: "string"
+        case .number: "number"
+        case .integer: "integer"
+        case .bool: "bool"
+        case .path: "path"
+        case .color: "color"
+        case .size: "size"
+        case .point: "point"
+        case .rect: "rect"
+        case .list(.path): "paths"
+        case .list(let element): "list<\(element)>"
+        case .either(let types): types.map(\.description).joined(separator: "|")
+        }
+    }
+
+    /// Parses a type name as written in a manifest (`"size"`, `"paths"`, `"list<number>"`,
+    /// `"rect|string"`).
+    public init?(name: String) {
+        let name = name.trimmingWhitespace()
+        if name.contains("|") {
+            var alternatives: [ParamType] = []
+            for part in name.split(separator: "|") {
+                guard let t = ParamType(name: String(part)) else { return nil }
+                alternatives.append(t)
+            }
+            self = .either(alternatives)
+            return
+        }
+        if name.hasPrefix("list<"), name.hasSuffix(">") {
+            guard let element = ParamType(name: String(name.dropFirst(5).dropLast())) else { return nil }
+            self = .list(element)
+            return
+        }
+        switch name {
+        case "string": self = .string
+        case "number": self = .number
+        case "integer": self = .integer
+        case "bool": self = .bool
+        case "path": self = .path
+        case "paths": self = .paths
+        case "color": self = .color
+        case "size": self = .size
+        case "point": self = .point
+        case "rect": self = .rect
+        default: return nil
+        }
+    }
+
+    /// A short phrase for error messages: "expected a size (\"WxH\" or [W, H])".
+    public var expectation: String {
+        switch self {
+        case .string: "a string"
+        case .number: "a number"
+        case .integer: "an integer"
+        case .bool: "true or false"
+        case .path: "a file path"
+        case .color: "a colour (#rgb, #rrggbb, #rrggbbaa, a CSS name, rgb() or rgba())"
+        case .size: "a size (\"WxH\" or [W, H])"
+        case .point: "a point (\"X,Y\" or [X, Y])"
+        case .rect: "a rectangle (\"X,Y,W,H\" or [X, Y, W, H])"
+        case .list(.path): "a list of file paths"
+        case .list(let element): "a list of \(element)"
+        case .either(let types): types.map(\.expectation).joined(separator: " or ")
+        }
+    }
+}

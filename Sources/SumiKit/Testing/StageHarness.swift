@@ -1,0 +1,50 @@
+/// Runs one stage on in-memory values, without a manifest, files or the CLI — the way every
+/// per-stage test (built-in or plugin) exercises a stage.
+///
+/// ```swift
+/// let out = try StageHarness(ScaleStage.self).run(["width": .integer(100)], inputs: ["in": .image(img)])
+/// ```
+public struct StageHarness: Sendable {
+    public let factory: StageFactory
+    /// Warnings the stage printed during the last runs.
+    public var warnings: [String] { collected.withLock { $0 } }
+    private let collected = SharedStrings()
+
+    public init<S: Stage>(_ type: S.Type) { self.factory = StageFactory(type) }
+    public init(factory: StageFactory) { self.factory = factory }
+
+    /// Checks `parameters` against the descriptor exactly as a manifest's would be, and creates the stage.
+    public func make(_ parameters: [String: ParamValue] = [:]) throws -> any Stage {
+        let checked: Parameters
+        do { checked = try ParameterChecker(factory.descriptor).check(parameters) } catch {
+            throw StageError.invalidParameter(error.parameter, error.message)
+        }
+        return try factory.make(checked)
+    }
+
+    /// Creates the stage and runs it once on `inputs` (port name → value).
+    public func run(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:],
+                    sizeHint: (@Sendable (Size) -> Size?)? = nil) throws -> Value {
+        let stage = try make(parameters)
+        let sink = collected
+        let context = StageContext(warn: { message in sink.withLock { $0.append(message) } }, sizeHint: sizeHint)
+        return try stage.process(StageInputs(inputs), context: context)
+    }
+
+    /// Runs the stage and returns its image output.
+    public func runImage(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:]) throws -> Image {
+        switch try run(parameters, inputs: inputs) {
+        case .image(let image): return image
+        case .images(let list) where list.count == 1: return list[0]
+        case let other: throw StageError("expected an image from \(factory.descriptor.name), got \(other.kind.rawValue)")
+        }
+    }
+}
+
+import Synchronization
+
+/// A list of strings shared between threads.
+final class SharedStrings: Sendable {
+    private let mutex = Mutex<[String]>([])
+    func withLock<R>(_ body: (inout [String]) -> R) -> R { mutex.withLock { body(&$0) } }
+}
