@@ -1,1 +1,35 @@
-print("sumi")
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiKit
+
+let argv = Array(CommandLine.arguments.dropFirst())
+
+if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
+    Terminal.standardOutput(Help.main + "\n")
+    exit(argv.isEmpty ? 2 : 0)
+}
+if argv == ["--version"] || argv == ["-V"] {
+    Terminal.standardOutput(Help.version + "\n")
+    exit(0)
+}
+if argv.count >= 2, argv.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }), let text = Help.text(for: argv[0]) {
+    Terminal.standardOutput(text + "\n")
+    exit(0)
+}
+if argv.first == "help", argv.count == 2, let text = Help.text(for: argv[1]) {
+    Terminal.standardOutput(text + "\n")
+    exit(0)
+}
+
+do {
+    let arguments = try Arguments.parse(argv)
+    switch arguments.command {
+    case .run: exit(RunCommand(arguments: arguments).execute())
+    case .validate: exit(try ValidateCommand(arguments: arguments).execute())
+    case .stages, .inspect: exit(try ListingCommand(arguments: arguments).execute())
+    }
+} catch {
+    Terminal.error(error)
+    exit(error.exitCode)
+}

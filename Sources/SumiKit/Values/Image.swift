@@ -118,6 +118,10 @@ public struct ImageMetadata: Sendable {
     public var orientationApplied: Bool
     /// Set when the source format cannot carry alpha, so `isOpaque` needs no scan.
     public var knownOpaque: Bool
+    /// When a decoder produced a reduced image (JPEG DCT scaling for a following shrink), the size of
+    /// the full image, so the consumer plans its output from the true aspect ratio.
+    public var fullWidth: Int?
+    public var fullHeight: Int?
     /// The rectangles of stitched captures, in pixels of this image (top-left origin).
     public var captureRects: [Rect]
 

@@ -1,0 +1,68 @@
+import SumiKit
+
+/// The output size of `scale` for a given input size, and the resize (and crop, for `cover`) that
+/// produces it.
+public struct ScaleGeometry: Sendable, Hashable {
+    public enum Fit: String, Sendable { case contain, cover, fill }
+
+    public var width: Int?
+    public var height: Int?
+    public var factor: Double?
+    public var fit: Fit
+
+    /// The resize size, then the crop rectangle inside it (the whole resized image unless `cover`).
+    public struct Plan: Sendable, Hashable {
+        public var resizeWidth: Int
+        public var resizeHeight: Int
+        public var cropX: Int
+        public var cropY: Int
+        public var outputWidth: Int
+        public var outputHeight: Int
+    }
+
+    public func plan(width w: Int, height h: Int) -> Plan {
+        let sw = Double(max(w, 1)), sh = Double(max(h, 1))
+        func whole(_ v: Double) -> Int { max(1, Int(v.rounded())) }
+        var rw: Int, rh: Int
+        if let factor {
+            rw = whole(sw * factor); rh = whole(sh * factor)
+        } else if let tw = width, let th = height {
+            switch fit {
+            case .fill:
+                rw = tw; rh = th
+            case .contain:
+                let s = min(Double(tw) / sw, Double(th) / sh)
+                rw = min(tw, whole(sw * s)); rh = min(th, whole(sh * s))
+            case .cover:
+                let s = max(Double(tw) / sw, Double(th) / sh)
+                rw = max(tw, whole(sw * s)); rh = max(th, whole(sh * s))
+                return Plan(resizeWidth: rw, resizeHeight: rh, cropX: (rw - tw) / 2, cropY: (rh - th) / 2,
+                            outputWidth: tw, outputHeight: th)
+            }
+        } else if let tw = width {
+            rw = tw; rh = whole(sh * Double(tw) / sw)
+        } else if let th = height {
+            rh = th; rw = whole(sw * Double(th) / sh)
+        } else {
+            rw = w; rh = h
+        }
+        return Plan(resizeWidth: rw, resizeHeight: rh, cropX: 0, cropY: 0, outputWidth: rw, outputHeight: rh)
+    }
+
+    /// Resizes (and for `cover` crops) `image`. The plan is computed from the *original* size recorded
+    /// in the decoder's reduced image: the aspect ratio of a DCT-reduced image can differ by a pixel,
+    /// so output sizes are planned on the image actually received.
+    public func apply(to image: Image, filter: ResampleFilter) throws -> Image {
+        let sourceWidth = image.metadata.fullWidth ?? image.width
+        let sourceHeight = image.metadata.fullHeight ?? image.height
+        let p = plan(width: sourceWidth, height: sourceHeight)
+        if p.resizeWidth > 65535 || p.resizeHeight > 65535 || p.resizeWidth * p.resizeHeight > 1 << 30 {
+            throw StageError("scaling \(image.width)x\(image.height) gives \(p.resizeWidth)x\(p.resizeHeight) pixels, more than the limit of 65535 a side and 2^30 in all")
+        }
+        var resized = Resampler(filter: filter).resize(image, width: p.resizeWidth, height: p.resizeHeight)
+        resized.metadata.fullWidth = nil
+        resized.metadata.fullHeight = nil
+        if p.outputWidth == p.resizeWidth && p.outputHeight == p.resizeHeight { return resized }
+        return resized.cropped(x: p.cropX, y: p.cropY, width: p.outputWidth, height: p.outputHeight)
+    }
+}

@@ -1,0 +1,53 @@
+import SumiKit
+
+/// `scale` — resizes an image: to a width and/or height (the missing one keeps the aspect ratio),
+/// or by a factor; `fit` decides what happens when both sides are given.
+public struct ScaleStage: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "scale",
+        summary: "Resize an image (lanczos3, bicubic, bilinear, nearest or box; correct on premultiplied alpha)",
+        inputs: [PortSpec(name: "in", accepts: .image)],
+        output: .image,
+        parameters: [
+            ParameterSpec("width", .integer, min: 1, max: 65535,
+                          summary: "output width in pixels; alone, the height keeps the aspect ratio"),
+            ParameterSpec("height", .integer, min: 1, max: 65535,
+                          summary: "output height in pixels; alone, the width keeps the aspect ratio"),
+            ParameterSpec("factor", .number, min: 0, max: 64, minExclusive: true,
+                          summary: "scale both sides by this factor (instead of width/height)"),
+            ParameterSpec("fit", .string, default: .string("contain"), values: ["contain", "cover", "fill"],
+                          summary: "with width and height: contain (fit inside), cover (fill and crop the overflow), fill (stretch)"),
+            ParameterSpec("filter", .string, default: .string("lanczos3"), values: ResampleFilter.allCases.map(\.rawValue),
+                          summary: "resampling filter"),
+        ])
+
+    /// How the output size follows from the input size.
+    public let geometry: ScaleGeometry
+    public let filter: ResampleFilter
+
+    public init(parameters: Parameters) throws {
+        let width = parameters.integer("width"), height = parameters.integer("height")
+        let factor = parameters.number("factor")
+        if factor != nil && (width != nil || height != nil) {
+            throw StageError.invalidParameter("factor", "give either factor or width/height, not both")
+        }
+        if factor == nil && width == nil && height == nil {
+            throw StageError.invalidParameter("width", "give width, height or factor")
+        }
+        let fit = ScaleGeometry.Fit(rawValue: parameters.string("fit") ?? "contain") ?? .contain
+        geometry = ScaleGeometry(width: width, height: height, factor: factor, fit: fit)
+        filter = ResampleFilter(rawValue: parameters.string("filter") ?? "lanczos3") ?? .lanczos3
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let image = try inputs.image("in")
+        return .image(try geometry.apply(to: image, filter: filter))
+    }
+
+    /// When the stage only shrinks, a decoder may hand it any image at least as large as the output.
+    public func reducedInputSize(for size: Size) -> Size? {
+        let plan = geometry.plan(width: Int(size.width), height: Int(size.height))
+        guard plan.resizeWidth <= Int(size.width), plan.resizeHeight <= Int(size.height) else { return nil }
+        return Size(width: Double(plan.resizeWidth), height: Double(plan.resizeHeight))
+    }
+}

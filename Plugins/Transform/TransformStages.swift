@@ -1,0 +1,7 @@
+import SumiKit
+
+/// The geometric transforms: `scale`.
+public enum TransformStages: StageFamily {
+    public static let name = "transform"
+    public static let stages = [StageFactory(ScaleStage.self)]
+}

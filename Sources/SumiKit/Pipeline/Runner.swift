@@ -1,0 +1,188 @@
+import Dispatch
+import Synchronization
+
+/// Runs a validated pipeline: each stage once, producers before consumers, independent branches
+/// concurrently; a value is released as soon as its last consumer has taken it.
+public struct Runner: Sendable {
+    /// What one run produced.
+    public struct Result: Sendable {
+        /// The files written, with the id of the stage that wrote them.
+        public var outputs: [(stage: String, file: FileOutput)]
+        /// Each stage's wall time, in manifest order.
+        public var timings: [(id: String, stage: String, milliseconds: Double)]
+    }
+
+    public let pipeline: Pipeline
+    /// Receives warnings, already prefixed with the stage's place.
+    public let warn: @Sendable (String) -> Void
+
+    public init(pipeline: Pipeline, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.pipeline = pipeline
+        self.warn = warn
+    }
+
+    public func run() throws(SumiError) -> Result {
+        let schedule = Schedule(pipeline: pipeline)
+        let group = DispatchGroup()
+        let pipeline = self.pipeline
+        let warn = self.warn
+        let file = FileIO.fileName(of: pipeline.manifest.path)
+
+        @Sendable func start(_ index: Int) {
+            group.enter()
+            DispatchQueue.global().async {
+                defer { group.leave() }
+                let node = pipeline.nodes[index]
+                guard let inputs = schedule.takeInputs(for: index) else { return }
+                let place = node.entry.place
+                var context = StageContext(warn: { warn("\(file): \(place): \($0)") })
+                context.sizeHint = schedule.sizeHint(for: index)
+                let clock = ContinuousClock()
+                let began = clock.now
+                do {
+                    let value = try node.stage.process(StageInputs(inputs), context: context)
+                    let elapsed = clock.now - began
+                    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                    for next in schedule.finish(index, value: value, milliseconds: ms) { start(next) }
+                } catch {
+                    schedule.fail(Runner.placed(error, file: file, entry: node.entry))
+                }
+            }
+        }
+        for index in schedule.initiallyReady { start(index) }
+        group.wait()
+        return try schedule.result()
+    }
+
+    /// Gives an error from a stage its place in the manifest.
+    static func placed(_ error: any Error, file: String, entry: ManifestStage) -> SumiError {
+        switch error {
+        case let e as StageError:
+            return SumiError(e.isUsageError ? .usage : .run, file: file, stage: entry.place, parameter: e.parameter, e.message)
+        case var e as SumiError:
+            if e.stage == nil { e.stage = entry.place; e.file = e.file ?? file }
+            return e
+        default:
+            return SumiError(.run, file: file, stage: entry.place, "\(error)")
+        }
+    }
+}
+
+/// The runner's shared state: which stages are waiting for what, the values not yet consumed, and
+/// the first error.
+final class Schedule: Sendable {
+    struct State {
+        var waiting: [Int]           // unfinished producers per node
+        var remainingUses: [Int]     // consumers that still need each node's value
+        var values: [Int: Value] = [:]
+        var outputs: [Int: FileOutput] = [:]
+        var timings: [Int: Double] = [:]
+        var error: SumiError?
+    }
+
+    let pipeline: Pipeline
+    let consumers: [[Int]]
+    let state: Mutex<State>
+    let initiallyReady: [Int]
+
+    init(pipeline: Pipeline) {
+        self.pipeline = pipeline
+        var consumers = [[Int]](repeating: [], count: pipeline.nodes.count)
+        var waiting = [Int](repeating: 0, count: pipeline.nodes.count)
+        for node in pipeline.nodes {
+            for source in Set(node.inputs.flatMap(\.sources)) {
+                consumers[source].append(node.index)
+                waiting[node.index] += 1
+            }
+        }
+        self.consumers = consumers
+        self.initiallyReady = pipeline.order.filter { waiting[$0] == 0 }
+        self.state = Mutex(State(waiting: waiting, remainingUses: consumers.map(\.count)))
+    }
+
+    /// The input values of a node whose producers have all finished (nil after an error).
+    func takeInputs(for index: Int) -> [String: Value]? {
+        state.withLock { s -> [String: Value]? in
+            guard s.error == nil else { return nil }
+            var inputs: [String: Value] = [:]
+            for (port, sources) in pipeline.nodes[index].inputs {
+                var collected: [Value] = []
+                for source in sources {
+                    guard let v = s.values[source] else { continue }
+                    collected.append(v)
+                }
+                if sources.count == 1, let only = collected.first {
+                    inputs[port] = only
+                } else {
+                    inputs[port] = .images(collected.flatMap { value -> [Image] in
+                        switch value {
+                        case .image(let i): [i]
+                        case .images(let l): l
+                        default: []
+                        }
+                    })
+                }
+            }
+            for source in Set(pipeline.nodes[index].inputs.flatMap(\.sources)) {
+                s.remainingUses[source] -= 1
+                if s.remainingUses[source] == 0 { s.values[source] = nil }
+            }
+            return inputs
+        }
+    }
+
+    /// Records a finished node and returns the nodes that became ready.
+    func finish(_ index: Int, value: Value, milliseconds: Double) -> [Int] {
+        state.withLock { s -> [Int] in
+            s.timings[index] = milliseconds
+            if case .file(let f) = value { s.outputs[index] = f }
+            if s.remainingUses[index] > 0 { s.values[index] = value }
+            guard s.error == nil else { return [] }
+            var ready: [Int] = []
+            for c in consumers[index] {
+                s.waiting[c] -= 1
+                if s.waiting[c] == 0 { ready.append(c) }
+            }
+            return ready
+        }
+    }
+
+    func fail(_ error: SumiError) {
+        state.withLock { s in
+            if s.error == nil { s.error = error }
+            s.values = [:]
+        }
+    }
+
+    /// A size hint for a node whose consumers can all work from a reduced image.
+    func sizeHint(for index: Int) -> (@Sendable (Size) -> Size?)? {
+        let users = consumers[index]
+        guard !users.isEmpty else { return nil }
+        var stages: [any Stage] = []
+        for user in users {
+            let node = pipeline.nodes[user]
+            guard node.inputs.allSatisfy({ $0.sources.count == 1 }) else { return nil }
+            stages.append(node.stage)
+        }
+        let probe = Size(width: 4096, height: 4096)
+        guard stages.allSatisfy({ $0.reducedInputSize(for: probe) != nil }) else { return nil }
+        return { [stages] size in
+            var needed = Size(width: 0, height: 0)
+            for stage in stages {
+                guard let r = stage.reducedInputSize(for: size) else { return nil }
+                needed.width = max(needed.width, r.width)
+                needed.height = max(needed.height, r.height)
+            }
+            return needed
+        }
+    }
+
+    func result() throws(SumiError) -> Runner.Result {
+        let s = state.withLock { $0 }
+        if let error = s.error { throw error }
+        let nodes = pipeline.nodes
+        return Runner.Result(
+            outputs: nodes.compactMap { n in s.outputs[n.index].map { (n.entry.reportID, $0) } },
+            timings: nodes.map { ($0.entry.reportID, $0.descriptor.name, s.timings[$0.index] ?? 0) })
+    }
+}

@@ -1,0 +1,58 @@
+import SumiKit
+
+/// `sumi stages` and `sumi inspect`.
+struct ListingCommand {
+    let arguments: Arguments
+
+    func execute() throws(SumiError) -> Int32 {
+        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
+        if arguments.command == .stages {
+            if arguments.json {
+                Terminal.standardOutput(JSONValue.array(registry.all.map(\.json)).serialized() + "\n")
+            } else {
+                let factories = registry.all
+                let width = factories.map(\.descriptor.name.count).max() ?? 0
+                var text = ""
+                for f in factories {
+                    let pad = String(repeating: " ", count: width - f.descriptor.name.count)
+                    let origin = f.origin == "builtin" ? "" : "  [\(f.origin)]"
+                    text += "\(f.descriptor.name)\(pad)  \(f.descriptor.summary)\(origin)\n"
+                }
+                Terminal.standardOutput(text)
+            }
+            return 0
+        }
+        let name = arguments.target ?? ""
+        guard let factory = registry.factory(named: name) else {
+            let names = registry.all.map(\.descriptor.name).joined(separator: ", ")
+            throw SumiError.usage("unknown stage \"\(name)\" (known stages: \(names))")
+        }
+        if arguments.json {
+            Terminal.standardOutput(factory.json.serialized() + "\n")
+        } else {
+            Terminal.standardOutput(Self.describe(factory))
+        }
+        return 0
+    }
+
+    /// The human-readable description `sumi inspect` prints.
+    static func describe(_ factory: StageFactory) -> String {
+        let d = factory.descriptor
+        var text = "\(d.name) — \(d.summary)\n"
+        text += "  origin:  \(factory.origin)\n"
+        text += "  inputs:  " + (d.inputs.isEmpty ? "none" : d.inputs.map { "\($0.name) (\($0.typeName))" }.joined(separator: ", ")) + "\n"
+        text += "  output:  \(d.output.rawValue)\n"
+        guard !d.parameters.isEmpty else { return text + "  parameters: none\n" }
+        text += "  parameters:\n"
+        for p in d.parameters {
+            var facts = [p.type.description]
+            if p.required { facts.append("required") }
+            if let v = p.defaultValue { facts.append("default \(v.description.isEmpty ? "\"\"" : v.description)") }
+            if let lo = p.min { facts.append("\(p.minExclusive ? ">" : ">=") \(formatNumber(lo))") }
+            if let hi = p.max { facts.append("<= \(formatNumber(hi))") }
+            if let values = p.values { facts.append("one of " + values.joined(separator: "|")) }
+            text += "    \(p.name)  [\(facts.joined(separator: ", "))]\n        \(p.summary)\n"
+        }
+        return text
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Dispatch
+import SumiKit
+
+/// `sumi run`: validates every run first, then runs them (up to `--jobs` at once in batch mode),
+/// reporting each; one failing input does not stop the others.
+struct RunCommand {
+    let arguments: Arguments
+
+    func execute() -> Int32 {
+        let invocation: Invocation
+        var pipelines: [(input: String?, pipeline: Pipeline)] = []
+        do {
+            invocation = try Invocation(arguments: arguments)
+            let builder = PipelineBuilder(registry: invocation.registry)
+            for run in invocation.runs {
+                let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
+                pipelines.append((run.input, try builder.build(invocation.manifest, values: values)))
+            }
+        } catch {
+            Terminal.error(error)
+            if arguments.json { Terminal.standardOutput(RunReport.failure(pipeline: "", input: nil, error: error).serialized() + "\n") }
+            return error.exitCode
+        }
+
+        let quiet = arguments.quiet
+        let warn: @Sendable (String) -> Void = { message in if !quiet { Terminal.warning(message) } }
+        let batch = pipelines.count > 1
+        let progress = batch && !quiet && Terminal.standardErrorIsTerminal ? ProgressBar(total: pipelines.count) : nil
+        let json = arguments.json
+        let name = invocation.manifest.name
+        let worst = WorstExit()
+        let tasks = pipelines
+
+        let runOne: @Sendable (Int) -> Void = { index in
+            let (input, pipeline) = tasks[index]
+            if case .path(let out)? = pipeline.values["output"] { Invocation.makeParentFolder(of: out) }
+            let reportToStderr = Self.writesToStandardOutput(pipeline)
+            do throws(SumiError) {
+                let result = try Runner(pipeline: pipeline, warn: warn).run()
+                if json { Self.emit(RunReport.success(pipeline: name, input: input, result: result), toStderr: reportToStderr) }
+                progress?.advance(item: input ?? name, ok: true)
+            } catch {
+                progress?.clearLine()
+                Terminal.error(error)
+                if json { Self.emit(RunReport.failure(pipeline: name, input: input, error: error), toStderr: reportToStderr) }
+                worst.record(error.exitCode)
+                progress?.advance(item: input ?? name, ok: false)
+            }
+        }
+
+        let jobs = min(arguments.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), tasks.count)
+        if jobs <= 1 {
+            for i in tasks.indices { runOne(i) }
+        } else {
+            let next = Counter()
+            let group = DispatchGroup()
+            for _ in 0..<jobs {
+                group.enter()
+                DispatchQueue.global().async {
+                    while let i = next.take(below: tasks.count) { runOne(i) }
+                    group.leave()
+                }
+            }
+            group.wait()
+        }
+        return worst.code
+    }
+
+    static func writesToStandardOutput(_ pipeline: Pipeline) -> Bool {
+        pipeline.nodes.contains { node in
+            node.entry.with.contains { $0.0 == "path" } &&
+                (pipeline.values["output"] == .path("-") || node.entry.with.contains { $0 == ("path", .string("-")) }) &&
+                node.descriptor.inputs.isEmpty == false
+        }
+    }
+
+    static func emit(_ report: JSONValue, toStderr: Bool) {
+        let line = report.serialized() + "\n"
+        if toStderr { Terminal.standardError(line) } else { Terminal.standardOutput(line) }
+    }
+}
+
+/// The highest exit code seen across batch runs.
+final class WorstExit: @unchecked Sendable {
+    private let lock = NSLockLike()
+    private var value: Int32 = 0
+    func record(_ code: Int32) { lock.locked { value = max(value, code) } }
+    var code: Int32 { lock.locked { value } }
+}
+
+/// Hands out indices 0, 1, 2, ... to batch workers.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLockLike()
+    private var next = 0
+    func take(below limit: Int) -> Int? {
+        lock.locked {
+            guard next < limit else { return nil }
+            defer { next += 1 }
+            return next
+        }
+    }
+}

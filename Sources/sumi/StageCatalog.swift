@@ -1,0 +1,36 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiKit
+import SumiTransform
+
+/// Builds the registry a command works with: the built-in families, then plugins from
+/// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
+enum StageCatalog {
+    /// The built-in stage families, registered exactly as plugins are.
+    static let builtinFamilies: [[StageFactory]] = [
+        TransformStages.stages,
+    ]
+
+    static func registry(pluginPaths: [String]) throws(SumiError) -> StageRegistry {
+        let registry = StageRegistry()
+        for family in builtinFamilies { try registry.register(family) }
+        var folders = pluginPaths
+        if let env = getenv("SUMI_PLUGIN_PATH") {
+            folders += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        for folder in folders { try PluginLoading.loadFolder(folder, into: registry) }
+        return registry
+    }
+
+    /// Loads the plugin libraries a manifest names.
+    static func loadManifestPlugins(_ manifest: Manifest, into registry: StageRegistry) throws(SumiError) {
+        for library in manifest.plugins {
+            do { try PluginLoading.loadLibrary(library, into: registry) } catch {
+                var e = error
+                e.file = e.file ?? FileIO.fileName(of: manifest.path)
+                throw e
+            }
+        }
+    }
+}

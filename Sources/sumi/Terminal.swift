@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiKit
+
+/// Writing to the terminal's streams.
+enum Terminal {
+    static func standardError(_ text: String) {
+        writeAll(2, text)
+    }
+
+    static func standardOutput(_ text: String) {
+        writeAll(1, text)
+    }
+
+    /// Writes the whole text to a file descriptor (unbuffered, so lines from several threads never mix).
+    private static func writeAll(_ fd: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 { if errno == EINTR { continue } else { return } }
+            offset += n
+        }
+    }
+
+    /// Prints `sumi: error: …`.
+    static func error(_ error: SumiError) {
+        standardError("sumi: error: \(error.description)\n")
+    }
+
+    static func warning(_ text: String) {
+        standardError("sumi: warning: \(text)\n")
+    }
+
+    static var standardErrorIsTerminal: Bool { isatty(2) != 0 }
+}
+
+/// A one-line progress bar on stderr for batch runs.
+final class ProgressBar: @unchecked Sendable {
+    private let total: Int
+    private var done = 0
+    private var failed = 0
+    private let lock = NSLockLike()
+
+    init(total: Int) { self.total = total }
+
+    func advance(item: String, ok: Bool) {
+        lock.locked {
+            done += 1
+            if !ok { failed += 1 }
+            let width = 30
+            let filled = total == 0 ? width : width * done / total
+            let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+            let name = item.count > 40 ? "…" + item.suffix(39) : item
+            let failures = failed > 0 ? " \(failed) failed" : ""
+            Terminal.standardError("\r\u{1B}[K[\(bar)] \(done)/\(total)\(failures) \(name)")
+            if done == total { Terminal.standardError("\n") }
+        }
+    }
+
+    /// Clears the bar so an error line can be printed cleanly.
+    func clearLine() {
+        lock.locked { Terminal.standardError("\r\u{1B}[K") }
+    }
+}
+
+/// A pthread mutex for the CLI's small shared counters.
+final class NSLockLike: @unchecked Sendable {
+    private var mutex = pthread_mutex_t()
+    init() { pthread_mutex_init(&mutex, nil) }
+    deinit { pthread_mutex_destroy(&mutex) }
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+}
