@@ -50,7 +50,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
             var channels: [UInt8] = []
             for part in parts.prefix(3) {
                 if part.hasSuffix("%"), let p = Double(part.dropLast()), (0...100).contains(p) {
-                    channels.append(UInt8((p * 2.55).rounded()))
+                    channels.append(UInt8((p * 255 / 100).rounded()))
                 } else if let v = Double(part), (0...255).contains(v) {
                     channels.append(UInt8(v.rounded()))
                 } else { return nil }
@@ -59,7 +59,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
             if parts.count == 4 {
                 let part = parts[3]
                 if part.hasSuffix("%"), let p = Double(part.dropLast()), (0...100).contains(p) {
-                    alpha = UInt8((p * 2.55).rounded())
+                    alpha = UInt8((p * 255 / 100).rounded())
                 } else if let a = Double(part), (0...1).contains(a) {
                     alpha = UInt8((a * 255).rounded())
                 } else { return nil }

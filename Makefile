@@ -1,0 +1,63 @@
+# Sumi — build, demo, test and benchmark. `make demo` and `make test` install what they need.
+SHELL := /bin/bash
+SWIFT ?= swift
+CONFIG ?= release
+BIN := .build/$(CONFIG)/sumi
+
+# Debian packages: C libraries, fonts, and the tools tests and benchmarks use.
+BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
+  libfribidi-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev webp-pixbuf-loader \
+  fonts-dejavu-core fonts-ipafont-gothic fonts-noto-color-emoji fonts-noto-core
+TEST_PKGS := libharfbuzz-bin qpdf poppler-utils imagemagick libjpeg-turbo-progs
+BENCH_PKGS := hyperfine libvips-tools time
+
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean
+
+all: build
+
+define apt_install
+	@missing=""; for p in $(1); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
+
+deps:
+	$(call apt_install,$(BUILD_PKGS))
+
+test-deps: deps
+	$(call apt_install,$(TEST_PKGS))
+
+bench-deps: test-deps
+	$(call apt_install,$(BENCH_PKGS))
+
+build: deps
+	$(SWIFT) build -c $(CONFIG) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+
+-include Makefile.plugins
+
+demo: build
+	@mkdir -p out
+	$(BIN) run pipelines/thumbnail.json --json
+	$(BIN) run pipelines/caption.json --json
+	$(BIN) run pipelines/fullpage.json --json
+	@echo "Wrote out/thumbnail.jpg, out/caption.jpg and out/fullpage.pdf"
+
+# Unit, stage and end-to-end tests, in one release build (image code is too slow unoptimised).
+test: test-deps
+	$(SWIFT) build -c release --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
+	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+
+bench: bench-deps build
+	bench/run.sh $(BIN)
+
+samples:
+	python3 tools/make-samples.py
+
+clean:
+	rm -rf .build out
