@@ -34,6 +34,8 @@ test-deps: deps
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_PKGS))
+	@command -v img2pdf >/dev/null || python3 -m pip install -q img2pdf >/dev/null 2>&1 || echo "img2pdf not installed: that peer is skipped"
+
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}

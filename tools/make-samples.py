@@ -99,9 +99,10 @@ def page(width=390, height=2954, header=64, footer=56):
     return content[:height]
 
 
-def captures(viewport=844, header=64, footer=56, offsets=(0, 620, 1240, 1860, 2110)):
+def captures(viewport=844, header=64, footer=56, offsets=(0, 620, 1240, 1860, 2110), out=None, zoom=1, prefix="page"):
+    """Viewport captures of the page; `zoom` repeats pixels (3 gives phone-sized 1170x2532 captures)."""
     width = 390
-    body = page(width)
+    body = page(width, height=max(offsets) + viewport)
     bar = [[30, 60, 140] * width for _ in range(header)]
     for r in bar[20:44]:
         for xx in range(20, 160):
@@ -117,13 +118,20 @@ def captures(viewport=844, header=64, footer=56, offsets=(0, 620, 1240, 1860, 21
     scroll = viewport - header - footer
     for n, top in enumerate(offsets):
         rows = bar + body[top:top + scroll] + tab
-        png(os.path.join(OUT, "page-%d.png" % n), width, viewport, rows)
+        if zoom > 1:
+            rows = [bytes(b for px in zip(*[iter(r)] * 3) for b in px * zoom) for r in rows for _ in range(zoom)]
+        png(os.path.join(out or OUT, "%s-%d.png" % (prefix, n)), width * zoom, viewport * zoom, rows)
 
 
 if __name__ == "__main__":
     os.makedirs(OUT, exist_ok=True)
-    what = sys.argv[1:] or ["photo", "captures"]
+    what = sys.argv[1:2] or ["photo", "captures"]
     if "photo" in what:
         photo(os.path.join(OUT, "photo.jpg"))
     if "captures" in what:
         captures()
+    if "bench-captures" in what:
+        # Eight phone captures (1170x2532) of a long page, for `make bench`.
+        folder = sys.argv[sys.argv.index("bench-captures") + 1]
+        os.makedirs(folder, exist_ok=True)
+        captures(offsets=tuple(i * 500 for i in range(8)), out=folder, zoom=3, prefix="capture")

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Benchmarks Sumi side by side with ImageMagick, libvips and the codec floor (djpeg | cjpeg).
+# Prints medians and ratios; commits no numbers (the machines are noisy: read the ratios).
+# Usage: bench/run.sh [path/to/sumi]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUMI=${1:-.build/release/sumi}
+SUMI=$(realpath "$SUMI")
+WORK=${BENCH_DIR:-/tmp/sumi-bench}
+RUNS=${BENCH_RUNS:-10}
+mkdir -p "$WORK/out"
+PHOTO=$(realpath pipelines/samples/photo.jpg)
+CONVERT=/usr/bin/convert
+export MAGICK_THREAD_LIMIT=${MAGICK_THREAD_LIMIT:-2}
+
+# Inputs: the sample photo (3000x2002 JPEG), a screenshot-like PNG, eight phone captures.
+[ -f "$WORK/shot.png" ] || $CONVERT -size 3000x2002 tile:pipelines/samples/page-1.png "$WORK/shot.png"
+[ -f "$WORK/captures/capture-7.png" ] || python3 tools/make-samples.py bench-captures "$WORK/captures"
+CAPTURES=$(ls "$WORK"/captures/capture-*.png | sort -V)
+FONT=$(fc-match -f '%{file}' 'IPAGothic')
+
+# hyperfine NAME CMD... → median seconds in $WORK/NAME.json
+bench() {
+  local name=$1; shift
+  hyperfine --style none --warmup 2 --runs "$RUNS" --export-json "$WORK/$name.json" "$@" >/dev/null
+}
+median() { python3 -c "import json,sys; r=json.load(open('$WORK/$1.json'))['results']; print(r[$2]['median'])"; }
+peak() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n1; }
+
+row() { # label sumi-index name [peer-index peer-label]...
+  local name=$1 label=$2; shift 2
+  local s; s=$(median "$name" 0)
+  printf '%-44s sumi %8.1f ms' "$label" "$(python3 -c "print($s*1000)")"
+  local i=1
+  for peer in "$@"; do
+    local p; p=$(median "$name" $i)
+    printf ' | %s %8.1f ms (sumi/peer %.2f)' "$peer" "$(python3 -c "print($p*1000)")" "$(python3 -c "print($s/$p)")"
+    i=$((i+1))
+  done
+  echo
+}
+
+cat > "$WORK/recode.json" <<JSON
+{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+ "stages": [{"stage": "decode", "with": {"path": "\${input}"}}, {"stage": "encode", "with": {"path": "\${output}", "quality": 90}}]}
+JSON
+cat > "$WORK/topng.json" <<JSON
+{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+ "stages": [{"stage": "decode", "with": {"path": "\${input}"}}, {"stage": "encode", "with": {"path": "\${output}"}}]}
+JSON
+
+echo "== JPEG decode+encode, 3000x2002, q90"
+bench recode \
+  "$SUMI run $WORK/recode.json -i $PHOTO -o $WORK/out/s.jpg --quiet" \
+  "djpeg $PHOTO | cjpeg -quality 90 > $WORK/out/p.jpg" \
+  "vips copy $PHOTO $WORK/out/v.jpg[Q=90]" \
+  "$CONVERT $PHOTO -quality 90 $WORK/out/m.jpg"
+row recode "decode+encode" "djpeg|cjpeg" "vips" "convert"
+
+echo "== Thumbnail to 512 px"
+bench thumb \
+  "$SUMI run pipelines/thumbnail.json -i $PHOTO -o $WORK/out/t.jpg --quiet" \
+  "vipsthumbnail $PHOTO -s 512x -o $WORK/out/vt.jpg[Q=85]" \
+  "$CONVERT $PHOTO -resize 512x -quality 85 $WORK/out/mt.jpg"
+row thumb "thumbnail 512" "vipsthumbnail" "convert"
+
+echo "== PNG encode, 3000x2002 screenshot-like"
+bench png \
+  "$SUMI run $WORK/topng.json -i $WORK/shot.png -o $WORK/out/s.png --quiet" \
+  "$CONVERT $WORK/shot.png $WORK/out/m.png"
+row png "png decode+encode" "convert"
+ls -l "$WORK/out/s.png" "$WORK/out/m.png" | awk '{print "   ", $5, $9}'
+
+if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
+  echo "== Caption, 3000x2002 JPEG, 120 px text, q90"
+  bench caption \
+    "$SUMI run pipelines/caption.json -i $PHOTO -o $WORK/out/c.jpg --set 'text=東京タワー Tokyo Tower' --set frame=3000x2002 --set offset=0,0 --quiet" \
+    "djpeg $PHOTO | cjpeg -quality 90 > $WORK/out/p.jpg" \
+    "$CONVERT $PHOTO -font $FONT -pointsize 120 -fill red -stroke black -gravity center -annotate +0+0 '東京タワー Tokyo Tower' -quality 90 $WORK/out/mc.jpg"
+  row caption "caption" "djpeg|cjpeg" "convert"
+
+  echo "== Batch of 20 captions"
+  mkdir -p "$WORK/batch"
+  INPUTS=$(for i in $(seq 1 20); do echo -n " -i $PHOTO"; done)
+  bench batch --runs 3 \
+    "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}-{name}' --jobs 2 --quiet" \
+    "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}-{name}' --jobs 1 --quiet"
+  python3 -c "import json; r=json.load(open('$WORK/batch.json'))['results']; print('   images/s jobs 2 vs jobs 1: %.2fx' % (r[1]['median']/r[0]['median']))"
+fi
+
+if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; then
+  echo "== 8 captures 1170x2532 -> one PDF page"
+  INPUTS=$(for c in $CAPTURES; do echo -n " -i $c"; done)
+  PEERS=("$CONVERT $CAPTURES -append $WORK/out/m.pdf")
+  if command -v img2pdf >/dev/null; then
+    PEERS+=("vips arrayjoin '$CAPTURES' $WORK/out/tall.png --across 1 && img2pdf $WORK/out/tall.png -o $WORK/out/i.pdf")
+  fi
+  bench fullpage --runs 5 "$SUMI run pipelines/fullpage.json $INPUTS -o $WORK/out/s.pdf --quiet" "${PEERS[@]}"
+  if command -v img2pdf >/dev/null; then row fullpage "fullpage pdf" "convert" "vips+img2pdf"; else row fullpage "fullpage pdf" "convert"; fi
+  ls -l "$WORK"/out/*.pdf | awk '{print "   ", $5, $9}'
+fi
+
+echo "== Peak memory (max RSS)"
+printf '   sumi decode+encode: %s KB | djpeg: %s KB | vips copy: %s KB | convert: %s KB\n' \
+  "$(peak "$SUMI" run "$WORK/recode.json" -i "$PHOTO" -o "$WORK/out/s.jpg" --quiet)" \
+  "$(peak djpeg -outfile "$WORK/out/p.ppm" "$PHOTO")" \
+  "$(peak vips copy "$PHOTO" "$WORK/out/v.jpg")" \
+  "$(peak "$CONVERT" "$PHOTO" "$WORK/out/m.jpg")"
+if [ -f pipelines/caption.json ] && "$SUMI" inspect text >/dev/null 2>&1; then
+  printf '   sumi caption: %s KB\n' "$(peak "$SUMI" run pipelines/caption.json -i "$PHOTO" -o "$WORK/out/c.jpg" --quiet)"
+fi
