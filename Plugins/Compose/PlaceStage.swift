@@ -60,6 +60,9 @@ public struct PlaceStage: Stage {
         guard let mapping = PreviewMapping(baseSize: baseSize, frame: frame ?? baseSize, fit: fit) else {
             throw StageError("port \"base\": cannot place a layer on an empty image (\(base.width)x\(base.height))")
         }
+        if !base.metadata.orientationApplied && base.metadata.sourceOrientation != 1 {
+            context.warn("the base image is not upright (EXIF orientation \(base.metadata.sourceOrientation) was not applied), but a preview shows it upright: the layer is placed on the pixels as stored")
+        }
         layer.placement = mapping.placement(layerSize: layer.content.size, anchor: anchor, offset: offset)
         return .layer(layer)
     }

@@ -63,6 +63,17 @@ import SumiCompose
         }
     }
 
+    /// A preview shows photos upright; placing on pixels that are not gets a warning.
+    @Test func warnsWhenBaseIsNotUpright() throws {
+        let meta = ImageMetadata(sourceOrientation: 6, orientationApplied: false)
+        let harness = StageHarness(PlaceStage.self)
+        _ = try harness.run(inputs: ["base": .image(Image(width: 4, height: 4, fill: .white, metadata: meta)), "layer": Self.base])
+        #expect(harness.warnings.count == 1 && harness.warnings[0].contains("orientation 6"))
+        let upright = StageHarness(PlaceStage.self)
+        _ = try upright.run(inputs: ["base": Self.base, "layer": Self.base])
+        #expect(upright.warnings.isEmpty)
+    }
+
     @Test func familyRegisters() throws {
         let registry = StageRegistry()
         try registry.register(ComposeStages.stages)
