@@ -1,5 +1,5 @@
-/// One blend mode's per-channel arithmetic on premultiplied bytes (formulas: `BlendMode`): `s`, `sa` the source colour and
-/// alpha, `d`, `da` the destination's, all 0…255.
+/// One blend mode's per-channel arithmetic on premultiplied bytes (the formulas are documented on
+/// `BlendMode`): `s`, `sa` the source colour and alpha, `d`, `da` the destination's, all 0…255.
 protocol PixelBlend {
     /// Whether an opaque source pixel simply replaces the destination.
     static var copiesOpaque: Bool { get }

@@ -24,6 +24,11 @@ import SumiCompose
                 if x >= ox && x < ox + 30 && y >= oy && y < oy + 20 {
                     inside += 1
                     if !same { changed += 1 }
+                    let l = layer.pixel(x: x - ox, y: y - oy)
+                    let expected = BlendModeTests.reference("screen", source: [l.r, l.g, l.b, l.a],
+                                                            backdrop: [b.r, b.g, b.b, b.a], opacity: 0.8)
+                    let got = [a.r, a.g, a.b, a.a]
+                    #expect((0..<4).allSatisfy { abs(Double(got[$0]) - expected[$0]) <= 1 }, "pixel \(x),\(y)")
                 } else {
                     #expect(same, "pixel \(x),\(y) outside the layer changed")
                 }
