@@ -1,0 +1,75 @@
+import SumiKit
+
+/// `blend`: draws one layer, or a list of images used as layers, onto an image with a `BlendMode`
+/// and an opacity.
+///
+/// Each layer is rasterised at its own placement and size (a vector layer at its final scale, so it
+/// stays sharp) and only that rectangle of the base is composited; a layer partly or wholly outside
+/// the base is clipped. A layer that misses the base entirely is not even rasterised, and leaves the
+/// base's pixels (and its pass-through source bytes) untouched.
+public struct BlendStage: Stage {
+    /// The largest layer, in pixels at its placement, that `blend` rasterises (Pillow's decompression
+    /// bound, as `decode` uses): a mistaken placement fails instead of exhausting memory.
+    public static let maxLayerPixels: Double = 178_956_970
+
+    public static let descriptor = StageDescriptor(
+        name: "blend",
+        summary: "Draws a placed layer (or a list of images) onto an image",
+        inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: [.layer, .images])],
+        output: .image,
+        parameters: [
+            ParameterSpec("mode", .string, default: .string(BlendMode.over.rawValue),
+                          values: BlendMode.allCases.map(\.rawValue),
+                          summary: "how layer and base colours mix (W3C Compositing and Blending formulas; add is Porter-Duff plus)"),
+            ParameterSpec("opacity", .number, default: .number(1), min: 0, max: 1,
+                          summary: "the layer's opacity, multiplying its own alpha"),
+        ])
+
+    public let mode: BlendMode
+    public let opacity: Double
+
+    public init(parameters: Parameters) throws {
+        let name = parameters.string("mode") ?? BlendMode.over.rawValue
+        guard let mode = BlendMode(rawValue: name) else {
+            let names = BlendMode.allCases.map(\.rawValue).joined(separator: ", ")
+            throw StageError.invalidParameter("mode", "expected one of \(names), got \"\(name)\"")
+        }
+        self.mode = mode
+        self.opacity = parameters.number("opacity") ?? 1
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        var base = try inputs.image("base")
+        let layers: [Layer]
+        switch inputs["layer"] {
+        case .layer(let layer)?: layers = [layer]
+        case .image(let image)?: layers = [Layer(image: image)]
+        case .images(let images)?: layers = images.map { Layer(image: $0) }
+        case let other:
+            throw StageError("port \"layer\": expected a layer, an image or a list of images, got \(other?.kind.rawValue ?? "nothing")")
+        }
+        var changed = false
+        for (index, layer) in layers.enumerated() {
+            changed = try draw(layer, number: layers.count > 1 ? index : nil, onto: &base) || changed
+        }
+        if changed { base.metadata = base.metadata.derived }
+        return .image(base)
+    }
+
+    /// Rasterises `layer` at its placement and composites it; returns whether the base was written.
+    private func draw(_ layer: Layer, number: Int?, onto base: inout Image) throws -> Bool {
+        let which = number.map { "layer \($0)" } ?? "layer"
+        let bounds = layer.bounds
+        guard bounds.x.isFinite, bounds.y.isFinite, bounds.width.isFinite, bounds.height.isFinite else {
+            throw StageError("port \"layer\": \(which) has a non-finite placement (\(bounds))")
+        }
+        guard opacity > 0, bounds.width > 0, bounds.height > 0,
+              bounds.maxX > 0, bounds.maxY > 0,
+              bounds.x < Double(base.width), bounds.y < Double(base.height) else { return false }
+        guard bounds.width * bounds.height <= BlendStage.maxLayerPixels else {
+            throw StageError("port \"layer\": \(which) would be \(formatNumber(bounds.width.rounded(.up)))x\(formatNumber(bounds.height.rounded(.up))) pixels at its placement, more than \(formatNumber(BlendStage.maxLayerPixels))")
+        }
+        let (image, x, y) = try layer.rendered()
+        return Compositor.composite(image, atX: x, y: y, onto: &base, mode: mode, opacity: opacity)
+    }
+}

@@ -1,0 +1,69 @@
+import SumiKit
+
+/// `place`: positions a layer on an image the way it was positioned over an on-screen preview of that
+/// image (see `PreviewMapping`). The output is the same layer content with its placement set; nothing
+/// is drawn until `blend` rasterises it at the final scale.
+///
+/// A placement already carried by the input layer is replaced, not combined.
+public struct PlaceStage: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "place",
+        summary: "Positions a layer on an image as it was placed over an on-screen preview of it",
+        inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: .layer)],
+        output: .layer,
+        parameters: [
+            ParameterSpec("frame", .size,
+                          summary: "size of the on-screen preview the layer was positioned in (default: the base's size, so frame units are base pixels)"),
+            ParameterSpec("fit", .string, default: .string(PreviewMapping.Fit.contain.rawValue),
+                          values: PreviewMapping.Fit.allCases.map(\.rawValue),
+                          summary: "how the base was shown in the frame: contain (letterboxed), cover (cropped) or fill (stretched)"),
+            ParameterSpec("anchor", .string, default: .string(PreviewMapping.Anchor.center.rawValue),
+                          values: PreviewMapping.Anchor.allCases.map(\.rawValue),
+                          summary: "point of the visible image area that the layer's same point is aligned to"),
+            ParameterSpec("offset", .point, default: .point(Point(x: 0, y: 0)),
+                          summary: "move from the anchor, in frame units (+x right, +y down)"),
+        ])
+
+    /// The preview frame, or `nil` for the base's own size.
+    public let frame: Size?
+    public let fit: PreviewMapping.Fit
+    public let anchor: PreviewMapping.Anchor
+    public let offset: Point
+
+    public init(parameters: Parameters) throws {
+        if parameters.isGiven("frame"), let frame = parameters.size("frame") {
+            guard frame.width > 0, frame.height > 0 else {
+                throw StageError.invalidParameter("frame", "expected a size with width and height > 0, got \(frame)")
+            }
+            self.frame = frame
+        } else {
+            self.frame = nil
+        }
+        let fitName = parameters.string("fit") ?? PreviewMapping.Fit.contain.rawValue
+        guard let fit = PreviewMapping.Fit(rawValue: fitName) else {
+            throw StageError.invalidParameter("fit", "expected contain, cover or fill, got \"\(fitName)\"")
+        }
+        let anchorName = parameters.string("anchor") ?? PreviewMapping.Anchor.center.rawValue
+        guard let anchor = PreviewMapping.Anchor(rawValue: anchorName) else {
+            let names = PreviewMapping.Anchor.allCases.map(\.rawValue).joined(separator: ", ")
+            throw StageError.invalidParameter("anchor", "expected one of \(names), got \"\(anchorName)\"")
+        }
+        self.fit = fit
+        self.anchor = anchor
+        self.offset = parameters.point("offset") ?? Point(x: 0, y: 0)
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let base = try inputs.image("base")
+        var layer = try inputs.layer("layer")
+        let baseSize = Size(width: Double(base.width), height: Double(base.height))
+        guard let mapping = PreviewMapping(baseSize: baseSize, frame: frame ?? baseSize, fit: fit) else {
+            throw StageError("port \"base\": cannot place a layer on an empty image (\(base.width)x\(base.height))")
+        }
+        if !base.metadata.orientationApplied && base.metadata.sourceOrientation != 1 {
+            context.warn("the base image is not upright (EXIF orientation \(base.metadata.sourceOrientation) was not applied), but a preview shows it upright: the layer is placed on the pixels as stored")
+        }
+        layer.placement = mapping.placement(layerSize: layer.content.size, anchor: anchor, offset: offset)
+        return .layer(layer)
+    }
+}
