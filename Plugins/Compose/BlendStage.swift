@@ -39,7 +39,7 @@ public struct BlendStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        var base = try inputs.image("base")
+        var base = try inputs.takeImage("base")
         let layers: [Layer]
         switch inputs["layer"] {
         case .layer(let layer)?: layers = [layer]

@@ -33,14 +33,14 @@ public struct Runner: Sendable {
             DispatchQueue.global().async {
                 defer { group.leave() }
                 let node = pipeline.nodes[index]
-                guard let inputs = schedule.takeInputs(for: index) else { return }
+                guard let inputs = schedule.takeInputs(for: index).map(StageInputs.init) else { return }
                 let place = node.entry.place
                 var context = StageContext(warn: { warn("\(file): \(place): \($0)") })
                 context.sizeHint = schedule.sizeHint(for: index)
                 let clock = ContinuousClock()
                 let began = clock.now
                 do {
-                    let value = try node.stage.process(StageInputs(inputs), context: context)
+                    let value = try node.stage.process(consume inputs, context: context)
                     let elapsed = clock.now - began
                     let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
                     for next in schedule.finish(index, value: value, milliseconds: ms) { start(next) }

@@ -1,23 +1,34 @@
+import Synchronization
+
 /// A stage's input values by port name.
+///
+/// `takeImage(_:)` hands the stage the runner's only reference to an image, so a stage that edits
+/// its input in place (`blend` drawing a caption onto a photo) does not copy the whole frame first.
 public struct StageInputs: Sendable {
-    public var values: [String: Value]
+    private let storage: Storage
 
-    public init(_ values: [String: Value]) { self.values = values }
+    public init(_ values: [String: Value]) { storage = Storage(values) }
 
-    public subscript(port: String) -> Value? { values[port] }
+    /// The value on `port`.
+    public subscript(port: String) -> Value? { storage.values.withLock { $0[port] } }
+
+    public var values: [String: Value] { storage.values.withLock { $0 } }
 
     /// The image on `port`.
     public func image(_ port: String) throws -> Image {
-        switch values[port] {
-        case .image(let image)?: return image
-        case .images(let list)? where list.count == 1: return list[0]
-        case let other: throw StageError("port \"\(port)\": expected an image, got \(other?.kind.rawValue ?? "nothing")")
-        }
+        try Self.image(from: self[port], port: port)
+    }
+
+    /// The image on `port`, removed from the inputs: when no later stage needs it, the stage then
+    /// owns the only reference and can write to its pixels without a copy.
+    public func takeImage(_ port: String) throws -> Image {
+        let value = storage.values.withLock { $0.removeValue(forKey: port) }
+        return try Self.image(from: value, port: port)
     }
 
     /// The images on `port` (a single image reads as a list of one).
     public func images(_ port: String) throws -> [Image] {
-        switch values[port] {
+        switch self[port] {
         case .image(let image)?: return [image]
         case .images(let list)?: return list
         case let other: throw StageError("port \"\(port)\": expected images, got \(other?.kind.rawValue ?? "nothing")")
@@ -26,11 +37,24 @@ public struct StageInputs: Sendable {
 
     /// The layer on `port` (an image reads as a raster layer).
     public func layer(_ port: String) throws -> Layer {
-        switch values[port] {
+        switch self[port] {
         case .layer(let layer)?: return layer
         case .image(let image)?: return Layer(image: image)
         case let other: throw StageError("port \"\(port)\": expected a layer, got \(other?.kind.rawValue ?? "nothing")")
         }
+    }
+
+    private static func image(from value: Value?, port: String) throws -> Image {
+        switch value {
+        case .image(let image)?: return image
+        case .images(let list)? where list.count == 1: return list[0]
+        case let other: throw StageError("port \"\(port)\": expected an image, got \(other?.kind.rawValue ?? "nothing")")
+        }
+    }
+
+    private final class Storage: Sendable {
+        let values: Mutex<[String: Value]>
+        init(_ values: [String: Value]) { self.values = Mutex(values) }
     }
 }
 
