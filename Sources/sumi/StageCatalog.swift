@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SumiKit
 import SumiTransform
+import SumiCompose
 
 /// Builds the registry a command works with: the built-in families, then plugins from
 /// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
@@ -10,6 +11,7 @@ enum StageCatalog {
     /// The built-in stage families, registered exactly as plugins are.
     static let builtinFamilies: [[StageFactory]] = [
         TransformStages.stages,
+        ComposeStages.stages,
     ]
 
     static func registry(pluginPaths: [String]) throws(SumiError) -> StageRegistry {
