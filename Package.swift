@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "sumi", targets: ["sumi"]),
         .library(name: "SumiKit", targets: ["SumiKit"]),
+        .library(name: "SumiPluginSDK", targets: ["SumiPluginSDK"]),
     ],
     targets: [
         // C libraries.
@@ -37,6 +38,9 @@ let package = Package(
             path: "Sources/SumiKit",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
+
+        // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
+        .target(name: "SumiPluginSDK", dependencies: ["SumiKit", "CSumiPlugin"], path: "Sources/SumiPluginSDK"),
 
         // Built-in stage families, each registering through the plugin API.
         .target(
@@ -73,6 +77,7 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiCompose", "SumiText"], path: "Tests/ComposeTests"),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "PluginTests", dependencies: ["SumiKit"], path: "Tests/PluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )
