@@ -40,7 +40,14 @@ let package = Package(
         ),
 
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
-        .target(name: "SumiPluginSDK", dependencies: ["SumiKit", "CSumiPlugin"], path: "Sources/SumiPluginSDK"),
+        .target(
+            name: "SumiPluginSDK",
+            dependencies: ["SumiKit", "CSumiPlugin"],
+            path: "Sources/SumiPluginSDK",
+            // A plugin library carries its own copy of the Swift core: bind its references to that
+            // copy, never to a host's symbols of the same name.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
+        ),
 
         // Built-in stage families, each registering through the plugin API.
         .target(
