@@ -79,6 +79,14 @@ import Testing
             + "but this sumi supports ABI version 1")
     }
 
+    @Test func pluginRefusingTheHostIsAUsageError() throws {
+        let fixtures = try PluginFixtures.get()
+        let path = try fixtures.testPlugin("libpicky.so", defines: ["TEST_REFUSE_HOST"])
+        let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: path, into: StageRegistry()) }
+        #expect(error.kind == .usage)
+        #expect(error.message == "plugin \(canonical(path)) does not support this sumi's plugin ABI version 1")
+    }
+
     @Test func malformedDescriptorIsRefused() throws {
         let fixtures = try PluginFixtures.get()
         let path = try fixtures.testPlugin("libbroken.so", defines: ["TEST_BAD_DESCRIPTOR"])

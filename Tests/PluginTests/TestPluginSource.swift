@@ -1,6 +1,7 @@
 /// A configurable C test plugin. Defines: TEST_ABI (reported ABI version), TEST_STAGE (stage name),
 /// TEST_FAIL (process always fails), TEST_NO_OUTPUT (process never allocates its output),
-/// TEST_BAD_DESCRIPTOR (a descriptor with an unknown parameter type).
+/// TEST_BAD_DESCRIPTOR (a descriptor with an unknown parameter type), TEST_REFUSE_HOST (the entry point
+/// refuses the host's ABI version).
 /// Without TEST_FAIL the stage inverts colours (premultiplied: c' = a - c), warns once, and its
 /// `create` refuses `"refuse": true` with a parameter error.
 enum TestPluginSource {
@@ -76,6 +77,9 @@ enum TestPluginSource {
 
     SUMI_PLUGIN_EXPORT int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out) {
         (void)host;
+    #ifdef TEST_REFUSE_HOST
+        return SUMI_ERROR_ABI;
+    #endif
         *out = &plugin;
         return SUMI_OK;
     }

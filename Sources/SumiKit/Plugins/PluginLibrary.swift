@@ -30,7 +30,10 @@ struct PluginLibrary: Sendable {
             host.host_version = version
             return entryPoint(&host, &table)
         }
-        guard status == SUMI_OK.rawValue else {
+        guard status == 0 else {
+            if status == Int32(SUMI_ERROR_ABI.rawValue) {
+                throw SumiError.usage("plugin \(path) does not support this sumi's plugin ABI version \(SUMI_PLUGIN_ABI_VERSION)")
+            }
             throw SumiError.usage("plugin \(path) failed to initialise (\(statusName(status)))")
         }
         guard let table else { throw SumiError.usage("plugin \(path) returned no plugin description") }
