@@ -11,6 +11,8 @@
  *   - In every version, `sumi_plugin` starts with `uint32_t abi_version` followed by
  *     `uint32_t size`. The host reads `abi_version` FIRST and, if it is not a version it supports,
  *     reads nothing else from the plugin and refuses it (naming the plugin file and both versions).
+ *   - The signature of `sumi_plugin_init` and those two first fields never change, so any host can
+ *     call any plugin's entry point and read its version safely.
  *   - Every struct starts with (or, for sumi_plugin, has right after the version) a `size` field set to
  *     `sizeof` the struct by whoever fills it in. Later versions only APPEND fields; a reader never
  *     reads a field that lies beyond the `size` the writer declared. Reserved fields must be zero.

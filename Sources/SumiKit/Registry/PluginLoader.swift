@@ -28,12 +28,15 @@ public enum PluginLoader {
         let factories = library.factories
         let present = factories.filter { registry.factory(named: $0.descriptor.name)?.origin == canonical }
         if !factories.isEmpty && present.count == factories.count { return }
-        // Refuse a clash before registering anything, so a refused plugin leaves no stage behind.
+        // Refuse a clash or a bad name before registering anything, so a refused plugin leaves no stage behind.
         var seen = Set<String>()
         for factory in factories {
             let name = factory.descriptor.name
             if let existing = registry.factory(named: name) {
                 throw SumiError.usage("stage \"\(name)\" from \(canonical) clashes with the stage of the same name from \(existing.origin)")
+            }
+            guard StageRegistry.isValidName(name) else {
+                throw SumiError.usage("stage name \"\(name)\" from \(canonical) is not valid (use lower-case letters, digits and '-')")
             }
             guard seen.insert(name).inserted else {
                 throw SumiError.usage("plugin \(library.name) (\(canonical)) offers two stages named \"\(name)\"")
