@@ -109,6 +109,35 @@ import Testing
         #expect(registry.factory(named: "pixelate")?.origin == canonical(fixtures.pixelate))
     }
 
+    @Test func nameClashWithABuiltInIsRefused() throws {
+        let fixtures = try PluginFixtures.get()
+        let registry = StageRegistry()
+        try registry.register([StageFactory(descriptor: StageDescriptor(name: "pixelate", summary: "built in", output: .image)) { _ in
+            throw StageError("not used")
+        }])
+        let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: fixtures.pixelate, into: registry) }
+        #expect(error.kind == .usage)
+        #expect(error.message == "stage \"pixelate\" from \(canonical(fixtures.pixelate)) clashes with the stage of the same name from builtin")
+    }
+
+    @Test func oneInstanceIsNeverRunConcurrently() async throws {
+        let fixtures = try PluginFixtures.get()
+        let path = try fixtures.testPlugin("liboverlap.so", defines: ["TEST_DETECT_OVERLAP", "TEST_STAGE=\"overlap\""])
+        let registry = StageRegistry()
+        try PluginLoader.loadLibrary(at: path, into: registry)
+        let stage = try StageHarness(factory: try #require(registry.factory(named: "overlap"))).make()
+        let input = Image(width: 3, height: 3, fill: .white)
+        let failures = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<6 {
+                group.addTask {
+                    (try? stage.process(StageInputs(["in": .image(input)]), context: StageContext())) == nil ? 1 : 0
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(failures == 0, "failures \(failures)")
+    }
+
     @Test func processErrorIsARunErrorWithThePluginsMessage() throws {
         let fixtures = try PluginFixtures.get()
         let path = try fixtures.testPlugin("libfailing.so", defines: ["TEST_FAIL", "TEST_STAGE=\"failing\""])

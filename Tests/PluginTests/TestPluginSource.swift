@@ -1,12 +1,15 @@
 /// A configurable C test plugin. Defines: TEST_ABI (reported ABI version), TEST_STAGE (stage name),
 /// TEST_FAIL (process always fails), TEST_NO_OUTPUT (process never allocates its output),
 /// TEST_BAD_DESCRIPTOR (a descriptor with an unknown parameter type), TEST_REFUSE_HOST (the entry point
-/// refuses the host's ABI version).
+/// refuses the host's ABI version), TEST_DETECT_OVERLAP (process fails if another process call on the
+/// same instance is running).
 /// Without TEST_FAIL the stage inverts colours (premultiplied: c' = a - c), warns once, and its
 /// `create` refuses `"refuse": true` with a parameter error.
 enum TestPluginSource {
     static let text = #"""
+    #include <stdlib.h>
     #include <string.h>
+    #include <unistd.h>
     #include "sumi_plugin.h"
 
     #ifndef TEST_ABI
@@ -30,13 +33,26 @@ enum TestPluginSource {
         (void)stage; (void)given;
         if (strstr(params, "\"refuse\": true") != NULL)
             return sumi_error_set(error, SUMI_ERROR_INVALID_PARAMETER, "refuse", "refused by the plugin");
+    #ifdef TEST_DETECT_OVERLAP
+        *instance = calloc(1, sizeof(int));
+    #else
         *instance = NULL;
+    #endif
         return SUMI_OK;
     }
 
     static int32_t probe_process(void *instance, const sumi_image *inputs, uint32_t count,
                                  sumi_output *output, sumi_error *error) {
         (void)instance;
+    #ifdef TEST_DETECT_OVERLAP
+        int *running = instance;
+        if (__atomic_add_fetch(running, 1, __ATOMIC_SEQ_CST) != 1) {
+            __atomic_sub_fetch(running, 1, __ATOMIC_SEQ_CST);
+            return sumi_error_set(error, SUMI_ERROR_PROCESS, NULL, "process overlapped on one instance");
+        }
+        usleep(2000);
+        __atomic_sub_fetch(running, 1, __ATOMIC_SEQ_CST);
+    #endif
     #ifdef TEST_FAIL
         return sumi_error_set(error, SUMI_ERROR_PROCESS, NULL, "the probe always fails (%u input, %dx%d)",
                               count, inputs[0].width, inputs[0].height);
@@ -63,7 +79,7 @@ enum TestPluginSource {
     #endif
     }
 
-    static void probe_destroy(void *instance) { (void)instance; }
+    static void probe_destroy(void *instance) { free(instance); }
 
     static const sumi_stage stages[] = {{
         .size = sizeof(sumi_stage), .descriptor_json = descriptor,
