@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiCompose", "SumiText"], path: "Tests/ComposeTests"),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
-        .testTarget(name: "PluginTests", dependencies: ["SumiKit"], path: "Tests/PluginTests"),
+        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )
