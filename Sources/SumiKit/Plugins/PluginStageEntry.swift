@@ -16,6 +16,7 @@ final class PluginStageEntry: @unchecked Sendable {
         self.origin = origin
     }
 
-    /// Names the stage in error messages: `plugin stage "pixelate" (/path/libpixelate.so)`.
-    var place: String { "plugin stage \"\(descriptor.name)\" (\(origin))" }
+    /// Names the library in run errors, which the runner already prefixes with the stage's place:
+    /// `plugin libpixelate.so`.
+    var place: String { "plugin \(FileIO.fileName(of: origin))" }
 }
