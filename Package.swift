@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "sumi", targets: ["sumi"]),
         .library(name: "SumiKit", targets: ["SumiKit"]),
+        .library(name: "SumiPluginSDK", targets: ["SumiPluginSDK"]),
     ],
     targets: [
         // C libraries.
@@ -36,6 +37,16 @@ let package = Package(
             dependencies: ["CSumiPlugin"],
             path: "Sources/SumiKit",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+        ),
+
+        // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
+        .target(
+            name: "SumiPluginSDK",
+            dependencies: ["SumiKit", "CSumiPlugin"],
+            path: "Sources/SumiPluginSDK",
+            // A plugin library carries its own copy of the Swift core: bind its references to that
+            // copy, never to a host's symbols of the same name.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
         ),
 
         // Built-in stage families, each registering through the plugin API.
@@ -73,6 +84,7 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiCompose", "SumiText"], path: "Tests/ComposeTests"),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
+        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )

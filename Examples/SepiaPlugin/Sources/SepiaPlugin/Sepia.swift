@@ -1,0 +1,49 @@
+import SumiPluginSDK
+
+/// Tones an image sepia: each pixel's colour is mixed with its sepia tone (the classic
+/// 0.393/0.769/0.189 matrix) by `amount`. Alpha is kept; premultiplied colour stays premultiplied
+/// because the matrix is linear and its result is clamped to alpha.
+public struct Sepia: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "sepia",
+        summary: "Tones an image sepia",
+        inputs: [PortSpec(name: "in", accepts: .image)],
+        output: .image,
+        parameters: [
+            ParameterSpec("amount", .number, default: .number(1), min: 0, max: 1,
+                          summary: "how much of the sepia tone to mix in (0 keeps the image)"),
+        ])
+
+    let amount: Double
+
+    public init(parameters: Parameters) throws {
+        amount = parameters.number("amount") ?? 1
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let input = try inputs.image("in")
+        let keep = 1 - amount
+        let output = input.pixels.withUnsafeBufferPointer { source in
+            Image(width: input.width, height: input.height, metadata: input.metadata.derived) { pixels in
+                var i = 0
+                while i < pixels.count {
+                    let r = Double(source[i]), g = Double(source[i + 1]), b = Double(source[i + 2])
+                    let a = Double(source[i + 3])
+                    let tone = (0.393 * r + 0.769 * g + 0.189 * b,
+                                0.349 * r + 0.686 * g + 0.168 * b,
+                                0.272 * r + 0.534 * g + 0.131 * b)
+                    pixels[i] = Sepia.channel(keep * r + amount * tone.0, limit: a)
+                    pixels[i + 1] = Sepia.channel(keep * g + amount * tone.1, limit: a)
+                    pixels[i + 2] = Sepia.channel(keep * b + amount * tone.2, limit: a)
+                    pixels[i + 3] = source[i + 3]
+                    i += 4
+                }
+            }
+        }
+        return .image(output)
+    }
+
+    static func channel(_ value: Double, limit: Double) -> UInt8 {
+        UInt8(min(limit, max(0, value)).rounded())
+    }
+}

@@ -1,2 +1,0 @@
-#include "sumi_plugin.h"
-int sumi_plugin_placeholder(void) { return 0; }

@@ -1,0 +1,10 @@
+/* Compile-time checks of the invariants the ABI promises to keep across versions. */
+#include "sumi_plugin.h"
+
+_Static_assert(offsetof(sumi_plugin, abi_version) == 0, "sumi_plugin must start with abi_version");
+_Static_assert(offsetof(sumi_plugin, size) == 4, "sumi_plugin.size must follow abi_version");
+_Static_assert(offsetof(sumi_host, abi_version) == 0, "sumi_host must start with abi_version");
+_Static_assert(offsetof(sumi_error, size) == 0, "sumi_error must start with size");
+_Static_assert(offsetof(sumi_image, size) == 0, "sumi_image must start with size");
+_Static_assert(offsetof(sumi_output, size) == 0, "sumi_output must start with size");
+_Static_assert(offsetof(sumi_stage, size) == 0, "sumi_stage must start with size");

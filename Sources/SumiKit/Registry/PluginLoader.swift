@@ -1,0 +1,83 @@
+import Glibc
+import Synchronization
+
+/// Loads plugin libraries (`.so` files exporting `sumi_plugin_init`, see `sumi_plugin.h`) and
+/// registers their stages, with the library's path as their origin.
+///
+/// Every loading problem is a `SumiError` of kind `.usage` (exit code 2) naming the file: a missing
+/// file, a library that is not a plugin, an ABI version mismatch, a malformed descriptor, or a stage
+/// name that is already taken. Loading the same library twice is a no-op. Libraries are never
+/// unloaded.
+public enum PluginLoader {
+    /// Libraries opened so far in this process, by canonical path.
+    private static let libraries = Mutex<[String: PluginLibrary]>([:])
+
+    /// Loads one plugin library and registers its stages into `registry`.
+    public static func loadLibrary(at path: String, into registry: StageRegistry) throws(SumiError) {
+        guard FileIO.exists(path) else { throw SumiError.usage("plugin library \(path) does not exist") }
+        guard !FileIO.isDirectory(path) else {
+            throw SumiError.usage("plugin library \(path) is a folder (use it as a plugin folder instead)")
+        }
+        let canonical = canonicalPath(path)
+        let library = try libraries.withLock { (opened: inout [String: PluginLibrary]) throws(SumiError) -> PluginLibrary in
+            if let known = opened[canonical] { return known }
+            let library = try PluginLibrary.open(canonical)
+            opened[canonical] = library
+            return library
+        }
+        let factories = library.factories
+        let present = factories.filter { registry.factory(named: $0.descriptor.name)?.origin == canonical }
+        if !factories.isEmpty && present.count == factories.count { return }
+        // Refuse a clash or a bad name before registering anything, so a refused plugin leaves no stage behind.
+        var seen = Set<String>()
+        for factory in factories {
+            let name = factory.descriptor.name
+            if let existing = registry.factory(named: name) {
+                throw SumiError.usage("stage \"\(name)\" from \(canonical) clashes with the stage of the same name from \(existing.origin)")
+            }
+            guard StageRegistry.isValidName(name) else {
+                throw SumiError.usage("stage name \"\(name)\" from \(canonical) is not valid (use lower-case letters, digits and '-')")
+            }
+            guard seen.insert(name).inserted else {
+                throw SumiError.usage("plugin \(library.name) (\(canonical)) offers two stages named \"\(name)\"")
+            }
+        }
+        try registry.register(factories)
+    }
+
+    /// Loads every `*.so` in `dir`, in name order. Anything there that is not a plugin is an error
+    /// naming the file.
+    public static func loadFolder(_ dir: String, into registry: StageRegistry) throws(SumiError) {
+        guard FileIO.isDirectory(dir) else {
+            throw SumiError.usage("plugin folder \(dir) does not exist or is not a folder")
+        }
+        for name in try sharedLibraries(in: dir) {
+            let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
+            if FileIO.isDirectory(path) { continue }
+            try loadLibrary(at: path, into: registry)
+        }
+    }
+
+    /// The names of the `*.so` files in `dir`, sorted.
+    static func sharedLibraries(in dir: String) throws(SumiError) -> [String] {
+        guard let stream = opendir(dir) else {
+            throw SumiError.usage("cannot read plugin folder \(dir): \(FileIO.errorText(errno))")
+        }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name.hasSuffix(".so") && name != ".so" { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// The absolute path with symbolic links resolved (the path itself if that fails).
+    static func canonicalPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

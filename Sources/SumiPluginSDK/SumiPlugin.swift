@@ -1,0 +1,69 @@
+@_exported import SumiKit
+import CSumiPlugin
+import Glibc
+
+/// Exports Swift `Stage` types through Sumi's C plugin ABI (`sumi_plugin.h`).
+///
+/// A plugin library written in Swift declares its stages exactly like the built-in ones and exports
+/// them from its one entry point:
+///
+/// ```swift
+/// import SumiPluginSDK
+///
+/// @_cdecl("sumi_plugin_init")
+/// public func sumiPluginInit(_ host: UnsafeRawPointer?, _ out: UnsafeMutableRawPointer?) -> Int32 {
+///     SumiPlugin.export(name: "sepia-tools", version: "1.0.0", stages: [Sepia.self], host: host, into: out)
+/// }
+/// ```
+///
+/// The SDK describes each stage to the host as JSON, checks the parameters the host passes with the
+/// stage's own descriptor (`ParameterChecker`), wraps the host's pixel buffers as `Image` values and
+/// copies the result into the buffer the host allocates. Errors a stage throws travel back as
+/// messages; the host shows them like a built-in stage's.
+public enum SumiPlugin {
+    /// The ABI version this SDK implements.
+    public static let abiVersion = SUMI_PLUGIN_ABI_VERSION
+
+    /// Exports `stages` (Swift `Stage` types) as the plugin `name` `version`. Returns the status code
+    /// `sumi_plugin_init` must return.
+    public static func export(name: String, version: String, stages: [any Stage.Type],
+                              host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
+        export(name: name, version: version, factories: stages.map { factory($0) }, host: host, into: out)
+    }
+
+    /// Exports stages given as factories (for stages whose descriptor is only known at run time).
+    public static func export(name: String, version: String, factories: [StageFactory],
+                              host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
+        guard let out else { return Int32(SUMI_ERROR_INTERNAL.rawValue) }
+        if let host {
+            // A host reports its ABI version first; one older than this SDK's cannot read our tables.
+            let hostVersion = host.load(as: UInt32.self)
+            guard hostVersion >= SUMI_PLUGIN_ABI_VERSION else { return Int32(SUMI_ERROR_ABI.rawValue) }
+        }
+        out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
+            UnsafePointer(makePluginTable(name: name, version: version, factories: factories))
+        return Int32(SUMI_OK.rawValue)
+    }
+
+    private static func factory<S: Stage>(_ type: S.Type) -> StageFactory { StageFactory(type) }
+
+    /// Builds the `sumi_plugin` table. The ABI requires it to live as long as the process (the host
+    /// never unloads a plugin), so it is allocated once and never freed.
+    private static func makePluginTable(name: String, version: String,
+                                        factories: [StageFactory]) -> UnsafeMutablePointer<sumi_plugin> {
+        let stages = UnsafeMutablePointer<sumi_stage>.allocate(capacity: max(1, factories.count))
+        for (index, factory) in factories.enumerated() {
+            (stages + index).initialize(to: ExportedStage.makeTable(for: factory))
+        }
+        let plugin = UnsafeMutablePointer<sumi_plugin>.allocate(capacity: 1)
+        var table = sumi_plugin()
+        table.abi_version = SUMI_PLUGIN_ABI_VERSION
+        table.size = UInt32(MemoryLayout<sumi_plugin>.size)
+        table.name = UnsafePointer(strdup(name))
+        table.version = UnsafePointer(strdup(version))
+        table.stage_count = UInt32(factories.count)
+        table.stages = UnsafePointer(stages)
+        plugin.initialize(to: table)
+        return plugin
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import SumiKit
+
+/// The plugin libraries the tests load: the two examples (from `.build/plugins` when `make examples`
+/// ran, otherwise built into a temporary folder) and small C test plugins compiled with `cc`.
+struct PluginFixtures: Sendable {
+    let root: String
+    let temp: String
+    let pixelate: String
+    let sepia: String
+
+    /// Built once per test process.
+    static let shared: Result<PluginFixtures, FixtureError> = Result { () throws(FixtureError) in try PluginFixtures() }
+
+    static func get() throws -> PluginFixtures { try shared.get() }
+
+    struct FixtureError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private init() throws(FixtureError) {
+        root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().path
+        temp = "/tmp/sumi-tests-plugins-\(getpid())"
+        try? FileManager.default.removeItem(atPath: temp)
+        try Self.makeFolder(temp)
+
+        let prebuilt = root + "/.build/plugins"
+        if FileManager.default.fileExists(atPath: prebuilt + "/libpixelate.so") {
+            pixelate = prebuilt + "/libpixelate.so"
+        } else {
+            pixelate = temp + "/libpixelate.so"
+            try Self.compileC(source: root + "/Examples/pixelate-c/pixelate.c", output: pixelate, root: root)
+        }
+        if FileManager.default.fileExists(atPath: prebuilt + "/libSepiaPlugin.so") {
+            sepia = prebuilt + "/libSepiaPlugin.so"
+        } else {
+            // Kept between runs so a rebuild is incremental.
+            let scratch = "/tmp/sumi-tests-plugins-sepia-build"
+            try Self.run("/usr/bin/env", ["swift", "build", "--package-path", root + "/Examples/SepiaPlugin",
+                                          "--scratch-path", scratch, "--product", "SepiaPlugin"])
+            sepia = scratch + "/debug/libSepiaPlugin.so"
+        }
+    }
+
+    /// A folder of its own under the temporary folder, holding copies of `libraries` (path → file name).
+    func folder(_ name: String, _ libraries: [(String, String)]) throws -> String {
+        let dir = temp + "/" + name
+        try Self.makeFolder(dir)
+        for (source, fileName) in libraries {
+            try? FileManager.default.removeItem(atPath: dir + "/" + fileName)
+            try FileManager.default.copyItem(atPath: source, toPath: dir + "/" + fileName)
+        }
+        return dir
+    }
+
+    /// Compiles the C test plugin (`TestPluginSource`) with `defines`, into `name`.
+    func testPlugin(_ name: String, defines: [String] = []) throws -> String {
+        let source = temp + "/test_plugin.c"
+        if !FileManager.default.fileExists(atPath: source) {
+            try TestPluginSource.text.write(toFile: source, atomically: true, encoding: .utf8)
+        }
+        let output = temp + "/" + name
+        try Self.compileC(source: source, output: output, root: root, defines: defines)
+        return output
+    }
+
+    /// A shared library with no entry point.
+    func notAPlugin(_ name: String) throws -> String {
+        let source = temp + "/not_a_plugin.c"
+        try "int not_a_plugin(void) { return 42; }\n".write(toFile: source, atomically: true, encoding: .utf8)
+        let output = temp + "/" + name
+        try Self.compileC(source: source, output: output, root: root)
+        return output
+    }
+
+    static func compileC(source: String, output: String, root: String, defines: [String] = []) throws(FixtureError) {
+        try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-fvisibility=hidden",
+                                 "-I", root + "/Sources/CSumiPlugin/include"] + defines.map { "-D" + $0 }
+                + ["-o", output, source])
+    }
+
+    static func makeFolder(_ path: String) throws(FixtureError) {
+        do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+            throw FixtureError(description: "cannot create \(path): \(error)")
+        }
+    }
+
+    static func run(_ tool: String, _ arguments: [String]) throws(FixtureError) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        do { try process.run() } catch { throw FixtureError(description: "cannot run \(tool): \(error)") }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw FixtureError(description: "\(arguments.joined(separator: " ")) failed: \(text)")
+        }
+    }
+}
+
+/// Canonical path, as the loader records it as the stages' origin.
+func canonical(_ path: String) -> String {
+    URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+}
