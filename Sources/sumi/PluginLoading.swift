@@ -1,15 +1,13 @@
 import SumiKit
 
-/// Plugin discovery for the CLI.
+/// Plugin discovery for the CLI: folders (`--plugin-path`, `SUMI_PLUGIN_PATH`) and single libraries
+/// (a manifest's `plugins`).
 enum PluginLoading {
     static func loadFolder(_ folder: String, into registry: StageRegistry) throws(SumiError) {
-        guard FileIO.isDirectory(folder) else {
-            throw SumiError.usage("plugin folder \(folder) does not exist")
-        }
-        throw SumiError.usage("plugin loading is not available in this build")
+        try PluginLoader.loadFolder(folder, into: registry)
     }
 
     static func loadLibrary(_ path: String, into registry: StageRegistry) throws(SumiError) {
-        throw SumiError.usage("plugin loading is not available in this build (\(path))")
+        try PluginLoader.loadLibrary(at: path, into: registry)
     }
 }
