@@ -8,3 +8,10 @@ enum DecoderMessage {
         return "corrupt \(format) data: \(message)"
     }
 }
+
+extension DecoderMessage {
+    /// The text in a NUL-terminated C message buffer.
+    static func text(ofBuffer buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -17,7 +17,7 @@ enum WebPDecoder {
                 var message = [CChar](repeating: 0, count: 256)
                 guard sumi_webp_decode(data.baseAddress, data.count, out.baseAddress, width, height,
                                        &message, message.count) == 0 else {
-                    throw StageError("\(name): \(String(cString: message))")
+                    throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))")
                 }
             }
         }
