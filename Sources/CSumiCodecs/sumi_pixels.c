@@ -44,14 +44,22 @@ int sumi_is_opaque(const uint8_t *rgba, size_t count) {
     return 1;
 }
 
-void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int width, int height,
-                      uint8_t *dst) {
+void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int premultiplied,
+                      int width, int height, uint8_t *dst) {
     for (int y = 0; y < height; y++) {
         const uint8_t *s = src + (size_t)y * src_stride;
         uint8_t *d = dst + (size_t)y * (size_t)width * 4;
         if (channels == 4) {
             memcpy(d, s, (size_t)width * 4);
-            sumi_premultiply(d, (size_t)width);
+            if (!premultiplied) {
+                sumi_premultiply(d, (size_t)width);
+                continue;
+            }
+            for (int x = 0; x < width; x++, d += 4) {
+                if (d[0] > d[3]) d[0] = d[3];
+                if (d[1] > d[3]) d[1] = d[3];
+                if (d[2] > d[3]) d[2] = d[3];
+            }
         } else {
             for (int x = 0; x < width; x++, s += channels, d += 4) {
                 d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = 255;

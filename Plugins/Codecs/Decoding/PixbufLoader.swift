@@ -38,6 +38,9 @@ final class PixbufLoader {
     }
 
     /// The decoded (first) image as premultiplied RGBA.
+    ///
+    /// gdk-pixbuf promises straight alpha, but its TIFF loader hands over libtiff's RGBA interface
+    /// output, which is already premultiplied: TIFF pixels are taken as they are.
     func image(format: ImageFormat) throws(StageError) -> Image {
         guard let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
             throw StageError("\(name): \(format.displayName) data holds no image")
@@ -51,7 +54,7 @@ final class PixbufLoader {
         }
         let metadata = ImageMetadata(sourceFormat: format.rawValue, sourcePath: name, knownOpaque: !hasAlpha)
         return Image(width: width, height: height, metadata: metadata) { out in
-            sumi_import_rows(pixels, stride, channels, Int32(width), Int32(height), out.baseAddress)
+            sumi_import_rows(pixels, stride, channels, format == .tiff ? 1 : 0, Int32(width), Int32(height), out.baseAddress)
         }
     }
 

@@ -95,11 +95,12 @@ void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count);
 /* Whether every alpha byte of `count` pixels is 255. */
 int sumi_is_opaque(const uint8_t *rgba, size_t count);
 /*
- * Copies rows of straight RGB (channels 3) or RGBA (channels 4) with `src_stride` bytes a row into
- * tightly packed premultiplied RGBA.
+ * Copies rows of RGB (channels 3) or RGBA (channels 4) with `src_stride` bytes a row into tightly
+ * packed premultiplied RGBA. RGBA is premultiplied on the way unless `premultiplied` says it already
+ * is (then colour is clamped to alpha).
  */
-void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int width, int height,
-                      uint8_t *dst);
+void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int premultiplied,
+                      int width, int height, uint8_t *dst);
 /* Composes premultiplied RGBA over an opaque colour into packed RGB or BGR (`bgr` set) bytes. */
 void sumi_flatten_row(const uint8_t *rgba, uint8_t *dst, int width, uint8_t bg_r, uint8_t bg_g,
                       uint8_t bg_b, int bgr);
