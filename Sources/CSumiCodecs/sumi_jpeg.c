@@ -178,16 +178,22 @@ static void scatter(const uint8_t *strip, int rows, int y0, int w, int h, uint8_
         }
     }
     if (orientation < 5) return;
-    /* The output is h wide and w high; each stored row becomes a column, so walk x outermost to
-     * write `rows` neighbouring pixels of one output row at a time. */
+    /* The output is h wide and w high; each stored row becomes a column. Walk the strip in tiles
+     * of 16 columns so reads stay in cache and each output row receives `rows` neighbouring pixels. */
     size_t ow = (size_t)h;
-    for (int x = 0; x < w; x++) {
-        int oy = (orientation == 5 || orientation == 6) ? x : w - 1 - x;
-        uint32_t *d = dst + (size_t)oy * ow;
-        for (int j = 0; j < rows; j++) {
-            int y = y0 + j;
-            int ox = (orientation == 5 || orientation == 8) ? y : h - 1 - y;
-            d[ox] = src[(size_t)j * (size_t)w + (size_t)x];
+    for (int xb = 0; xb < w; xb += 16) {
+        int xe = xb + 16 < w ? xb + 16 : w;
+        for (int x = xb; x < xe; x++) {
+            int oy = (orientation == 5 || orientation == 6) ? x : w - 1 - x;
+            uint32_t *d = dst + (size_t)oy * ow;
+            const uint32_t *s = src + x;
+            if (orientation == 5 || orientation == 8) {
+                uint32_t *o = d + y0;
+                for (int j = 0; j < rows; j++) o[j] = s[(size_t)j * (size_t)w];
+            } else {
+                uint32_t *o = d + (h - 1 - y0);
+                for (int j = 0; j < rows; j++) o[-j] = s[(size_t)j * (size_t)w];
+            }
         }
     }
 }
@@ -199,7 +205,8 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation
     jpeg_start_decompress(&d->cinfo);
     int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
     size_t row_bytes = (size_t)w * 4;
-    const int strip_rows = 16;
+    /* Rotations write each strip as columns: taller strips mean longer runs in each output row. */
+    const int strip_rows = orientation >= 5 ? 64 : 16;
     if (orientation != 1) {
         d->strip = malloc(row_bytes * strip_rows);
         if (!d->strip) {
@@ -207,7 +214,7 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation
             return -1;
         }
     }
-    JSAMPROW rows[16];
+    JSAMPROW rows[64];
     while (d->cinfo.output_scanline < d->cinfo.output_height) {
         int y0 = (int)d->cinfo.output_scanline;
         int want = h - y0 < strip_rows ? h - y0 : strip_rows;

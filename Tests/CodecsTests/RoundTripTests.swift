@@ -46,13 +46,26 @@ import Testing
         }
     }
 
-    @Test func opaquePNGIsWrittenAsRGB() throws {
-        let image = Fixtures.asymmetric()
-        let bytes = try PNGEncoder.encode(image)
-        #expect(bytes[25] == 2)  // IHDR colour type: truecolour without alpha
-        let decoded = try decodeBytes(bytes)
-        #expect(decoded.pixels == image.pixels)
+    @Test func pngColourTypeFollowsTheContent() throws {
+        // Few colours: a palette (with tRNS when some are translucent).
+        let flat = Fixtures.asymmetric()
+        let palette = try PNGEncoder.encode(flat)
+        #expect(palette[25] == 3)  // IHDR colour type
+        #expect(try decodeBytes(palette).pixels == flat.pixels)
+        var mixed = flat
+        for i in stride(from: 3, to: 64 * 4 * 10, by: 4) { mixed.pixels[i] = 0; mixed.pixels[i - 1] = 0; mixed.pixels[i - 2] = 0; mixed.pixels[i - 3] = 0 }
+        let withTRNS = try PNGEncoder.encode(mixed)
+        #expect(withTRNS[25] == 3)
+        #expect(try decodeBytes(withTRNS).pixels == mixed.pixels)
+        // Many opaque colours: RGB without alpha.
+        let smooth = Fixtures.smooth(width: 300, height: 200)
+        let rgb = try PNGEncoder.encode(smooth)
+        #expect(rgb[25] == 2)
+        let decoded = try decodeBytes(rgb)
+        #expect(decoded.pixels == smooth.pixels)
         #expect(decoded.metadata.knownOpaque)
+        // Many colours with alpha: RGBA.
+        #expect(try PNGEncoder.encode(Fixtures.translucent().image)[25] == 6)
     }
 
     @Test func imageMagickReadsWhatWeWrite() throws {
