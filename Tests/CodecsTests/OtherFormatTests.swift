@@ -48,6 +48,36 @@ import Testing
         #expect(decoded.metadata.sourceFormat == "webp")
     }
 
+    @Test func jpegVariantsDecode() throws {
+        let folder = try ScratchFolder("jpeg-variants")
+        let smooth = Fixtures.smooth(width: 128, height: 96)
+        let straight = straightPixels(smooth)
+        try magickWrite(straight, width: 128, height: 96, to: folder.file("progressive.jpg"),
+                        options: ["-interlace", "JPEG", "-quality", "95"], in: folder)
+        #expect(psnr(try decodeBytes(try folder.read("progressive.jpg")), smooth) > 40)
+        let cut = try folder.read("progressive.jpg")
+        #expect(errorMessage { _ = try decodeBytes(Array(cut.prefix(cut.count / 2))) }?.contains("truncated") == true)
+
+        try magickWrite(straight, width: 128, height: 96, to: folder.file("gray.jpg"),
+                        options: ["-colorspace", "Gray", "-quality", "95"], in: folder)
+        let gray = try decodeBytes(try folder.read("gray.jpg"))
+        let g = gray.pixel(x: 100, y: 80)
+        #expect(g.r == g.g && g.g == g.b && g.a == 255 && g.r > 100)
+
+        try magickWrite(straight, width: 128, height: 96, to: folder.file("cmyk.jpg"),
+                        options: ["-colorspace", "CMYK", "-quality", "95"], in: folder)
+        let cmyk = try decodeBytes(try folder.read("cmyk.jpg"))
+        #expect(psnr(cmyk, smooth) > 25)
+        #expect(cmyk.pixel(x: 127, y: 0).r > 200 && cmyk.pixel(x: 127, y: 0).g < 60)
+    }
+
+    @Test func interlacedPNGDecodes() throws {
+        let folder = try ScratchFolder("png-interlaced")
+        let (image, straight) = Fixtures.translucent()
+        try magickWrite(straight, width: 64, height: 48, to: folder.file("adam7.png"), options: ["-interlace", "PNG"], in: folder)
+        #expect(try decodeBytes(try folder.read("adam7.png")).pixels == image.pixels)
+    }
+
     @Test func formatIsDetectedFromBytesNotTheName() throws {
         let folder = try ScratchFolder("magic")
         let png = try PNGEncoder.encode(Fixtures.asymmetric())
