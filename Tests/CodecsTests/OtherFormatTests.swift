@@ -96,6 +96,9 @@ import Testing
         guard case .images(let images) = value else { Issue.record("expected a list of images"); return }
         #expect(images.map(\.width) == [64, 30])
         #expect(images.map(\.metadata.sourceFormat) == ["png", "jpeg"])
+        let missing = folder.file("missing.png")
+        #expect(errorMessage { _ = try StageHarness(DecodeStage.self).run(["path": .list([.path(a), .path(missing), .path(b)])]) }
+                == "\(missing): No such file or directory")
         guard case .image = try StageHarness(DecodeStage.self).run(["path": .path(a)]) else {
             Issue.record("one path gives one image"); return
         }

@@ -1,9 +1,12 @@
+import Dispatch
 import SumiKit
+import Synchronization
 
 /// `decode`: reads image files (or standard input for `-`) into images.
 ///
-/// One path gives an image; a list of paths gives a list of images (`.images`), in order. The
-/// descriptor declares `image` as the output kind, which also feeds ports that take a list.
+/// One path gives an image; a list of paths gives a list of images (`.images`), in order, decoded
+/// concurrently. The descriptor declares `image` as the output kind, which also feeds ports that
+/// take a list.
 public struct DecodeStage: Stage {
     public static let descriptor = StageDescriptor(
         name: "decode",
@@ -35,8 +38,17 @@ public struct DecodeStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try paths.map { path in try decode(path, sizeHint: context.sizeHint) }
-        return isList ? .images(images) : .image(images[0])
+        let sizeHint = context.sizeHint
+        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint)) }
+        let results = Mutex<[Result<Image, any Error>?]>(Array(repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { try decode(paths[index], sizeHint: sizeHint) }
+            results.withLock { $0[index] = result }
+        }
+        return .images(try results.withLock { $0 }.map { result in
+            guard let result else { throw StageError("decoding was interrupted") }
+            return try result.get()
+        })
     }
 
     func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?) throws -> Image {
