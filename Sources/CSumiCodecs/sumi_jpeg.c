@@ -200,15 +200,15 @@ static void scatter(const uint8_t *strip, int rows, int y0, int w, int h, uint8_
 
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
     if (!d->header_read) return -1;
-    if (setjmp(d->err.jump)) return -1;
     if (orientation < 1 || orientation > 8) orientation = 1;
+    if (setjmp(d->err.jump)) return -1;
     jpeg_start_decompress(&d->cinfo);
     int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
     size_t row_bytes = (size_t)w * 4;
     /* Rotations write each strip as columns: taller strips mean longer runs in each output row. */
     const int strip_rows = orientation >= 5 ? 64 : 16;
     if (orientation != 1) {
-        d->strip = malloc(row_bytes * strip_rows);
+        d->strip = malloc(row_bytes * (size_t)strip_rows);
         if (!d->strip) {
             snprintf(d->err.message, sizeof d->err.message, "out of memory");
             return -1;

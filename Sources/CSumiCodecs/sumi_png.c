@@ -246,8 +246,7 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
         return png_encode_fail(s);
     }
     png_set_write_fn(s->png, s, write_output, flush_output);
-    level = level < 0 ? 0 : level > 9 ? 9 : level;
-    png_set_compression_level(s->png, level);
+    png_set_compression_level(s->png, level < 0 ? 0 : level > 9 ? 9 : level);
     png_set_compression_buffer_size(s->png, 1 << 17);
     s->palette = malloc(sizeof *s->palette);
     if (!s->palette) png_error(s->png, "out of memory");
