@@ -4,12 +4,14 @@ import Glibc
 import SumiKit
 import SumiTransform
 import SumiCompose
+import SumiCodecs
 
 /// Builds the registry a command works with: the built-in families, then plugins from
 /// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
 enum StageCatalog {
     /// The built-in stage families, registered exactly as plugins are.
     static let builtinFamilies: [[StageFactory]] = [
+        CodecsStages.stages,
         TransformStages.stages,
         ComposeStages.stages,
     ]
