@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `pipelines/caption.json` through the CLI: the preview-to-original story, measured on the output.
+@Suite struct CaptionPipelineTests {
+    /// The output's RGB bytes (via ImageMagick) and size.
+    func pixels(_ path: String) throws -> (bytes: [UInt8], width: Int, height: Int) {
+        let info = try #require(CLI.identify(path))
+        let raw = try #require(CLI.tool("/usr/bin/convert", [path, "-depth", "8", "rgb:-"]))
+        return ([UInt8](raw), info.width, info.height)
+    }
+
+    @Test func runsWithNoArguments() throws {
+        let dir = try CLI.temporaryFolder("caption-default")
+        let r = try CLI.run(["run", CLI.root + "/pipelines/caption.json", "--json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = try #require(CLI.identify(dir + "/out/caption.jpg"))
+        #expect(info.format == "JPEG" && info.width == 3000 && info.height == 2002)
+        let output = try #require((r.reports.first?["outputs"] as? [[String: Any]])?.first)
+        #expect(output["width"] as? Int == 3000 && output["height"] as? Int == 2002)
+    }
+
+    /// The story: a 390×260 preview of the 3000×2002 photo (scale 7.7), the caption dragged 40 right
+    /// and 30 up from the centre: its box is centred at (1500 + 40·7.7, 1001 − 30·7.7).
+    @Test func captionLandsWhereThePreviewShowedIt() throws {
+        let dir = try CLI.temporaryFolder("caption-story")
+        let out = dir + "/c.png"
+        let r = try CLI.run(["run", "pipelines/caption.json", "-i", Fixtures.photo, "-o", out,
+                             "--set", "text=東京タワー Tokyo", "--set", "frame=390x260", "--set", "offset=40,-30"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let img = try pixels(out)
+        #expect(img.width == 3000 && img.height == 2002)
+        // The 1-unit black border becomes a 7.7 px frame: find the near-black pixels in the sky.
+        var minX = Int.max, maxX = -1, minY = Int.max, maxY = -1
+        for y in 0..<1300 {
+            for x in 0..<3000 {
+                let i = (y * 3000 + x) * 3
+                if img.bytes[i] < 40 && img.bytes[i + 1] < 40 && img.bytes[i + 2] < 40 {
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
+            }
+        }
+        let centreX = Double(minX + maxX + 1) / 2, centreY = Double(minY + maxY + 1) / 2
+        #expect(abs(centreX - (1500 + 40 * 7.7)) <= 1.5, "box x \(minX)...\(maxX)")
+        #expect(abs(centreY - (1001 - 30 * 7.7)) <= 1.5, "box y \(minY)...\(maxY)")
+        // Height: at least the padding (2 × 16) and border (2 × 1) plus one 17 px line, scaled 7.7×.
+        let height = Double(maxY - minY + 1)
+        #expect(height > (32 + 2 + 17) * 7.7 && height < (32 + 2 + 17 * 2) * 7.7, "box height \(height)")
+        // Red text inside the box.
+        var red = 0
+        for y in minY..<maxY { for x in minX..<maxX {
+            let i = (y * 3000 + x) * 3
+            if img.bytes[i] > 200 && img.bytes[i + 1] < 60 && img.bytes[i + 2] < 60 { red += 1 }
+        } }
+        #expect(red > 20_000, "red pixels: \(red)")
+        // Sharp: across the border's outer edge, sky turns to black within about a pixel.
+        let row = (minY + maxY) / 2
+        func luma(_ x: Int) -> Double {
+            let i = (row * 3000 + x) * 3
+            return (Double(img.bytes[i]) + Double(img.bytes[i + 1]) + Double(img.bytes[i + 2])) / 3
+        }
+        let sky = luma(minX - 6), ink = luma(minX + 3)
+        var transition = 0
+        for x in (minX - 4)...(minX + 2) {
+            let v = luma(x)
+            if v < sky - 0.1 * (sky - ink) && v > ink + 0.1 * (sky - ink) { transition += 1 }
+        }
+        #expect(transition <= 2, "edge transition over \(transition) px")
+    }
+
+    @Test func orientedPhotoIsCaptionedUpright() throws {
+        // A portrait photo stored sideways (EXIF orientation 6): the output is upright, 2002×3000.
+        let dir = try CLI.temporaryFolder("caption-orient")
+        let stored = dir + "/side.jpg"
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-rotate", "-90", "-orient", "RightTop", stored])
+        #expect(CLI.identify(stored)?.width == 2002)
+        let r = try CLI.run(["run", "pipelines/caption.json", "-i", stored, "-o", dir + "/o.jpg", "--set", "frame=260x390"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = try #require(CLI.identify(dir + "/o.jpg"))
+        #expect(info.width == 3000 && info.height == 2002)
+    }
+
+    @Test func impossibleParametersAreValidationErrors() throws {
+        let r = try CLI.run(["run", "pipelines/caption.json", "--set", "text=", "-o", "/tmp/never-written.jpg"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("stages[1] \"label\" (text)") && r.stderr.contains("text"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never-written.jpg"))
+        let frame = try CLI.run(["validate", "pipelines/caption.json", "--set", "frame=0x0"])
+        #expect(frame.status == 2 && frame.stderr.contains("frame"), "\(frame.stderr)")
+    }
+}

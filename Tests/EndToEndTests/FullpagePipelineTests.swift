@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// `pipelines/fullpage.json` through the CLI, checked with qpdf, pdfinfo and pdftocairo.
+@Suite struct FullpagePipelineTests {
+    let contentHeight = 2954.0
+
+    func rect(_ report: [String: Any]) -> [Double]? {
+        ((report["outputs"] as? [[String: Any]])?.first?["rectInCurrentPage"] as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue }
+    }
+
+    @Test func runsWithNoArgumentsAndOpensOnTheFirstCapture() throws {
+        let dir = try CLI.temporaryFolder("fullpage-default")
+        let r = try CLI.run(["run", CLI.root + "/pipelines/fullpage.json", "--json"], in: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let pdf = dir + "/out/fullpage.pdf"
+        #expect(CLI.tool("/usr/bin/qpdf", ["--check", pdf]) != nil, "qpdf --check failed")
+        let info = String(decoding: try #require(CLI.tool("/usr/bin/pdfinfo", [pdf])), as: UTF8.self)
+        #expect(info.contains("Page size:      390 x 2954 pts"), "\(info)")
+        let report = try #require(r.reports.first)
+        let output = try #require((report["outputs"] as? [[String: Any]])?.first)
+        #expect(output["stage"] as? String == "page" && output["format"] as? String == "pdf")
+        #expect(output["pages"] as? Int == 1 && output["currentPage"] as? Int == 0)
+        #expect(output["width"] as? Double == 390 && output["height"] as? Double == contentHeight)
+        #expect(rect(report) == [0, contentHeight - 0 - 844, 390, 844])
+
+        // Rendered back at 1 px per point: the top of the page is the first capture, the bottom
+        // the last, pixel for pixel.
+        _ = CLI.tool("/usr/bin/pdftocairo", ["-png", "-r", "72", "-singlefile", pdf, dir + "/render"])
+        #expect(CLI.identify(dir + "/render.png").map { ($0.width, $0.height) } ?? (0, 0) == (390, 2954))
+        _ = CLI.tool("/usr/bin/convert", [dir + "/render.png", "-crop", "390x844+0+0", "+repage", dir + "/top.png"])
+        _ = CLI.tool("/usr/bin/convert", [dir + "/render.png", "-crop", "390x844+0+2110", "+repage", dir + "/bottom.png"])
+        let top = try #require(Fixtures.psnr(dir + "/top.png", CLI.root + "/pipelines/samples/page-0.png"))
+        let bottom = try #require(Fixtures.psnr(dir + "/bottom.png", CLI.root + "/pipelines/samples/page-4.png"))
+        #expect(top > 45 && bottom > 45, "PSNR top \(top) bottom \(bottom)")
+    }
+
+    @Test(arguments: [(1.0, "capture:2", 1240.0), (2.0, "capture:0", 0.0), (0.5, "capture:4", 2110.0)])
+    func viewportRectangleFollowsTheFormula(scale: Double, viewport: String, top: Double) throws {
+        let dir = try CLI.temporaryFolder("fullpage-vp")
+        let r = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir + "/p.pdf", "--json",
+                             "--set", "scale=\(scale)", "--set", "viewport=\(viewport)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let report = try #require(r.reports.first)
+        let expected = [0, (contentHeight - top - 844) / scale, 390 / scale, 844 / scale]
+        let got = try #require(rect(report))
+        #expect(zip(got, expected).allSatisfy { abs($0 - $1) < 0.01 }, "\(got) vs \(expected)")
+        #expect(CLI.tool("/usr/bin/qpdf", ["--check", dir + "/p.pdf"]) != nil)
+    }
+
+    @Test func badViewportLeavesNoPDF() throws {
+        let dir = try CLI.temporaryFolder("fullpage-bad")
+        for viewport in ["capture:9", "0,5000,390,844"] {
+            let r = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir + "/p.pdf", "--set", "viewport=\(viewport)"])
+            #expect(r.status != 0 && r.stderr.contains("viewport"), "\(viewport): \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/p.pdf"))
+        }
+    }
+}
