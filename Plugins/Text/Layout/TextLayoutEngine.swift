@@ -166,8 +166,8 @@ struct TextLayoutEngine {
             var fontIndex = chain.font(for: c)
             let raw = hb_unicode_script(funcs, p.scalars[s])
             let isCommon = raw == HB_SCRIPT_COMMON || raw == HB_SCRIPT_INHERITED
-            if isCommon, let previousFont, previousFont != fontIndex, !EmojiPresentation.isEmoji(c),
-               chain.covers(previousFont, c) {
+            if isCommon, let previousFont, previousFont != fontIndex, previousFont < chain.fonts.count,
+               !EmojiPresentation.isEmoji(c), chain.covers(previousFont, c) {
                 fontIndex = previousFont
             }
             previousFont = fontIndex
