@@ -5,6 +5,8 @@ struct PlacedGlyph: Sendable {
     var glyph: UInt32
     var x: Double
     var y: Double
+    /// The first scalar the glyph stands for, as an index into its paragraph's scalars.
+    var cluster: Int
 }
 
 /// One line of a laid-out block.

@@ -78,7 +78,7 @@ struct TextLayoutEngine {
             }
             let first = glyphs.count
             for g in line.glyphs {
-                glyphs.append(PlacedGlyph(face: g.face, glyph: g.glyph, x: x + g.x, y: baseline - g.y))
+                glyphs.append(PlacedGlyph(face: g.face, glyph: g.glyph, x: x + g.x, y: baseline - g.y, cluster: g.cluster))
             }
             lines.append(LaidOutLine(text: line.text, glyphRange: first..<glyphs.count, x: x, width: line.width,
                                      top: y, height: height, baseline: baseline, isRightToLeft: line.isRightToLeft))
@@ -208,7 +208,8 @@ struct TextLayoutEngine {
             ascent = max(ascent, piece.face.ascender * k)
             descent = max(descent, piece.face.descender * k)
             for g in piece.glyphs {
-                glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k))
+                glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
+                                          cluster: g.cluster))
                 pen += g.xAdvance * k
             }
         }
