@@ -59,6 +59,7 @@ enum TextTestSupport {
         let raw = path + ".rgb"
         try Data(rgb).write(to: URL(fileURLWithPath: raw))
         _ = try run("/usr/bin/convert", ["-size", "\(image.width)x\(image.height)", "-depth", "8", "rgb:\(raw)", path])
+        try? FileManager.default.removeItem(atPath: raw)
     }
 
     /// PSNR over all four channels of two images in a region.

@@ -1,0 +1,74 @@
+import Foundation
+import SumiKit
+import Testing
+@testable import SumiText
+
+@Suite struct ErrorTests {
+    func usageError(_ params: [String: ParamValue]) -> StageError? {
+        do { _ = try StageHarness(TextStage.self).run(params) } catch let e as StageError { return e } catch { return nil }
+        return nil
+    }
+
+    @Test func missingFontFileIsAnInvalidParameter() {
+        let e = usageError(["text": .string("x"), "font": .string("/nonexistent/font.ttf")])
+        #expect(e?.parameter == "font" && e?.isUsageError == true)
+        #expect(e?.message.contains("/nonexistent/font.ttf") == true)
+    }
+
+    @Test func fileThatIsNotAFontIsAnError() throws {
+        let path = TextTestSupport.tempDirectory + "/not-a-font.ttf"
+        try Data("hello".utf8).write(to: URL(fileURLWithPath: path))
+        let e = usageError(["text": .string("x"), "font": .string(path)])
+        #expect(e?.parameter == "font")
+    }
+
+    @Test func unknownFamilyFallsBackWithAWarning() throws {
+        let harness = StageHarness(TextStage.self)
+        let content = try TextTestSupport.content(["text": .string("Hello 東京"), "font": .string("No Such Family, DejaVu Sans")],
+                                                  harness: harness)
+        #expect(harness.warnings.count == 1)
+        #expect(harness.warnings.first?.contains("No Such Family") == true)
+        #expect(content.layout.glyphs.allSatisfy { $0.glyph != 0 })
+        #expect(content.layout.glyphs.first?.face.familyName == "DejaVu Sans")
+        let quiet = StageHarness(TextStage.self)
+        _ = try TextTestSupport.content(["text": .string("x"), "font": .string("dejavu sans")], harness: quiet)
+        #expect(quiet.warnings.isEmpty, "family names match without regard to case")
+    }
+
+    @Test func emptyTextIsAnInvalidParameter() {
+        let e = usageError(["text": .string("")])
+        #expect(e?.parameter == "text" && e?.isUsageError == true)
+        #expect(usageError(["size": .number(12)])?.parameter == "text", "text is required")
+        #expect(usageError(["text": .string("x"), "size": .number(0)])?.parameter == "size")
+    }
+
+    @Test func hundredThousandCharactersLayOutInBoundedTime() throws {
+        let words = ["lorem", "ipsum", "東京", "مرحبا", "dolor", "sit", "amet"]
+        var text = ""
+        var i = 0
+        while text.unicodeScalars.count < 100_000 { text += words[i % words.count] + " "; i += 1 }
+        let clock = ContinuousClock()
+        var content: TextLayerContent?
+        let elapsed = try clock.measure {
+            content = try TextTestSupport.content(["text": .string(text), "size": .number(12), "width": .number(2000)])
+        }
+        let laid = try #require(content)
+        #expect(laid.lineCount > 50)
+        #expect(laid.layout.glyphs.allSatisfy { $0.glyph != 0 })
+        #expect(elapsed < .seconds(20), "layout took \(elapsed)")
+        let image = try laid.rasterize(scaleX: 0.5, scaleY: 0.5, phase: Point(x: 0, y: 0))
+        #expect(image.width == Int((laid.size.width * 0.5).rounded(.up)))
+
+        let tooLong = String(repeating: "a", count: TextStage.maxScalars + 1)
+        #expect(usageError(["text": .string(tooLong)])?.parameter == "text")
+    }
+
+    @Test func absurdRasterSizesAreRefused() throws {
+        let huge = try TextTestSupport.content(["text": .string("x"), "size": .number(1_000_000)])
+        #expect(throws: StageError.self) { try huge.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)) }
+        let small = try TextTestSupport.content(["text": .string("Hello")])
+        #expect(throws: StageError.self) { try small.rasterize(scaleX: 10_000, scaleY: 10_000, phase: Point(x: 0, y: 0)) }
+        #expect(throws: StageError.self) { try small.rasterize(scaleX: .nan, scaleY: 1, phase: Point(x: 0, y: 0)) }
+        #expect(throws: StageError.self) { try small.rasterize(scaleX: 0, scaleY: 1, phase: Point(x: 0, y: 0)) }
+    }
+}
