@@ -96,6 +96,12 @@ public struct TextStage: Stage {
         }
     }
 
+    /// "U+0041".
+    static func codePoint(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         .layer(Layer(content: try makeContent(warn: context.warn)))
     }
@@ -110,6 +116,11 @@ public struct TextStage: Stage {
         }
         let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
                                       align: align, direction: direction, language: language)
-        return TextLayerContent(layout: try engine.layout(text), style: style)
+        let layout = try engine.layout(text)
+        if !layout.missingCharacters.isEmpty {
+            let codes = layout.missingCharacters.map(Self.codePoint)
+            warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes")
+        }
+        return TextLayerContent(layout: layout, style: style)
     }
 }

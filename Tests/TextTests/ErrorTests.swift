@@ -56,6 +56,8 @@ import Testing
         #expect(laid.lineCount > 50)
         #expect(laid.layout.glyphs.allSatisfy { $0.glyph != 0 })
         #expect(elapsed < .seconds(20), "layout took \(elapsed)")
+        let drawing = try clock.measure { _ = try laid.rasterize(scaleX: 0.5, scaleY: 0.5, phase: Point(x: 0, y: 0)) }
+        print("100k: layout \(elapsed), draw \(drawing)")
         let image = try laid.rasterize(scaleX: 0.5, scaleY: 0.5, phase: Point(x: 0, y: 0))
         #expect(image.width == Int((laid.size.width * 0.5).rounded(.up)))
 

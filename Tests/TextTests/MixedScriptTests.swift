@@ -31,3 +31,42 @@ import Testing
         #expect(saturated > 100, "emoji area has \(saturated) saturated pixels")
     }
 }
+
+@Suite struct FallbackTests {
+    @Test func emojiSequencesAreSingleColourGlyphs() throws {
+        // Family (ZWJ sequence), flag, keycap, red heart with VS16, thumbs up with skin tone.
+        let text = "👨‍👩‍👧 🇯🇵 1️⃣ ❤️ 👍🏿"
+        let content = try TextTestSupport.content(["text": .string(text), "size": .number(30)])
+        let glyphs = content.layout.glyphs
+        #expect(glyphs.allSatisfy { $0.glyph != 0 })
+        #expect(glyphs.filter { $0.face.hasColorBitmaps }.count == 5)
+        // A text-presentation selector keeps a monochrome glyph.
+        let plain = try TextTestSupport.content(["text": .string("☺\u{FE0E}"), "size": .number(30)])
+        #expect(plain.layout.glyphs.allSatisfy { !$0.face.hasColorBitmaps && $0.glyph != 0 })
+    }
+
+    @Test func scriptsFallBackToFontsThatHaveThem() throws {
+        let samples = ["नमस्ते", "สวัสดีครับ", "שלום", "Привет", "Γειά σου", "こんにちは", "مرحبا"]
+        for sample in samples {
+            let content = try TextTestSupport.content(["text": .string(sample), "font": .string(TextTestSupport.dejaVu)])
+            #expect(content.layout.glyphs.allSatisfy { $0.glyph != 0 }, "missing glyph in \(sample)")
+        }
+        // A base and its combining marks stay in one font.
+        // Hangul: no installed font has it; the glyph is .notdef and a warning names the character.
+        let harness = StageHarness(TextStage.self)
+        _ = try TextTestSupport.content(["text": .string("한")], harness: harness)
+        #expect(harness.warnings.contains { $0.contains("U+D55C") })
+        let marked = try TextTestSupport.content(["text": .string("ก\u{0E34}\u{0E49}"), "font": .string(TextTestSupport.dejaVu)])
+        #expect(Set(marked.layout.glyphs.map { ObjectIdentifier($0.face) }).count == 1)
+    }
+
+    @Test func nonUniformScaleStretchesInk() throws {
+        let content = try TextTestSupport.content(["text": .string("H"), "font": .string(TextTestSupport.dejaVu), "size": .number(30)])
+        let one = try #require(TextTestSupport.inkBounds(try content.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)), threshold: 128))
+        let wide = try content.rasterize(scaleX: 3, scaleY: 1, phase: Point(x: 0, y: 0))
+        #expect(wide.width == Int((content.size.width * 3).rounded(.up)))
+        let inkWide = try #require(TextTestSupport.inkBounds(wide, threshold: 128))
+        #expect(abs(Double(inkWide.x.count) - 3 * Double(one.x.count)) <= 3)
+        #expect(abs(inkWide.y.count - one.y.count) <= 1)
+    }
+}

@@ -33,4 +33,6 @@ struct TextLayout: Sendable {
     var height: Double
     /// The font size (em) in layout units.
     var fontSize: Double
+    /// Characters no installed font has (drawn as the primary font's missing-glyph box).
+    var missingCharacters: [UInt32] = []
 }

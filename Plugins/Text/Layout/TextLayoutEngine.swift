@@ -51,6 +51,7 @@ struct TextLayoutEngine {
         var descent: Double
         var gap: Double
         var isRightToLeft: Bool
+        var missing: [UInt32] = []
     }
 
     func layout(_ text: String) throws(StageError) -> TextLayout {
@@ -64,6 +65,7 @@ struct TextLayoutEngine {
         let blockWidth = max(wrapWidth ?? widest, widest)
         var glyphs: [PlacedGlyph] = []
         var lines: [LaidOutLine] = []
+        var missing: [UInt32] = []
         var y = 0.0
         for line in drafts {
             let natural = line.ascent + line.descent + line.gap
@@ -77,6 +79,7 @@ struct TextLayoutEngine {
             default: x = free
             }
             let first = glyphs.count
+            for v in line.missing where !missing.contains(v) && missing.count < 20 { missing.append(v) }
             for g in line.glyphs {
                 glyphs.append(PlacedGlyph(face: g.face, glyph: g.glyph, x: x + g.x, y: baseline - g.y, cluster: g.cluster))
             }
@@ -84,7 +87,8 @@ struct TextLayoutEngine {
                                      top: y, height: height, baseline: baseline, isRightToLeft: line.isRightToLeft))
             y += height
         }
-        return TextLayout(glyphs: glyphs, lines: lines, width: blockWidth, height: y, fontSize: size)
+        return TextLayout(glyphs: glyphs, lines: lines, width: blockWidth, height: y, fontSize: size,
+                          missingCharacters: missing)
     }
 
     /// Splits at explicit line ends (LF, CR LF, CR, NEL, LS, PS); tabs become spaces and other
@@ -201,6 +205,7 @@ struct TextLayoutEngine {
         var ascent = primary.ascender * scale(primary)
         var descent = primary.descender * scale(primary)
         var glyphs: [PlacedGlyph] = []
+        var missing: [UInt32] = []
         var pen = 0.0
         for index in BidiParagraph.visualOrder(levels: pieces.map(\.level)) {
             let piece = pieces[index]
@@ -211,10 +216,11 @@ struct TextLayoutEngine {
                 glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
                                           cluster: g.cluster))
                 pen += g.xAdvance * k
+                if g.glyph == 0, g.cluster < p.scalars.count, missing.count < 20 { missing.append(p.scalars[g.cluster]) }
             }
         }
         let text = String(p.characters[clusters])
         return LineDraft(text: text, glyphs: glyphs, width: pen, ascent: ascent, descent: descent,
-                         gap: primary.lineGap * scale(primary), isRightToLeft: p.isRightToLeft)
+                         gap: primary.lineGap * scale(primary), isRightToLeft: p.isRightToLeft, missing: missing)
     }
 }
