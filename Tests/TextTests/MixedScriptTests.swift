@@ -70,3 +70,27 @@ import Testing
         #expect(abs(inkWide.y.count - one.y.count) <= 1)
     }
 }
+
+@Suite struct ShowcaseTests {
+    /// A bordered, wrapped, multi-script block; saved under the test folder to look at.
+    @Test func wrappedMultiScriptBlock() throws {
+        let text = "Sumi draws every script: नमस्ते दुनिया, สวัสดีครับ, שלום עולם, مرحبا بالعالم 123!\n"
+            + "日本語の文章は単語の間に空白がなくても、正しく改行されます。「括弧」も大丈夫。👩🏽‍💻🎉"
+        let content = try TextTestSupport.content(["text": .string(text), "size": .number(18), "width": .number(300),
+                                                   "padding": .string("8,12,8,12"), "border": .number(1.5),
+                                                   "background": .color(Color(red: 255, green: 250, blue: 235)),
+                                                   "border-color": .color(Color(red: 40, green: 40, blue: 120)),
+                                                   "align": .string("center"), "line-height": .number(1.2)])
+        #expect(content.layout.glyphs.allSatisfy { $0.glyph != 0 })
+        #expect(content.layout.lines.allSatisfy { $0.width <= 300.001 })
+        let image = try content.rasterize(scaleX: 2, scaleY: 2, phase: Point(x: 0.25, y: 0.5))
+        try TextTestSupport.savePNG(image, TextTestSupport.tempDirectory + "/showcase.png")
+        let rtl = try TextTestSupport.content(["text": .string("مرحبا بالعالم، هذا نص عربي طويل يلتف على عدة أسطر."),
+                                               "size": .number(20), "width": .number(160), "background": .color(.white)])
+        #expect(rtl.layout.lines.count > 1 && rtl.layout.lines.allSatisfy(\.isRightToLeft))
+        // Start alignment of a right-to-left paragraph is the right edge.
+        for line in rtl.layout.lines { #expect(abs(line.x + line.width - rtl.layout.width) < 0.001) }
+        try TextTestSupport.savePNG(try rtl.rasterize(scaleX: 2, scaleY: 2, phase: Point(x: 0, y: 0)),
+                                    TextTestSupport.tempDirectory + "/arabic.png")
+    }
+}
