@@ -57,9 +57,16 @@ import Testing
         #expect(laid.layout.glyphs.allSatisfy { $0.glyph != 0 })
         #expect(elapsed < .seconds(20), "layout took \(elapsed)")
         let drawing = try clock.measure { _ = try laid.rasterize(scaleX: 0.5, scaleY: 0.5, phase: Point(x: 0, y: 0)) }
-        print("100k: layout \(elapsed), draw \(drawing)")
+        #expect(drawing < .seconds(10))
         let image = try laid.rasterize(scaleX: 0.5, scaleY: 0.5, phase: Point(x: 0, y: 0))
         #expect(image.width == Int((laid.size.width * 0.5).rounded(.up)))
+
+        // One cluster a line: still linear.
+        let narrow = try clock.measure {
+            let c = try TextTestSupport.content(["text": .string(String(text.prefix(30_000))), "size": .number(12), "width": .number(1)])
+            #expect(c.lineCount > 20_000)
+        }
+        #expect(narrow < .seconds(20), "narrow layout took \(narrow)")
 
         let tooLong = String(repeating: "a", count: TextStage.maxScalars + 1)
         #expect(usageError(["text": .string(tooLong)])?.parameter == "text")

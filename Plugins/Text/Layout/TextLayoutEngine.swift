@@ -152,11 +152,13 @@ struct TextLayoutEngine {
         } else {
             ranges = [0..<characters.count]
         }
+        var firstRun = 0
         for range in ranges {
             var end = range.upperBound
             while end > range.lowerBound, classes[end - 1] == .space || classes[end - 1] == .zeroWidthSpace { end -= 1 }
             let trimmed = end > range.lowerBound ? range.lowerBound..<end : range
-            drafts.append(draftLine(p, clusters: trimmed, levels: bidi.levels, primary: primary))
+            while firstRun < p.runs.count - 1 && p.runs[firstRun].clusters.upperBound <= trimmed.lowerBound { firstRun += 1 }
+            drafts.append(draftLine(p, clusters: trimmed, firstRun: firstRun, primary: primary))
         }
     }
 
@@ -188,10 +190,12 @@ struct TextLayoutEngine {
     }
 
     /// Shapes (where a run is cut by the line) and orders one line's runs, from its own origin.
-    private func draftLine(_ p: Paragraph, clusters: Range<Int>, levels: [UInt8], primary: FontFace) -> LineDraft {
+    private func draftLine(_ p: Paragraph, clusters: Range<Int>, firstRun: Int, primary: FontFace) -> LineDraft {
         var pieces: [Run] = []
         let lineScalars = p.scalarRange(clusters)
-        for run in p.runs where run.clusters.overlaps(clusters) {
+        for run in p.runs[firstRun...] {
+            if run.clusters.lowerBound >= clusters.upperBound && !clusters.isEmpty { break }
+            guard run.clusters.overlaps(clusters) else { continue }
             let lo = max(run.clusters.lowerBound, clusters.lowerBound)
             let hi = min(run.clusters.upperBound, clusters.upperBound)
             var piece = run
