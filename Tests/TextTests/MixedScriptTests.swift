@@ -14,8 +14,8 @@ import Testing
         let emojiGlyphs = glyphs.filter { $0.face.hasColorBitmaps }
         #expect(emojiGlyphs.count == 1, "waving hand with skin tone is one colour glyph")
         let image = try content.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0))
-        try TextTestSupport.savePNG(image, TextTestSupport.tempDirectory + "/mixed.png")
-        try TextTestSupport.savePNG(try content.rasterize(scaleX: 3, scaleY: 3, phase: Point(x: 0, y: 0)),
+        TextTestSupport.savePNG(image, TextTestSupport.tempDirectory + "/mixed.png")
+        TextTestSupport.savePNG(try content.rasterize(scaleX: 3, scaleY: 3, phase: Point(x: 0, y: 0)),
                                     TextTestSupport.tempDirectory + "/mixed-3x.png")
         // Saturated pixels in the emoji's box.
         let e = try #require(emojiGlyphs.first)
@@ -84,13 +84,13 @@ import Testing
         #expect(content.layout.glyphs.allSatisfy { $0.glyph != 0 })
         #expect(content.layout.lines.allSatisfy { $0.width <= 300.001 })
         let image = try content.rasterize(scaleX: 2, scaleY: 2, phase: Point(x: 0.25, y: 0.5))
-        try TextTestSupport.savePNG(image, TextTestSupport.tempDirectory + "/showcase.png")
+        TextTestSupport.savePNG(image, TextTestSupport.tempDirectory + "/showcase.png")
         let rtl = try TextTestSupport.content(["text": .string("مرحبا بالعالم، هذا نص عربي طويل يلتف على عدة أسطر."),
                                                "size": .number(20), "width": .number(160), "background": .color(.white)])
         #expect(rtl.layout.lines.count > 1 && rtl.layout.lines.allSatisfy(\.isRightToLeft))
         // Start alignment of a right-to-left paragraph is the right edge.
         for line in rtl.layout.lines { #expect(abs(line.x + line.width - rtl.layout.width) < 0.001) }
-        try TextTestSupport.savePNG(try rtl.rasterize(scaleX: 2, scaleY: 2, phase: Point(x: 0, y: 0)),
+        TextTestSupport.savePNG(try rtl.rasterize(scaleX: 2, scaleY: 2, phase: Point(x: 0, y: 0)),
                                     TextTestSupport.tempDirectory + "/arabic.png")
     }
 }

@@ -20,8 +20,8 @@ import Testing
         let bitmap = try small.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0))
         let upscaled = Resampler(filter: .lanczos3).resize(bitmap, width: scaled.width, height: scaled.height)
         let blurry = TextTestSupport.psnr(upscaled, reference, region: region)
-        try TextTestSupport.savePNG(scaled, TextTestSupport.tempDirectory + "/tokyo-7.7x.png")
-        try TextTestSupport.savePNG(upscaled, TextTestSupport.tempDirectory + "/tokyo-upscaled.png")
+        TextTestSupport.savePNG(scaled, TextTestSupport.tempDirectory + "/tokyo-7.7x.png")
+        TextTestSupport.savePNG(upscaled, TextTestSupport.tempDirectory + "/tokyo-upscaled.png")
         #expect(sharp > 35, "PSNR against the direct rendering: \(sharp) dB")
         #expect(blurry < sharp - 10, "upscaled bitmap: \(blurry) dB, vector: \(sharp) dB")
     }
@@ -42,5 +42,33 @@ import Testing
             return sum / total
         }
         #expect(abs(centroid(b) - centroid(a) - 0.5) < 0.1)
+    }
+}
+
+/// Layers are drawn from several threads at once (faces are locked, results identical).
+@Suite struct ConcurrencyTests {
+    @Test func concurrentRasterisationGivesIdenticalPixels() async throws {
+        let content = try TextTestSupport.content(["text": .string("Hello 東京 👋🏽 مرحبا नमस्ते"), "size": .number(24)])
+        let reference = try content.rasterize(scaleX: 1.7, scaleY: 1.7, phase: Point(x: 0.3, y: 0.6))
+        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+            for _ in 0..<8 {
+                group.addTask { try content.rasterize(scaleX: 1.7, scaleY: 1.7, phase: Point(x: 0.3, y: 0.6)).pixels }
+            }
+            var all: [[UInt8]] = []
+            for try await pixels in group { all.append(pixels) }
+            return all
+        }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { $0 == reference.pixels })
+        // Layouts made concurrently agree too.
+        let widths = try await withThrowingTaskGroup(of: Double.self) { group in
+            for _ in 0..<6 {
+                group.addTask { try TextTestSupport.content(["text": .string("Hello 東京 👋🏽 مرحبا नमस्ते"), "size": .number(24)]).size.width }
+            }
+            var all: [Double] = []
+            for try await w in group { all.append(w) }
+            return all
+        }
+        #expect(widths.allSatisfy { $0 == content.size.width })
     }
 }

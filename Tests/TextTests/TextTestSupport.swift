@@ -49,16 +49,18 @@ enum TextTestSupport {
                                   dx: $0["dx"] as? Int ?? 0, dy: $0["dy"] as? Int ?? 0) }
     }
 
-    /// Writes the image as PNG composited on white (our pixels are premultiplied).
-    static func savePNG(_ image: Image, _ path: String) throws {
+    /// Writes the image as PNG composited on white (our pixels are premultiplied), for a person to
+    /// look at; does nothing when ImageMagick is not installed.
+    static func savePNG(_ image: Image, _ path: String) {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else { return }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for i in 0..<(image.width * image.height) {
             let a = Int(image.pixels[i * 4 + 3])
             for c in 0..<3 { rgb[i * 3 + c] = UInt8(min(255, Int(image.pixels[i * 4 + c]) + (255 - a))) }
         }
         let raw = path + ".rgb"
-        try Data(rgb).write(to: URL(fileURLWithPath: raw))
-        _ = try run("/usr/bin/convert", ["-size", "\(image.width)x\(image.height)", "-depth", "8", "rgb:\(raw)", path])
+        guard (try? Data(rgb).write(to: URL(fileURLWithPath: raw))) != nil else { return }
+        _ = try? run("/usr/bin/convert", ["-size", "\(image.width)x\(image.height)", "-depth", "8", "rgb:\(raw)", path])
         try? FileManager.default.removeItem(atPath: raw)
     }
 

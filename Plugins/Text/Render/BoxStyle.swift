@@ -1,17 +1,17 @@
 import SumiKit
 
 /// Space around the text block, in layout units.
-public struct EdgeInsets: Sendable, Hashable {
-    public var top: Double
-    public var right: Double
-    public var bottom: Double
-    public var left: Double
+struct EdgeInsets: Sendable, Hashable {
+    var top: Double
+    var right: Double
+    var bottom: Double
+    var left: Double
 
-    public init(top: Double, right: Double, bottom: Double, left: Double) {
+    init(top: Double, right: Double, bottom: Double, left: Double) {
         self.top = top; self.right = right; self.bottom = bottom; self.left = left
     }
 
-    public static let zero = EdgeInsets(top: 0, right: 0, bottom: 0, left: 0)
+    static let zero = EdgeInsets(top: 0, right: 0, bottom: 0, left: 0)
 }
 
 /// How a text layer's box and glyphs are painted.
