@@ -32,8 +32,8 @@ final class FontCatalog: Sendable {
             var missing: [String] = []
             switch spec {
             case .file(let path):
-                guard let file = Self.query(file: path) else {
-                    return .failure(StageError.invalidParameter("font", "\(path) is not a font file fontconfig can read"))
+                guard let file = Self.query(file: path), file.isOpenType else {
+                    return .failure(StageError.invalidParameter("font", "\(path) is not an OpenType or TrueType font file"))
                 }
                 fonts.append(file)
                 fonts += Self.sortedFonts(config, families: ["sans-serif"], language: language)
@@ -79,7 +79,8 @@ final class FontCatalog: Sendable {
         defer { FcFontSetDestroy(set) }
         var fonts: [FontCoverage] = []
         for i in 0..<Int(set.pointee.nfont) {
-            guard let font = set.pointee.fonts[i], let coverage = FontCoverage.from(pattern: font) else { continue }
+            guard let font = set.pointee.fonts[i], let coverage = FontCoverage.from(pattern: font),
+                  coverage.isOpenType else { continue }
             fonts.append(coverage)
         }
         return fonts

@@ -8,14 +8,18 @@ final class FontCoverage: @unchecked Sendable {
     let family: String
     /// Whether fontconfig reports the font as colour (an emoji font).
     let isColor: Bool
+    /// Whether the font is OpenType (TrueType or CFF outlines, or colour bitmaps in an sfnt), which
+    /// HarfBuzz shapes from its tables; Type 1 and bitmap-only formats are not used.
+    let isOpenType: Bool
     private let charset: OpaquePointer?
 
     /// Takes a reference to `charset` (released in `deinit`).
-    init(path: String, index: Int, family: String, isColor: Bool, charset: OpaquePointer?) {
+    init(path: String, index: Int, family: String, isColor: Bool, isOpenType: Bool, charset: OpaquePointer?) {
         self.path = path
         self.index = index
         self.family = family
         self.isColor = isColor
+        self.isOpenType = isOpenType
         self.charset = charset.flatMap { FcCharSetCopy($0) }
     }
 
@@ -41,9 +45,15 @@ final class FontCoverage: @unchecked Sendable {
         }
         var color: FcBool = 0
         _ = FcPatternGetBool(pattern, "color", 0, &color)
+        var format: UnsafeMutablePointer<FcChar8>?
+        var isOpenType = false
+        if FcPatternGetString(pattern, "fontformat", 0, &format) == FcResultMatch, let format {
+            let name = String(cString: format)
+            isOpenType = name == "TrueType" || name == "CFF"
+        }
         var charset: OpaquePointer?
         _ = FcPatternGetCharSet(pattern, "charset", 0, &charset)
         return FontCoverage(path: String(cString: file), index: Int(index), family: familyName,
-                            isColor: color != 0, charset: charset)
+                            isColor: color != 0, isOpenType: isOpenType, charset: charset)
     }
 }
