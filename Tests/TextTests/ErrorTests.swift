@@ -72,6 +72,19 @@ import Testing
         #expect(usageError(["text": .string(tooLong)])?.parameter == "text")
     }
 
+    @Test func hugeGlyphInASmallLayerIsDrawnOnlyWhereVisible() throws {
+        // A 20000 px full block in a line squeezed to about 50 px: only the visible band is drawn.
+        let content = try TextTestSupport.content(["text": .string("█"), "font": .string(TextTestSupport.dejaVu),
+                                                   "size": .number(20_000), "line-height": .number(0.002)])
+        #expect(content.size.height < 100 && content.size.width > 10_000)
+        let clock = ContinuousClock()
+        var image: Image?
+        let elapsed = try clock.measure { image = try content.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)) }
+        let drawn = try #require(image)
+        #expect(elapsed < .seconds(10))
+        #expect(drawn.pixel(x: drawn.width / 2, y: drawn.height / 2).a == 255)
+    }
+
     @Test func absurdRasterSizesAreRefused() throws {
         let huge = try TextTestSupport.content(["text": .string("x"), "size": .number(1_000_000)])
         #expect(throws: StageError.self) { try huge.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)) }

@@ -3,6 +3,16 @@ import CHarfBuzz
 import SumiKit
 import Synchronization
 
+/// What drawing an outline glyph gave.
+enum OutlineRendering {
+    /// Nothing to draw at any position (no outline, as for a space, or an error).
+    case empty
+    /// Nothing inside the visible area.
+    case outside
+    /// The coverage, cut to the visible area when `clipped`.
+    case drawn(GlyphBitmap, clipped: Bool)
+}
+
 /// One face of a font file, opened once and shared: FreeType draws its glyphs, HarfBuzz shapes with it.
 ///
 /// FreeType faces and HarfBuzz fonts must not be used by two threads at once, so every use goes
@@ -130,32 +140,46 @@ final class FontFace: Sendable {
     }
 
     /// Draws an outline glyph with anti-aliasing. `pixelsPerUnitX/Y` scale font units to pixels;
-    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. `nil` for a glyph
-    /// without an outline (a space) or one that cannot be drawn.
-    func renderOutline(glyph: UInt32, pixelsPerUnitX: Double, pixelsPerUnitY: Double,
-                       shiftX: Double, shiftY: Double) -> GlyphBitmap? {
+    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. Only the part inside
+    /// `visible` (pixels from the pen position, +y up) is drawn, so a huge glyph that shows only in
+    /// part costs only that part.
+    func renderOutline(glyph: UInt32, pixelsPerUnitX: Double, pixelsPerUnitY: Double, shiftX: Double, shiftY: Double,
+                       visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         handles.withLock { h in
             guard FT_Load_Glyph(h.face, glyph, sumi_ft_load_outline_flags()) == 0,
                   let slot = h.face.pointee.glyph,
                   slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
-                  slot.pointee.outline.n_points > 0 else { return nil }
+                  slot.pointee.outline.n_points > 0 else { return .empty }
             // Font units → 26.6 pixels, as a 16.16 matrix.
             var matrix = FT_Matrix(xx: FT_Fixed((pixelsPerUnitX * 64 * 65536).rounded()), xy: 0,
                                    yx: 0, yy: FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded()))
             FT_Outline_Transform(&slot.pointee.outline, &matrix)
             FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
-            guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
-            let bitmap = slot.pointee.bitmap
-            guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_GRAY.rawValue), let buffer = bitmap.buffer else { return nil }
-            let width = Int(bitmap.width), height = Int(bitmap.rows), pitch = Int(bitmap.pitch)
-            guard width > 0, height > 0 else { return nil }
+            var box = FT_BBox()
+            FT_Outline_Get_CBox(&slot.pointee.outline, &box)
+            let xMin = Int((Double(box.xMin) / 64).rounded(.down)), xMax = Int((Double(box.xMax) / 64).rounded(.up))
+            let yMin = Int((Double(box.yMin) / 64).rounded(.down)), yMax = Int((Double(box.yMax) / 64).rounded(.up))
+            let x0 = max(xMin, visible.x.lowerBound), x1 = min(xMax, visible.x.upperBound)
+            let y0 = max(yMin, visible.y.lowerBound), y1 = min(yMax, visible.y.upperBound)
+            guard xMin < xMax, yMin < yMax else { return .empty }
+            guard x0 < x1, y0 < y1 else { return .outside }
+            let width = x1 - x0, height = y1 - y0
+            FT_Outline_Translate(&slot.pointee.outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
             var coverage = [UInt8](repeating: 0, count: width * height)
-            for row in 0..<height {
-                let from = pitch >= 0 ? row * pitch : (height - 1 - row) * -pitch
-                for col in 0..<width { coverage[row * width + col] = buffer[from + col] }
+            let status = coverage.withUnsafeMutableBufferPointer { buffer -> FT_Error in
+                var target = FT_Bitmap()
+                target.rows = UInt32(height)
+                target.width = UInt32(width)
+                target.pitch = Int32(width)
+                target.buffer = buffer.baseAddress
+                target.num_grays = 256
+                target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+                return FT_Outline_Get_Bitmap(h.library, &slot.pointee.outline, &target)
             }
-            return GlyphBitmap(width: width, height: height, left: Int(slot.pointee.bitmap_left),
-                               top: Int(slot.pointee.bitmap_top), pixels: coverage, isColor: false, strikeScale: 1)
+            guard status == 0 else { return .empty }
+            let bitmap = GlyphBitmap(width: width, height: height, left: x0, top: y1, pixels: coverage,
+                                     isColor: false, strikeScale: 1)
+            return .drawn(bitmap, clipped: x0 != xMin || x1 != xMax || y0 != yMin || y1 != yMax)
         }
     }
 

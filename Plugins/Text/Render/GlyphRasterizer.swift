@@ -49,9 +49,21 @@ struct GlyphRasterizer {
             bitmap = cached
         } else {
             let k = fontSize / g.face.unitsPerEm
-            bitmap = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
-                                          shiftX: fx, shiftY: fy)
-            outlines[key] = bitmap
+            let pen = (x: Int(ix), y: Int(iy))
+            let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
+            let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
+                                             shiftX: fx, shiftY: fy, visible: visible)
+            switch drawn {
+            case .empty:
+                bitmap = nil
+                outlines[key] = .some(nil)
+            case .outside:
+                bitmap = nil
+            case .drawn(let image, let clipped):
+                bitmap = image
+                // A glyph cut at the canvas edge is drawn again where it shows whole.
+                if !clipped { outlines[key] = image }
+            }
         }
         guard let bitmap else { return }
         canvas.draw(coverage: bitmap.pixels, width: bitmap.width, height: bitmap.height,
