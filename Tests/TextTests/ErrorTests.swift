@@ -83,6 +83,15 @@ import Testing
         let drawn = try #require(image)
         #expect(elapsed < .seconds(10))
         #expect(drawn.pixel(x: drawn.width / 2, y: drawn.height / 2).a == 255)
+
+        // The same for a colour emoji: a 20000 px bitmap is sampled only where it shows.
+        let emoji = try TextTestSupport.content(["text": .string("🟥"), "size": .number(20_000), "line-height": .number(0.002)])
+        var emojiImage: Image?
+        let emojiTime = try clock.measure { emojiImage = try emoji.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)) }
+        let e = try #require(emojiImage)
+        #expect(emojiTime < .seconds(10))
+        let c = e.color(x: e.width / 2, y: e.height / 2)
+        #expect(c.alpha == 255 && c.red > 180 && c.green < 100 && c.blue < 100, "red square, got \(c)")
     }
 
     @Test func absurdRasterSizesAreRefused() throws {

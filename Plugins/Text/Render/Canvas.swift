@@ -102,4 +102,43 @@ struct Canvas {
             }
         }
     }
+
+    /// Composites a premultiplied RGBA image stretched to `size` (bilinear), top-left at (`x`, `y`);
+    /// only the pixels inside the canvas are computed.
+    mutating func draw(image: Image, scaledTo size: (width: Int, height: Int), x: Int, y: Int, opacity: UInt8) {
+        let x0 = max(0, x), y0 = max(0, y), x1 = min(width, x + size.width), y1 = min(height, y + size.height)
+        guard x0 < x1, y0 < y1, image.width > 0, image.height > 0 else { return }
+        let sx = Double(image.width) / Double(size.width), sy = Double(image.height) / Double(size.height)
+        let o = UInt32(opacity)
+        let iw = image.width, ih = image.height, w = width
+        // Per column: left and right source pixels and the right one's weight (0...256).
+        let columns = (x0..<x1).map { px -> (Int, Int, UInt32) in
+            let u = min(max((Double(px - x) + 0.5) * sx - 0.5, 0), Double(iw - 1))
+            let l = Int(u)
+            return (l, min(l + 1, iw - 1), UInt32(((u - Double(l)) * 256).rounded()))
+        }
+        pixels.withUnsafeMutableBufferPointer { dst in
+            image.pixels.withUnsafeBufferPointer { src in
+                for py in y0..<y1 {
+                    let v = min(max((Double(py - y) + 0.5) * sy - 0.5, 0), Double(ih - 1))
+                    let ty = Int(v), by = min(ty + 1, ih - 1), wy = UInt32(((v - Double(ty)) * 256).rounded())
+                    var d = (py * w + x0) * 4
+                    for (l, r, wx) in columns {
+                        func channel(_ c: Int) -> UInt32 {
+                            let top = UInt32(src[(ty * iw + l) * 4 + c]) * (256 - wx) + UInt32(src[(ty * iw + r) * 4 + c]) * wx
+                            let bottom = UInt32(src[(by * iw + l) * 4 + c]) * (256 - wx) + UInt32(src[(by * iw + r) * 4 + c]) * wx
+                            return min(255, ((top * (256 - wy) + bottom * wy) >> 16) * o / 255)
+                        }
+                        let sa = channel(3)
+                        if sa != 0 {
+                            let inv = 255 - sa
+                            for c in 0..<3 { dst[d + c] = UInt8(min(255, channel(c) + (UInt32(dst[d + c]) * inv + 127) / 255)) }
+                            dst[d + 3] = UInt8(min(255, sa + (UInt32(dst[d + 3]) * inv + 127) / 255))
+                        }
+                        d += 4
+                    }
+                }
+            }
+        }
+    }
 }

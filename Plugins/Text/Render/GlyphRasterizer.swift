@@ -14,7 +14,7 @@ struct GlyphRasterizer {
         var subpixel: Int
     }
     private var outlines: [Key: GlyphBitmap?] = [:]
-    private var colorGlyphs: [Key: (image: Image, left: Double, top: Double)?] = [:]
+    private var colorGlyphs: [Key: ColorGlyph?] = [:]
 
     init(scaleX: Double, scaleY: Double, fontSize: Double) {
         self.scaleX = scaleX
@@ -70,29 +70,53 @@ struct GlyphRasterizer {
                     x: Int(ix) + bitmap.left, y: Int(iy) - bitmap.top, color: color)
     }
 
+    /// A colour glyph at the final size: resampled once, or (when that image would be huge) kept at
+    /// the strike size and sampled only where it shows.
+    private struct ColorGlyph {
+        var strike: Image
+        var scaled: Image?
+        var width: Int
+        var height: Int
+        var left: Double
+        var top: Double
+    }
+
+    /// Above this many pixels a colour glyph is sampled in place rather than resampled whole.
+    static let maxResampledPixels = 4_000_000
+
     private mutating func drawColor(_ g: PlacedGlyph, px: Double, py: Double, opacity: UInt8, on canvas: inout Canvas) {
         let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: 0)
-        let entry: (image: Image, left: Double, top: Double)?
+        let entry: ColorGlyph?
         if let cached = colorGlyphs[key] {
             entry = cached
         } else {
-            entry = scaledColorGlyph(g)
+            entry = colorGlyph(g)
             colorGlyphs[key] = entry
         }
         guard let entry else { return }
-        canvas.draw(image: entry.image, x: Int((px + entry.left).rounded()), y: Int((py - entry.top).rounded()),
-                    opacity: opacity)
+        let x = Int((px + entry.left).rounded()), y = Int((py - entry.top).rounded())
+        if let scaled = entry.scaled {
+            canvas.draw(image: scaled, x: x, y: y, opacity: opacity)
+        } else {
+            canvas.draw(image: entry.strike, scaledTo: (width: entry.width, height: entry.height), x: x, y: y, opacity: opacity)
+        }
     }
 
-    /// The glyph's strike bitmap resampled to the final size, and its offset from the pen in pixels.
-    private func scaledColorGlyph(_ g: PlacedGlyph) -> (image: Image, left: Double, top: Double)? {
+    /// The glyph's strike bitmap brought to the final size, and its offset from the pen in pixels.
+    private func colorGlyph(_ g: PlacedGlyph) -> ColorGlyph? {
         let emY = fontSize * scaleY
         guard let bitmap = g.face.renderColorBitmap(glyph: g.glyph, pixelsPerEm: emY) else { return nil }
         let fy = bitmap.strikeScale, fx = bitmap.strikeScale * scaleX / scaleY
         let strike = Image(width: bitmap.width, height: bitmap.height, pixels: bitmap.pixels)
         let w = max(1, Int((Double(bitmap.width) * fx).rounded()))
         let h = max(1, Int((Double(bitmap.height) * fy).rounded()))
-        let image = (w == bitmap.width && h == bitmap.height) ? strike : Resampler(filter: .lanczos3).resize(strike, width: w, height: h)
-        return (image, Double(bitmap.left) * fx, Double(bitmap.top) * fy)
+        var scaled: Image?
+        if w == bitmap.width && h == bitmap.height {
+            scaled = strike
+        } else if w * h <= Self.maxResampledPixels {
+            scaled = Resampler(filter: .lanczos3).resize(strike, width: w, height: h)
+        }
+        return ColorGlyph(strike: strike, scaled: scaled, width: w, height: h,
+                          left: Double(bitmap.left) * fx, top: Double(bitmap.top) * fy)
     }
 }
