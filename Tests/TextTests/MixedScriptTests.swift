@@ -53,6 +53,8 @@ import Testing
         let glyphs = content.layout.glyphs
         #expect(glyphs.allSatisfy { $0.glyph != 0 })
         #expect(glyphs.filter { $0.face.hasColorBitmaps }.count == 5)
+        TextTestSupport.savePNG(try content.rasterize(scaleX: 2, scaleY: 2, phase: Point(x: 0, y: 0)),
+                                TextTestSupport.tempDirectory + "/emoji.png")
         // A text-presentation selector keeps a monochrome glyph.
         let plain = try TextTestSupport.content(["text": .string("☺\u{FE0E}"), "size": .number(30)])
         #expect(plain.layout.glyphs.allSatisfy { !$0.face.hasColorBitmaps && $0.glyph != 0 })

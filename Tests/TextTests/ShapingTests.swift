@@ -60,6 +60,21 @@ import Testing
         #expect(glyphs.count < "नमस्ते दुनिया".unicodeScalars.count, "conjuncts and matras merge glyphs")
     }
 
+    @Test func thaiMarksStackOnTheirBase() throws {
+        let font = "/usr/share/fonts/truetype/noto/NotoSansThai-Regular.ttf"
+        let glyphs = try compare(font: font, text: "สวัสดีครับ ที่นี่", size: 24)
+        // Above-base marks are placed with offsets or zero advances over their base.
+        let expected = try TextTestSupport.hbShape(font: font, text: "สวัสดีครับ ที่นี่")
+        #expect(expected.contains { $0.ax == 0 }, "marks take no advance")
+        #expect(glyphs.count == expected.count)
+    }
+
+    @Test func combiningMarksAreShapedWithTheirBase() throws {
+        let text = "e\u{0301}a\u{0308}o\u{0323}\u{0302}"
+        let glyphs = try compare(font: TextTestSupport.dejaVu, text: text)
+        #expect(glyphs.count >= 3)
+    }
+
     @Test func japanese() throws {
         _ = try compare(font: TextTestSupport.ipaGothic, text: "東京タワーへ行きましょう。", size: 20, language: "ja")
     }
