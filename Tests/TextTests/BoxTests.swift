@@ -68,3 +68,26 @@ import Testing
         #expect(c.blue == 255 && abs(Int(c.alpha) - 128) <= 1)
     }
 }
+
+@Suite struct CaptionTests {
+    /// The manifest example's label: 17 px red text, padding 16, 1 px black border, placed at 7.7x.
+    @Test func captionLabelAtPhotoScale() throws {
+        let content = try TextTestSupport.content(["text": .string("Hello"), "size": .number(17), "color": .color(Color(red: 255, green: 0, blue: 0)),
+                                                   "padding": .number(16), "border": .number(1), "border-color": .color(.black)])
+        let image = try content.rasterize(scaleX: 7.7, scaleY: 7.7, phase: Point(x: 0.4, y: 0.7))
+        TextTestSupport.savePNG(image, TextTestSupport.tempDirectory + "/caption-7.7x.png")
+        #expect(image.width == Int((content.size.width * 7.7 + 0.4).rounded(.up)))
+        #expect(image.height == Int((content.size.height * 7.7 + 0.7).rounded(.up)))
+        // The right border is whole: the last full pixel column is black.
+        let rightEdge = 0.4 + content.size.width * 7.7
+        #expect(image.color(x: Int(rightEdge) - 1, y: image.height / 2) == .black)
+        // The border is 7.7 px: columns 1...7 are solid black (column 0 is 0.6 covered by the phase).
+        for x in 1...7 { #expect(image.color(x: x, y: image.height / 2) == .black) }
+        #expect(image.pixel(x: 0, y: image.height / 2).a == 153)
+        // Inside: transparent padding, then red ink.
+        #expect(image.pixel(x: 9, y: image.height / 2).a == 0)
+        let ink = try #require(TextTestSupport.inkBounds(image.cropped(x: 10, y: 10, width: image.width - 20, height: image.height - 20)))
+        let inkLeft = 10 + ink.x.lowerBound
+        #expect(abs(Double(inkLeft) - (0.4 + 17 * 7.7)) < 12, "ink starts after border and padding")
+    }
+}

@@ -4,6 +4,10 @@ import SumiKit
 /// box around them (padding, border, background). Nothing is rasterised until `rasterize` is called
 /// with the final scale: glyph outlines are then scaled to that pixel size and anti-aliased, colour
 /// emoji resampled from their bitmap strike, and box edges drawn with exact coverage.
+///
+/// The image is `ceil(size × scale + phase)` pixels a side: with a zero phase exactly the size the
+/// `LayerContent` contract gives, with a fractional phase one pixel more where the shifted content
+/// would otherwise lose its right or bottom edge.
 public struct TextLayerContent: LayerContent {
     /// Larger rasterisations are refused: pixels a side, and pixels in all.
     public static let maxSide = 65_535
@@ -31,14 +35,15 @@ public struct TextLayerContent: LayerContent {
             throw StageError("text layer: cannot draw at scale \(formatNumber(scaleX))x\(formatNumber(scaleY))")
         }
         let s = size
-        let wd = (s.width * scaleX).rounded(.up), hd = (s.height * scaleY).rounded(.up)
+        let phaseX = phase.x.isFinite ? phase.x : 0, phaseY = phase.y.isFinite ? phase.y : 0
+        // The sub-pixel phase widens the image by up to a pixel so the right and bottom edges are not cut.
+        let wd = (s.width * scaleX + max(0, phaseX)).rounded(.up), hd = (s.height * scaleY + max(0, phaseY)).rounded(.up)
         guard wd.isFinite, hd.isFinite, wd <= Double(Self.maxSide), hd <= Double(Self.maxSide),
               wd * hd <= Double(Self.maxPixels) else {
             throw StageError("text layer would be \(formatNumber(wd))x\(formatNumber(hd)) pixels at scale "
                 + "\(formatNumber(scaleX)); the limit is \(Self.maxSide) pixels a side and \(Self.maxPixels / 1_000_000) megapixels")
         }
         var canvas = Canvas(width: Int(wd), height: Int(hd))
-        let phaseX = phase.x.isFinite ? phase.x : 0, phaseY = phase.y.isFinite ? phase.y : 0
         let b = style.border
         let outer = Rect(x: phaseX, y: phaseY, width: s.width * scaleX, height: s.height * scaleY)
         let inner = Rect(x: phaseX + b * scaleX, y: phaseY + b * scaleY,
