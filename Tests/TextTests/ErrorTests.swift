@@ -101,5 +101,11 @@ import Testing
         #expect(throws: StageError.self) { try small.rasterize(scaleX: 10_000, scaleY: 10_000, phase: Point(x: 0, y: 0)) }
         #expect(throws: StageError.self) { try small.rasterize(scaleX: .nan, scaleY: 1, phase: Point(x: 0, y: 0)) }
         #expect(throws: StageError.self) { try small.rasterize(scaleX: 0, scaleY: 1, phase: Point(x: 0, y: 0)) }
+        // A zero-advance mark at an absurd size makes a tiny box but enormous glyphs.
+        let mark = try TextTestSupport.content(["text": .string("\u{0301}"), "size": .number(1e16), "line-height": .number(1e-16)])
+        #expect(mark.size.width < 10 && mark.size.height < 10)
+        #expect(throws: StageError.self) { try mark.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)) }
+        let huge1 = try TextTestSupport.content(["text": .string("x"), "size": .number(1e300)])
+        #expect(throws: StageError.self) { try huge1.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)) }
     }
 }

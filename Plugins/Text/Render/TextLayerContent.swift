@@ -12,6 +12,8 @@ public struct TextLayerContent: LayerContent {
     /// Larger rasterisations are refused: pixels a side, and pixels in all.
     public static let maxSide = 65_535
     public static let maxPixels = 500_000_000
+    /// Larger font sizes in pixels (size × scale) are refused.
+    public static let maxEmPixels = 1_000_000.0
 
     let layout: TextLayout
     let style: BoxStyle
@@ -42,6 +44,11 @@ public struct TextLayerContent: LayerContent {
               wd * hd <= Double(Self.maxPixels) else {
             throw StageError("text layer would be \(formatNumber(wd))x\(formatNumber(hd)) pixels at scale "
                 + "\(formatNumber(scaleX)); the limit is \(Self.maxSide) pixels a side and \(Self.maxPixels / 1_000_000) megapixels")
+        }
+        let em = layout.fontSize * max(scaleX, scaleY)
+        guard em <= Self.maxEmPixels else {
+            throw StageError("text layer: glyphs would be \(formatNumber(em.rounded())) pixels high at scale "
+                + "\(formatNumber(scaleX)); the limit is \(formatNumber(Self.maxEmPixels))")
         }
         var canvas = Canvas(width: Int(wd), height: Int(hd))
         let b = style.border
