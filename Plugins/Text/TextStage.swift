@@ -14,7 +14,7 @@ public struct TextStage: Stage {
         parameters: [
             ParameterSpec("text", .string, required: true, summary: "the text; \\n starts a new line"),
             ParameterSpec("font", .string, default: .string("sans-serif"),
-                          summary: "fontconfig family list (\"Noto Sans, IPAGothic\") or a font file path"),
+                          summary: "fontconfig family list (\"Noto Sans, IPAGothic\", \"DejaVu Sans:bold\") or a font file path"),
             ParameterSpec("size", .number, default: .number(17), min: 0, minExclusive: true,
                           summary: "font size (em) in layout pixels"),
             ParameterSpec("color", .color, default: .color(.black), summary: "text colour"),

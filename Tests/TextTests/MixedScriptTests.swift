@@ -75,6 +75,14 @@ import Testing
         #expect(Set(marked.layout.glyphs.map { ObjectIdentifier($0.face) }).count == 1)
     }
 
+    @Test func familyListWithFontconfigProperties() throws {
+        let bold = try TextTestSupport.content(["text": .string("Bold"), "font": .string("DejaVu Sans:bold")])
+        #expect(bold.layout.glyphs.allSatisfy { $0.face.path.hasSuffix("DejaVuSans-Bold.ttf") })
+        let list = try TextTestSupport.content(["text": .string("Tokyo 東京"), "font": .string("DejaVu Serif, IPAGothic")])
+        let paths = Set(list.layout.glyphs.map { TextTestSupport.fileName($0.face.path) })
+        #expect(paths == ["DejaVuSerif.ttf", "ipag.ttf"], "got \(paths)")
+    }
+
     @Test func nonUniformScaleStretchesInk() throws {
         let content = try TextTestSupport.content(["text": .string("H"), "font": .string(TextTestSupport.dejaVu), "size": .number(30)])
         let one = try #require(TextTestSupport.inkBounds(try content.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0)), threshold: 128))

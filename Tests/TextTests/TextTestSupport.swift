@@ -24,6 +24,11 @@ enum TextTestSupport {
         return content
     }
 
+    /// The file name a path leads to, after symbolic links.
+    static func fileName(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().lastPathComponent
+    }
+
     /// Runs a command and returns its standard output.
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()

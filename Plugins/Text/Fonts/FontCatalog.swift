@@ -26,7 +26,7 @@ final class FontCatalog: Sendable {
         let result: Result<(FallbackChain, [String]), StageError> = state.withLock { s in
             if let cached = s.chains[key] { return .success(cached) }
             guard let config = s.config else { return .failure(StageError("fontconfig could not be initialised")) }
-            let emoji = s.emojiFonts ?? Self.sortedFonts(config, families: ["emoji"], language: nil).filter(\.isColor)
+            let emoji = s.emojiFonts ?? (Self.sortedFonts(config, families: ["emoji"], language: nil) ?? []).filter(\.isColor)
             s.emojiFonts = emoji
             var fonts: [FontCoverage] = []
             var missing: [String] = []
@@ -36,10 +36,13 @@ final class FontCatalog: Sendable {
                     return .failure(StageError.invalidParameter("font", "\(path) is not an OpenType or TrueType font file"))
                 }
                 fonts.append(file)
-                fonts += Self.sortedFonts(config, families: ["sans-serif"], language: language)
-            case .families(let names):
+                fonts += Self.sortedFonts(config, families: ["sans-serif"], language: language) ?? []
+            case .families(let names, let properties):
                 missing = names.filter { !FontSpec.genericFamilies.contains($0.lowercased()) && !Self.isInstalled(config, family: $0) }
-                fonts = Self.sortedFonts(config, families: names, language: language)
+                guard let sorted = Self.sortedFonts(config, families: names, properties: properties, language: language) else {
+                    return .failure(StageError.invalidParameter("font", "cannot read the font properties \"\(properties)\""))
+                }
+                fonts = sorted
             }
             guard !fonts.isEmpty || !emoji.isEmpty else { return .failure(StageError("no fonts are installed")) }
             let entry = (FallbackChain(fonts: fonts, emojiFonts: emoji), missing)
@@ -66,9 +69,12 @@ final class FontCatalog: Sendable {
 
     // MARK: - fontconfig
 
-    /// Fontconfig's sorted list of fonts for a family list (trimmed to fonts that add coverage).
-    private static func sortedFonts(_ config: OpaquePointer, families: [String], language: String?) -> [FontCoverage] {
-        guard let pattern = FcPatternCreate() else { return [] }
+    /// Fontconfig's sorted list of fonts for a family list and properties in fontconfig's name
+    /// syntax (`bold`, `style=Italic`), trimmed to fonts that add coverage; `nil` if the properties
+    /// do not parse.
+    private static func sortedFonts(_ config: OpaquePointer, families: [String], properties: String = "",
+                                    language: String?) -> [FontCoverage]? {
+        guard let pattern = properties.isEmpty ? FcPatternCreate() : FcNameParse(":" + properties) else { return nil }
         defer { FcPatternDestroy(pattern) }
         for family in families { _ = FcPatternAddString(pattern, "family", family) }
         if let language, !language.isEmpty { _ = FcPatternAddString(pattern, "lang", language) }

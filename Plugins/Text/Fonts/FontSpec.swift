@@ -1,8 +1,9 @@
 import SumiKit
 
-/// What the `font` parameter asks for: a fontconfig family list or one font file.
+/// What the `font` parameter asks for: a fontconfig family list (with optional fontconfig
+/// properties after a colon, as in `"DejaVu Sans:bold"` or `"Noto Sans:style=Italic"`) or one font file.
 enum FontSpec: Sendable, Hashable {
-    case families([String])
+    case families([String], properties: String)
     case file(String)
 
     /// Family names fontconfig resolves itself, never reported as missing.
@@ -19,9 +20,11 @@ enum FontSpec: Sendable, Hashable {
         if trimmed.contains("/") || fontExtensions.contains(where: { lower.hasSuffix($0) }) {
             self = .file(trimmed)
         } else {
-            let names = trimmed.split(separator: ",").map { String($0).trimmingCharacters(in: " \t\"'") }
-                .filter { !$0.isEmpty }
-            self = .families(names.isEmpty ? ["sans-serif"] : names)
+            let parts = trimmed.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+            let names = (parts.first.map(String.init) ?? "").split(separator: ",")
+                .map { String($0).trimmingCharacters(in: " \t\"'") }.filter { !$0.isEmpty }
+            let properties = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: " \t") : ""
+            self = .families(names.isEmpty ? ["sans-serif"] : names, properties: properties)
         }
     }
 }
