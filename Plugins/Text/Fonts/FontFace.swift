@@ -96,14 +96,6 @@ final class FontFace: Sendable {
         }
     }
 
-    /// Whether the face maps `scalar` to a glyph.
-    func hasGlyph(_ scalar: UInt32) -> Bool {
-        handles.withLock { h in
-            var glyph: hb_codepoint_t = 0
-            return hb_font_get_nominal_glyph(h.font, scalar, &glyph) != 0 && glyph != 0
-        }
-    }
-
     /// Shapes `text[range]`, with `text[context]` (which contains `range`) visible to the shaper for
     /// joining. Clusters in the result are indices into `text`; positions are in font units.
     func shape(_ text: [UInt32], range: Range<Int>, context: Range<Int>, rightToLeft: Bool,
