@@ -79,6 +79,13 @@ import Testing
         _ = try compare(font: TextTestSupport.ipaGothic, text: "東京タワーへ行きましょう。", size: 20, language: "ja")
     }
 
+    @Test func languageSelectsLocalisedForms() throws {
+        let font = "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
+        let plain = try compare(font: font, text: "бгдпт")
+        let serbian = try compare(font: font, text: "бгдпт", language: "sr", extra: ["--language=sr"])
+        #expect(plain.map(\.glyph) != serbian.map(\.glyph), "Serbian forms differ")
+    }
+
     @Test func mixedDirectionLineIsReordered() throws {
         // Hebrew inside an English sentence: the Hebrew word's letters run right to left, the
         // English words stay left to right around it.
