@@ -79,6 +79,14 @@ import Testing
         _ = try compare(font: TextTestSupport.ipaGothic, text: "東京タワーへ行きましょう。", size: 20, language: "ja")
     }
 
+    @Test func neutralParagraphFollowsThePreviousDirection() throws {
+        let content = try TextTestSupport.content(["text": .string("مرحبا بالعالم\n123!\nHello"), "size": .number(20)])
+        #expect(content.layout.lines.map(\.isRightToLeft) == [true, true, false])
+        // Start alignment: the digits line sits at the right edge like the Arabic above it.
+        let digits = content.layout.lines[1]
+        #expect(abs(digits.x + digits.width - content.layout.width) < 0.001)
+    }
+
     @Test func languageSelectsLocalisedForms() throws {
         let font = "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf"
         let plain = try compare(font: font, text: "бгдпт")

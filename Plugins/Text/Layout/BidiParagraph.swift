@@ -7,23 +7,27 @@ struct BidiParagraph: Sendable {
     /// Whether the paragraph's base direction is right-to-left.
     let isRightToLeft: Bool
 
-    init(_ scalars: [UInt32], direction: TextDirection) {
+    /// Resolves the levels of one paragraph. With `auto`, a paragraph without a strong letter
+    /// (digits, punctuation, emoji) takes `neutralIsRightToLeft`, the previous paragraph's direction.
+    init(_ scalars: [UInt32], direction: TextDirection, neutralIsRightToLeft: Bool = false) {
         let n = scalars.count
+        guard n > 0 else {
+            levels = []
+            isRightToLeft = direction == .rtl || (direction == .auto && neutralIsRightToLeft)
+            return
+        }
+        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
+        fribidi_get_bidi_types(scalars, Int32(n), &types)
         var base: FriBidiParType
         switch direction {
+        case .auto where !types.contains(where: { sumi_fribidi_is_strong_letter($0) != 0 }):
+            base = neutralIsRightToLeft ? sumi_fribidi_par_rtl() : sumi_fribidi_par_ltr()
         case .auto: base = sumi_fribidi_par_on()
         case .ltr: base = sumi_fribidi_par_ltr()
         case .rtl: base = sumi_fribidi_par_rtl()
         }
-        guard n > 0 else {
-            levels = []
-            isRightToLeft = direction == .rtl
-            return
-        }
-        var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
         var brackets = [FriBidiBracketType](repeating: 0, count: n)
         var raw = [FriBidiLevel](repeating: 0, count: n)
-        fribidi_get_bidi_types(scalars, Int32(n), &types)
         fribidi_get_bracket_types(scalars, Int32(n), types, &brackets)
         let maxLevel = fribidi_get_par_embedding_levels_ex(types, brackets, Int32(n), &base, &raw)
         let rtl = sumi_fribidi_par_is_rtl(base) != 0

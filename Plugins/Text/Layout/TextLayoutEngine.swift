@@ -58,8 +58,10 @@ struct TextLayoutEngine {
         guard let primaryFont = chain.primary else { throw StageError("no font available") }
         let primary = try catalog.face(for: primaryFont)
         var drafts: [LineDraft] = []
+        var previousIsRightToLeft = direction == .rtl
         for paragraph in Self.paragraphs(text) {
-            try layoutParagraph(paragraph, primary: primary, into: &drafts)
+            previousIsRightToLeft = try layoutParagraph(paragraph, primary: primary, neutralIsRightToLeft: previousIsRightToLeft,
+                                                        into: &drafts)
         }
         let widest = drafts.map(\.width).max() ?? 0
         let blockWidth = max(wrapWidth ?? widest, widest)
@@ -111,21 +113,22 @@ struct TextLayoutEngine {
 
     private func scale(_ face: FontFace) -> Double { size / face.unitsPerEm }
 
-    private func layoutParagraph(_ characters: [Character], primary: FontFace,
-                                 into drafts: inout [LineDraft]) throws(StageError) {
+    /// Lays out one paragraph into `drafts`; returns whether it is right-to-left.
+    private func layoutParagraph(_ characters: [Character], primary: FontFace, neutralIsRightToLeft: Bool,
+                                 into drafts: inout [LineDraft]) throws(StageError) -> Bool {
         var p = Paragraph()
         p.characters = characters
         for c in characters {
             p.clusterStarts.append(p.scalars.count)
             for s in c.unicodeScalars { p.scalars.append(s.value) }
         }
-        let bidi = BidiParagraph(p.scalars, direction: direction)
+        let bidi = BidiParagraph(p.scalars, direction: direction, neutralIsRightToLeft: neutralIsRightToLeft)
         p.isRightToLeft = bidi.isRightToLeft
         guard !characters.isEmpty else {
             drafts.append(LineDraft(text: "", glyphs: [], width: 0, ascent: primary.ascender * scale(primary),
                                     descent: primary.descender * scale(primary), gap: primary.lineGap * scale(primary),
                                     isRightToLeft: p.isRightToLeft))
-            return
+            return p.isRightToLeft
         }
         let scripts = ScriptItemizer.scripts(p.scalars)
         p.runs = try itemize(p, levels: bidi.levels, scripts: scripts)
@@ -160,6 +163,7 @@ struct TextLayoutEngine {
             while firstRun < p.runs.count - 1 && p.runs[firstRun].clusters.upperBound <= trimmed.lowerBound { firstRun += 1 }
             drafts.append(draftLine(p, clusters: trimmed, firstRun: firstRun, primary: primary))
         }
+        return p.isRightToLeft
     }
 
     /// Splits a paragraph into runs of one font, bidi level and script.
