@@ -1,0 +1,234 @@
+import CHarfBuzz
+import SumiKit
+
+/// Lays out text: paragraphs at explicit line ends, bidi levels (fribidi), a font per grapheme
+/// cluster (fallback chain), runs of one font, level and script shaped by HarfBuzz, lines filled to
+/// the wrap width, runs put in visual order, lines aligned and stacked.
+struct TextLayoutEngine {
+    var chain: FallbackChain
+    var catalog: FontCatalog = .shared
+    /// Font size (em) in layout units.
+    var size: Double
+    /// Multiple of the fonts' line spacing.
+    var lineHeight: Double = 1
+    var wrapWidth: Double?
+    var align: TextAlignment = .start
+    var direction: TextDirection = .auto
+    var language: String?
+
+    /// A shaped run: clusters `clusters` of the paragraph in one face, level and script.
+    private struct Run {
+        var clusters: Range<Int>
+        var fontIndex: Int
+        var face: FontFace
+        var level: UInt8
+        var script: hb_script_t
+        var glyphs: [ShapedGlyph] = []
+    }
+
+    /// One paragraph prepared for breaking.
+    private struct Paragraph {
+        var scalars: [UInt32] = []
+        var characters: [Character] = []
+        /// Scalar range of each cluster.
+        var clusterStarts: [Int] = []
+        var isRightToLeft = false
+        var runs: [Run] = []
+
+        func scalarRange(_ clusters: Range<Int>) -> Range<Int> {
+            let lo = clusterStarts[clusters.lowerBound]
+            let hi = clusters.upperBound < clusterStarts.count ? clusterStarts[clusters.upperBound] : scalars.count
+            return lo..<hi
+        }
+    }
+
+    /// A line before alignment: glyphs relative to its own origin.
+    private struct LineDraft {
+        var text: String
+        var glyphs: [PlacedGlyph]
+        var width: Double
+        var ascent: Double
+        var descent: Double
+        var gap: Double
+        var isRightToLeft: Bool
+        var missing: [UInt32] = []
+    }
+
+    func layout(_ text: String) throws(StageError) -> TextLayout {
+        guard let primaryFont = chain.primary else { throw StageError("no font available") }
+        let primary = try catalog.face(for: primaryFont)
+        var drafts: [LineDraft] = []
+        var previousIsRightToLeft = direction == .rtl
+        for paragraph in Self.paragraphs(text) {
+            previousIsRightToLeft = try layoutParagraph(paragraph, primary: primary, neutralIsRightToLeft: previousIsRightToLeft,
+                                                        into: &drafts)
+        }
+        let widest = drafts.map(\.width).max() ?? 0
+        let blockWidth = max(wrapWidth ?? widest, widest)
+        var glyphs: [PlacedGlyph] = []
+        var lines: [LaidOutLine] = []
+        var missing: [UInt32] = []
+        var y = 0.0
+        for line in drafts {
+            let natural = line.ascent + line.descent + line.gap
+            let height = natural * lineHeight
+            let baseline = y + (height - line.ascent - line.descent) / 2 + line.ascent
+            let free = blockWidth - line.width
+            let x: Double
+            switch (align, line.isRightToLeft) {
+            case (.center, _): x = free / 2
+            case (.start, false), (.end, true): x = 0
+            default: x = free
+            }
+            let first = glyphs.count
+            for v in line.missing where !missing.contains(v) && missing.count < 20 { missing.append(v) }
+            for g in line.glyphs {
+                glyphs.append(PlacedGlyph(face: g.face, glyph: g.glyph, x: x + g.x, y: baseline - g.y, cluster: g.cluster))
+            }
+            lines.append(LaidOutLine(text: line.text, glyphRange: first..<glyphs.count, x: x, width: line.width,
+                                     top: y, height: height, baseline: baseline, isRightToLeft: line.isRightToLeft))
+            y += height
+        }
+        return TextLayout(glyphs: glyphs, lines: lines, width: blockWidth, height: y, fontSize: size,
+                          missingCharacters: missing)
+    }
+
+    /// Splits at explicit line ends (LF, CR LF, CR, NEL, LS, PS); tabs become spaces and other
+    /// control characters are dropped.
+    static func paragraphs(_ text: String) -> [[Character]] {
+        var result: [[Character]] = [[]]
+        for c in text {
+            switch c {
+            case "\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
+                result.append([])
+            case "\t":
+                result[result.count - 1].append(" ")
+            default:
+                if c.unicodeScalars.count == 1, let v = c.unicodeScalars.first?.value, v < 0x20 || v == 0x7F { continue }
+                result[result.count - 1].append(c)
+            }
+        }
+        return result
+    }
+
+    private func scale(_ face: FontFace) -> Double { size / face.unitsPerEm }
+
+    /// Lays out one paragraph into `drafts`; returns whether it is right-to-left.
+    private func layoutParagraph(_ characters: [Character], primary: FontFace, neutralIsRightToLeft: Bool,
+                                 into drafts: inout [LineDraft]) throws(StageError) -> Bool {
+        var p = Paragraph()
+        p.characters = characters
+        for c in characters {
+            p.clusterStarts.append(p.scalars.count)
+            for s in c.unicodeScalars { p.scalars.append(s.value) }
+        }
+        let bidi = BidiParagraph(p.scalars, direction: direction, neutralIsRightToLeft: neutralIsRightToLeft)
+        p.isRightToLeft = bidi.isRightToLeft
+        guard !characters.isEmpty else {
+            drafts.append(LineDraft(text: "", glyphs: [], width: 0, ascent: primary.ascender * scale(primary),
+                                    descent: primary.descender * scale(primary), gap: primary.lineGap * scale(primary),
+                                    isRightToLeft: p.isRightToLeft))
+            return p.isRightToLeft
+        }
+        let scripts = ScriptItemizer.scripts(p.scalars)
+        p.runs = try itemize(p, levels: bidi.levels, scripts: scripts)
+        for i in p.runs.indices {
+            let run = p.runs[i]
+            p.runs[i].glyphs = run.face.shape(p.scalars, range: p.scalarRange(run.clusters), context: 0..<p.scalars.count,
+                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language)
+        }
+        // Advance of each cluster, for line filling.
+        var clusterOfScalar = [Int](repeating: 0, count: p.scalars.count)
+        for (ci, start) in p.clusterStarts.enumerated() {
+            let end = ci + 1 < p.clusterStarts.count ? p.clusterStarts[ci + 1] : p.scalars.count
+            for s in start..<end { clusterOfScalar[s] = ci }
+        }
+        var widths = [Double](repeating: 0, count: characters.count)
+        for run in p.runs {
+            let k = scale(run.face)
+            for g in run.glyphs where g.cluster < clusterOfScalar.count { widths[clusterOfScalar[g.cluster]] += g.xAdvance * k }
+        }
+        let classes = characters.map(LineBreaker.breakClass)
+        let ranges: [Range<Int>]
+        if let wrapWidth {
+            ranges = LineFitter.fit(widths: widths, classes: classes, maxWidth: wrapWidth)
+        } else {
+            ranges = [0..<characters.count]
+        }
+        var firstRun = 0
+        for range in ranges {
+            var end = range.upperBound
+            while end > range.lowerBound, classes[end - 1] == .space || classes[end - 1] == .zeroWidthSpace { end -= 1 }
+            let trimmed = end > range.lowerBound ? range.lowerBound..<end : range
+            while firstRun < p.runs.count - 1 && p.runs[firstRun].clusters.upperBound <= trimmed.lowerBound { firstRun += 1 }
+            drafts.append(draftLine(p, clusters: trimmed, firstRun: firstRun, primary: primary))
+        }
+        return p.isRightToLeft
+    }
+
+    /// Splits a paragraph into runs of one font, bidi level and script.
+    private func itemize(_ p: Paragraph, levels: [UInt8], scripts: [hb_script_t]) throws(StageError) -> [Run] {
+        let funcs = hb_unicode_funcs_get_default()
+        var runs: [Run] = []
+        var previousFont: Int?
+        for (ci, c) in p.characters.enumerated() {
+            let s = p.clusterStarts[ci]
+            var fontIndex = chain.font(for: c)
+            let raw = hb_unicode_script(funcs, p.scalars[s])
+            let isCommon = raw == HB_SCRIPT_COMMON || raw == HB_SCRIPT_INHERITED
+            if isCommon, let previousFont, previousFont != fontIndex, previousFont < chain.fonts.count,
+               !EmojiPresentation.isEmoji(c), chain.covers(previousFont, c) {
+                fontIndex = previousFont
+            }
+            previousFont = fontIndex
+            let level = levels[s], script = scripts[s]
+            if var last = runs.last, last.fontIndex == fontIndex, last.level == level, last.script == script {
+                last.clusters = last.clusters.lowerBound..<(ci + 1)
+                runs[runs.count - 1] = last
+            } else {
+                let face = try catalog.face(for: chain.coverage(at: fontIndex))
+                runs.append(Run(clusters: ci..<(ci + 1), fontIndex: fontIndex, face: face, level: level, script: script))
+            }
+        }
+        return runs
+    }
+
+    /// Shapes (where a run is cut by the line) and orders one line's runs, from its own origin.
+    private func draftLine(_ p: Paragraph, clusters: Range<Int>, firstRun: Int, primary: FontFace) -> LineDraft {
+        var pieces: [Run] = []
+        let lineScalars = p.scalarRange(clusters)
+        for run in p.runs[firstRun...] {
+            if run.clusters.lowerBound >= clusters.upperBound && !clusters.isEmpty { break }
+            guard run.clusters.overlaps(clusters) else { continue }
+            let lo = max(run.clusters.lowerBound, clusters.lowerBound)
+            let hi = min(run.clusters.upperBound, clusters.upperBound)
+            var piece = run
+            if lo != run.clusters.lowerBound || hi != run.clusters.upperBound {
+                piece.clusters = lo..<hi
+                piece.glyphs = run.face.shape(p.scalars, range: p.scalarRange(lo..<hi), context: lineScalars,
+                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language)
+            }
+            pieces.append(piece)
+        }
+        var ascent = primary.ascender * scale(primary)
+        var descent = primary.descender * scale(primary)
+        var glyphs: [PlacedGlyph] = []
+        var missing: [UInt32] = []
+        var pen = 0.0
+        for index in BidiParagraph.visualOrder(levels: pieces.map(\.level)) {
+            let piece = pieces[index]
+            let k = scale(piece.face)
+            ascent = max(ascent, piece.face.ascender * k)
+            descent = max(descent, piece.face.descender * k)
+            for g in piece.glyphs {
+                glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
+                                          cluster: g.cluster))
+                pen += g.xAdvance * k
+                if g.glyph == 0, g.cluster < p.scalars.count, missing.count < 20 { missing.append(p.scalars[g.cluster]) }
+            }
+        }
+        let text = String(p.characters[clusters])
+        return LineDraft(text: text, glyphs: glyphs, width: pen, ascent: ascent, descent: descent,
+                         gap: primary.lineGap * scale(primary), isRightToLeft: p.isRightToLeft, missing: missing)
+    }
+}

@@ -1,0 +1,122 @@
+import SumiKit
+
+/// Draws a layout's glyphs onto a canvas at one scale: outlines scaled to the final pixel size and
+/// anti-aliased by FreeType (positions kept to a quarter pixel), colour bitmaps resampled from their
+/// strike to the final size. Each distinct glyph is drawn once per call and reused.
+struct GlyphRasterizer {
+    let scaleX: Double
+    let scaleY: Double
+    let fontSize: Double
+
+    private struct Key: Hashable {
+        var face: ObjectIdentifier
+        var glyph: UInt32
+        var subpixel: Int
+    }
+    private var outlines: [Key: GlyphBitmap?] = [:]
+    private var colorGlyphs: [Key: ColorGlyph?] = [:]
+
+    init(scaleX: Double, scaleY: Double, fontSize: Double) {
+        self.scaleX = scaleX
+        self.scaleY = scaleY
+        self.fontSize = fontSize
+    }
+
+    /// Draws `glyphs` with the text block's origin at pixel (`originX`, `originY`).
+    mutating func draw(_ glyphs: [PlacedGlyph], originX: Double, originY: Double, color: Color, on canvas: inout Canvas) {
+        let emX = fontSize * scaleX, emY = fontSize * scaleY
+        let marginX = emX * 3 + 2, marginY = emY * 3 + 2
+        for g in glyphs {
+            let px = originX + g.x * scaleX, py = originY + g.y * scaleY
+            if px < -marginX || px > Double(canvas.width) + marginX || py < -marginY || py > Double(canvas.height) + marginY {
+                continue
+            }
+            if g.face.hasColorBitmaps {
+                drawColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
+            } else {
+                drawOutline(g, px: px, py: py, color: color, on: &canvas)
+            }
+        }
+    }
+
+    private mutating func drawOutline(_ g: PlacedGlyph, px: Double, py: Double, color: Color, on canvas: inout Canvas) {
+        let qx = (px * 4).rounded() / 4, qy = (py * 4).rounded() / 4
+        let ix = qx.rounded(.down), iy = qy.rounded(.down)
+        let fx = qx - ix, fy = qy - iy
+        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: Int(fx * 4) * 4 + Int(fy * 4))
+        let bitmap: GlyphBitmap?
+        if let cached = outlines[key] {
+            bitmap = cached
+        } else {
+            let k = fontSize / g.face.unitsPerEm
+            let pen = (x: Int(ix), y: Int(iy))
+            let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
+            let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
+                                             shiftX: fx, shiftY: fy, visible: visible)
+            switch drawn {
+            case .empty:
+                bitmap = nil
+                outlines[key] = .some(nil)
+            case .outside:
+                bitmap = nil
+            case .drawn(let image, let clipped):
+                bitmap = image
+                // A glyph cut at the canvas edge is drawn again where it shows whole.
+                if !clipped { outlines[key] = image }
+            }
+        }
+        guard let bitmap else { return }
+        canvas.draw(coverage: bitmap.pixels, width: bitmap.width, height: bitmap.height,
+                    x: Int(ix) + bitmap.left, y: Int(iy) - bitmap.top, color: color)
+    }
+
+    /// A colour glyph at the final size: resampled once, or (when that image would be huge) kept at
+    /// the strike size and sampled only where it shows.
+    private struct ColorGlyph {
+        var strike: Image
+        var scaled: Image?
+        var width: Int
+        var height: Int
+        var left: Double
+        var top: Double
+    }
+
+    /// Above this many pixels a colour glyph is sampled in place rather than resampled whole.
+    static let maxResampledPixels = 4_000_000
+
+    private mutating func drawColor(_ g: PlacedGlyph, px: Double, py: Double, opacity: UInt8, on canvas: inout Canvas) {
+        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: 0)
+        let entry: ColorGlyph?
+        if let cached = colorGlyphs[key] {
+            entry = cached
+        } else {
+            entry = colorGlyph(g)
+            colorGlyphs[key] = entry
+        }
+        guard let entry else { return }
+        let x = Int((px + entry.left).rounded()), y = Int((py - entry.top).rounded())
+        if let scaled = entry.scaled {
+            canvas.draw(image: scaled, x: x, y: y, opacity: opacity)
+        } else {
+            canvas.draw(image: entry.strike, scaledTo: (width: entry.width, height: entry.height), x: x, y: y, opacity: opacity)
+        }
+    }
+
+    /// The glyph's strike bitmap brought to the final size, and its offset from the pen in pixels.
+    private func colorGlyph(_ g: PlacedGlyph) -> ColorGlyph? {
+        let emY = fontSize * scaleY
+        guard let bitmap = g.face.renderColorBitmap(glyph: g.glyph, pixelsPerEm: emY) else { return nil }
+        let fy = bitmap.strikeScale, fx = bitmap.strikeScale * scaleX / scaleY
+        let strike = Image(width: bitmap.width, height: bitmap.height, pixels: bitmap.pixels)
+        let w = max(1, Int((Double(bitmap.width) * fx).rounded()))
+        let h = max(1, Int((Double(bitmap.height) * fy).rounded()))
+        var scaled: Image?
+        if w == bitmap.width && h == bitmap.height {
+            scaled = strike
+        } else if w * h <= Self.maxResampledPixels {
+            scaled = Resampler(filter: .lanczos3).resize(strike, width: w, height: h)
+        }
+        return ColorGlyph(strike: strike, scaled: scaled, width: w, height: h,
+                          left: Double(bitmap.left) * fx, top: Double(bitmap.top) * fy)
+    }
+}

@@ -1,0 +1,126 @@
+import SumiKit
+
+/// `text`: no input → a layer of shaped text (HarfBuzz), with per-character font fallback
+/// (fontconfig), bidi (fribidi), line breaking, colour emoji, and an optional padded, bordered box.
+/// The layer stays vector until it is rasterised at its final scale.
+public struct TextStage: Stage {
+    /// Texts longer than this many Unicode scalars are refused.
+    public static let maxScalars = 200_000
+
+    public static let descriptor = StageDescriptor(
+        name: "text",
+        summary: "Lays out text (any script, colour emoji) as a layer drawn at its final size",
+        output: .layer,
+        parameters: [
+            ParameterSpec("text", .string, required: true, summary: "the text; \\n starts a new line"),
+            ParameterSpec("font", .string, default: .string("sans-serif"),
+                          summary: "fontconfig family list (\"Noto Sans, IPAGothic\", \"DejaVu Sans:bold\") or a font file path"),
+            ParameterSpec("size", .number, default: .number(17), min: 0, minExclusive: true,
+                          summary: "font size (em) in layout pixels"),
+            ParameterSpec("color", .color, default: .color(.black), summary: "text colour"),
+            ParameterSpec("background", .color, default: .color(.transparent), summary: "box fill"),
+            ParameterSpec("padding", .either([.number, .string]), default: .number(0),
+                          summary: "space inside the border: a number or \"t,r,b,l\""),
+            ParameterSpec("border", .number, default: .number(0), min: 0, summary: "border width"),
+            ParameterSpec("border-color", .color, default: .color(.black), summary: "border colour"),
+            ParameterSpec("align", .string, default: .string("start"), values: ["start", "center", "end"],
+                          summary: "line alignment, relative to the paragraph direction"),
+            ParameterSpec("width", .number, min: 0, minExclusive: true, summary: "wrap width (none: no wrapping)"),
+            ParameterSpec("line-height", .number, default: .number(1), min: 0, minExclusive: true,
+                          summary: "multiple of the fonts' line spacing"),
+            ParameterSpec("language", .string, summary: "BCP 47 language tag (shaping and font choice)"),
+            ParameterSpec("direction", .string, default: .string("auto"), values: ["auto", "ltr", "rtl"],
+                          summary: "paragraph direction; auto takes the first strong character's"),
+        ])
+
+    let text: String
+    let font: FontSpec
+    let size: Double
+    let style: BoxStyle
+    let align: TextAlignment
+    let wrapWidth: Double?
+    let lineHeight: Double
+    let language: String?
+    let direction: TextDirection
+
+    public init(parameters: Parameters) throws {
+        let text = parameters.string("text") ?? ""
+        guard !text.isEmpty else { throw StageError.invalidParameter("text", "the text is empty") }
+        let scalarCount = text.unicodeScalars.count
+        guard scalarCount <= Self.maxScalars else {
+            throw StageError.invalidParameter("text", "the text has \(scalarCount) characters; at most \(Self.maxScalars) are drawn")
+        }
+        self.text = text
+        font = FontSpec(parsing: parameters.string("font") ?? "sans-serif")
+        if case .file(let path) = font, !FileIO.exists(path) {
+            throw StageError.invalidParameter("font", "font file not found: \(path)")
+        }
+        size = parameters.number("size") ?? 17
+        var style = BoxStyle()
+        style.color = parameters.color("color") ?? .black
+        style.background = parameters.color("background") ?? .transparent
+        style.border = parameters.number("border") ?? 0
+        style.borderColor = parameters.color("border-color") ?? .black
+        style.padding = try Self.padding(parameters["padding"])
+        self.style = style
+        align = TextAlignment(rawValue: parameters.string("align") ?? "start") ?? .start
+        wrapWidth = parameters.number("width")
+        lineHeight = parameters.number("line-height") ?? 1
+        let language = parameters.string("language")?.trimmingCharacters(in: " ")
+        self.language = language?.isEmpty == false ? language : nil
+        direction = TextDirection(rawValue: parameters.string("direction") ?? "auto") ?? .auto
+    }
+
+    /// A number, or "t,r,b,l" (also "all", "v,h" and "t,h,b" as in CSS).
+    static func padding(_ value: ParamValue?) throws(StageError) -> EdgeInsets {
+        var numbers: [Double]
+        switch value {
+        case nil: return .zero
+        case .number(let n)?: numbers = [n]
+        case .integer(let n)?: numbers = [Double(n)]
+        case let other?:
+            let parts = other.description.split(separator: ",", omittingEmptySubsequences: false)
+            numbers = parts.compactMap { Double(String($0).trimmingCharacters(in: " ")) }
+            guard numbers.count == parts.count, (1...4).contains(numbers.count) else {
+                throw StageError.invalidParameter("padding", "expected a number or \"top,right,bottom,left\", got \"\(other)\"")
+            }
+        }
+        guard numbers.allSatisfy({ $0.isFinite && $0 >= 0 }) else {
+            throw StageError.invalidParameter("padding", "expected numbers >= 0, got \"\(value?.description ?? "")\"")
+        }
+        switch numbers.count {
+        case 1: return EdgeInsets(top: numbers[0], right: numbers[0], bottom: numbers[0], left: numbers[0])
+        case 2: return EdgeInsets(top: numbers[0], right: numbers[1], bottom: numbers[0], left: numbers[1])
+        case 3: return EdgeInsets(top: numbers[0], right: numbers[1], bottom: numbers[2], left: numbers[1])
+        default: return EdgeInsets(top: numbers[0], right: numbers[1], bottom: numbers[2], left: numbers[3])
+        }
+    }
+
+    /// "U+0041".
+    static func codePoint(_ v: UInt32) -> String {
+        let hex = String(v, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        .layer(Layer(content: try makeContent(warn: context.warn)))
+    }
+
+    /// Lays the text out; unknown font families are reported through `warn`.
+    func makeContent(warn: (String) -> Void = { _ in }) throws -> TextLayerContent {
+        let (chain, missing) = try FontCatalog.shared.chain(for: font, language: language)
+        if !missing.isEmpty {
+            let names = missing.map { "\"\($0)\"" }.joined(separator: ", ")
+            let using = chain.primary?.family ?? "a fallback font"
+            warn("font family \(names) not installed; using \(using)")
+        }
+        let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
+                                      align: align, direction: direction, language: language)
+        let layout = try engine.layout(text)
+        if !layout.missingCharacters.isEmpty {
+            let codes = layout.missingCharacters.map(Self.codePoint)
+            warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes")
+        }
+        return TextLayerContent(layout: layout, style: style)
+    }
+}
