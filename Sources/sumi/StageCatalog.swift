@@ -5,6 +5,7 @@ import SumiKit
 import SumiTransform
 import SumiCompose
 import SumiCodecs
+import SumiText
 
 /// Builds the registry a command works with: the built-in families, then plugins from
 /// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
@@ -13,6 +14,7 @@ enum StageCatalog {
     static let builtinFamilies: [[StageFactory]] = [
         CodecsStages.stages,
         TransformStages.stages,
+        TextStages.stages,
         ComposeStages.stages,
     ]
 

@@ -5,10 +5,10 @@
 public protocol LayerContent: Sendable {
     /// The content's size in layout units (pixels at scale 1).
     var size: Size { get }
-    /// Draws the content at `scale` layout units → pixels. The result is
-    /// `ceil(size.width * scale.x) × ceil(size.height * scale.y)` pixels, premultiplied RGBA,
-    /// with the content's top-left at pixel (0, 0) shifted by `phase` (a sub-pixel offset in 0..<1,
-    /// so content lands where a fractional placement puts it).
+    /// Draws the content at `scale` layout units → pixels, premultiplied RGBA, with the content's
+    /// top-left at pixel (0, 0) shifted by `phase` (a sub-pixel offset in 0..<1, so content lands
+    /// where a fractional placement puts it). The result covers the content:
+    /// `ceil(size.width * scaleX + phase.x) × ceil(size.height * scaleY + phase.y)` pixels.
     func rasterize(scaleX: Double, scaleY: Double, phase: Point) throws -> Image
 }
 
