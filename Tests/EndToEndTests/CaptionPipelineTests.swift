@@ -69,15 +69,23 @@ import Testing
     }
 
     @Test func orientedPhotoIsCaptionedUpright() throws {
-        // A portrait photo stored sideways (EXIF orientation 6): the output is upright, 2002×3000.
+        // The photo stored sideways with EXIF orientation 6 ("rotate 90° clockwise to show"): the
+        // output is upright, 3000×2002, and the caption sits where it does on the upright photo.
         let dir = try CLI.temporaryFolder("caption-orient")
         let stored = dir + "/side.jpg"
-        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-rotate", "-90", "-orient", "RightTop", stored])
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-rotate", "-90", dir + "/rotated.jpg"])
+        try Fixtures.write(Fixtures.withOrientation(try Fixtures.bytes(dir + "/rotated.jpg"), 6), to: stored)
         #expect(CLI.identify(stored)?.width == 2002)
-        let r = try CLI.run(["run", "pipelines/caption.json", "-i", stored, "-o", dir + "/o.jpg", "--set", "frame=260x390"])
+        let args = ["--set", "text=Upright", "--set", "offset=-60,40"]
+        let r = try CLI.run(["run", "pipelines/caption.json", "-i", stored, "-o", dir + "/o.png"] + args)
         #expect(r.status == 0, "\(r.stderr)")
-        let info = try #require(CLI.identify(dir + "/o.jpg"))
+        let info = try #require(CLI.identify(dir + "/o.png"))
         #expect(info.width == 3000 && info.height == 2002)
+        let reference = try CLI.run(["run", "pipelines/caption.json", "-i", Fixtures.photo, "-o", dir + "/r.png"] + args)
+        #expect(reference.status == 0)
+        // Same picture (up to the JPEG re-encoding of the rotated copy).
+        let psnr = try #require(Fixtures.psnr(dir + "/o.png", dir + "/r.png"))
+        #expect(psnr > 35, "PSNR \(psnr)")
     }
 
     @Test func impossibleParametersAreValidationErrors() throws {

@@ -33,6 +33,17 @@ enum Fixtures {
         return crc ^ 0xFFFF_FFFF
     }
 
+    /// A JPEG with an EXIF APP1 segment carrying `orientation` inserted after SOI.
+    static func withOrientation(_ jpeg: [UInt8], _ orientation: UInt8) -> [UInt8] {
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8,     // big-endian TIFF, IFD at 8
+                             0, 1,                                  // one entry
+                             0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, orientation, 0, 0,
+                             0, 0, 0, 0]                            // no next IFD
+        let payload = Array("Exif".utf8) + [0, 0] + tiff
+        let length = payload.count + 2
+        return [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + payload + jpeg.dropFirst(2)
+    }
+
     /// PSNR in dB between two image files, measured by ImageMagick's `compare`.
     static func psnr(_ a: String, _ b: String) -> Double? {
         let process = Process()
