@@ -51,9 +51,9 @@ demo: build
 
 # Unit, stage and end-to-end tests, in one release build (image code is too slow unoptimised).
 test: test-deps
-	$(SWIFT) build -c release --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
-	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 bench: bench-deps build
 	bench/run.sh $(BIN)

@@ -21,7 +21,10 @@ struct RunCommand {
             }
         } catch {
             Terminal.error(error)
-            if arguments.json { Terminal.standardOutput(RunReport.failure(pipeline: "", input: nil, error: error).serialized() + "\n") }
+            if arguments.json {
+                let name = FileIO.stem(of: arguments.target ?? "")
+                Terminal.standardOutput(RunReport.failure(pipeline: name, input: nil, error: error).serialized() + "\n")
+            }
             return error.exitCode
         }
 
