@@ -31,15 +31,34 @@ struct Canvas {
         let bc = [Double(b.0), Double(b.1), Double(b.2), Double(b.3)]
         let gc = [Double(g.0), Double(g.1), Double(g.2), Double(g.3)]
         let w = width
+        // Pixels wholly inside `inner` are just the background: on rows wholly inside, that span is
+        // filled (or, for a transparent background, left empty) without per-pixel arithmetic.
+        let firstInside = ix.firstIndex { $0 >= 1 } ?? w
+        let lastInside = ix.lastIndex { $0 >= 1 } ?? -1
         pixels.withUnsafeMutableBufferPointer { px in
             for y in 0..<height where oy[y] > 0 {
-                for x in 0..<w where ox[x] > 0 {
-                    let innerArea = ix[x] * iy[y]
-                    let ringArea = hasBorder ? ox[x] * oy[y] - innerArea : 0
-                    let i = (y * w + x) * 4
-                    for c in 0..<4 {
-                        px[i + c] = UInt8(min(255, (bc[c] * ringArea + gc[c] * innerArea).rounded()))
+                let rowInside = iy[y] >= 1 && oy[y] >= 1
+                var x = 0
+                while x < w {
+                    if rowInside && x == firstInside && lastInside >= firstInside {
+                        if g.3 > 0 {
+                            for xi in firstInside...lastInside {
+                                let i = (y * w + xi) * 4
+                                px[i] = g.0; px[i + 1] = g.1; px[i + 2] = g.2; px[i + 3] = g.3
+                            }
+                        }
+                        x = lastInside + 1
+                        continue
                     }
+                    if ox[x] > 0 {
+                        let innerArea = ix[x] * iy[y]
+                        let ringArea = hasBorder ? ox[x] * oy[y] - innerArea : 0
+                        let i = (y * w + x) * 4
+                        for c in 0..<4 {
+                            px[i + c] = UInt8(min(255, (bc[c] * ringArea + gc[c] * innerArea).rounded()))
+                        }
+                    }
+                    x += 1
                 }
             }
         }
