@@ -1,0 +1,107 @@
+import SumiKit
+
+/// Finds how far the content scrolled between two consecutive captures.
+///
+/// Both captures share the fixed bars `header` (top rows) and `footer` (bottom rows); between them is
+/// the scrolling region. The scroll distance `d` is such that row `r` of the next capture's scrolling
+/// region shows what row `r + d` of the previous one showed. Exact row matching (row hashes) is tried
+/// first; if no distance matches exactly, as with JPEG captures, the distance whose row signatures
+/// differ least is taken and refined on the pixels themselves.
+struct OverlapFinder {
+    let header: Int
+    let footer: Int
+    /// Mean absolute pixel difference per channel above which a best match is refused as no overlap.
+    var maximumDifference = 8.0
+
+    /// How a distance was found.
+    enum Method: Sendable { case exact, approximate }
+
+    /// The scroll distance from `a` to `b`, or nil when they do not overlap.
+    func distance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> (Int, Method)? {
+        let lengthA = a.height - header - footer, lengthB = b.height - header - footer
+        guard lengthA > 0, lengthB > 0 else { return nil }
+        if let d = exactDistance(pa, pb, lengthA: lengthA, lengthB: lengthB) { return (d, .exact) }
+        if let d = approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB) { return (d, .approximate) }
+        return nil
+    }
+
+    /// The fewest overlapping rows that count as an overlap.
+    static func minimumOverlap(_ lengthA: Int, _ lengthB: Int) -> Int {
+        max(4, min(lengthA, lengthB) / 50)
+    }
+
+    /// The smallest distance at which every overlapping row of the scrolling regions is identical.
+    private func exactDistance(_ pa: CaptureProfile, _ pb: CaptureProfile, lengthA: Int, lengthB: Int) -> Int? {
+        let minimum = OverlapFinder.minimumOverlap(lengthA, lengthB)
+        guard lengthA >= minimum else { return nil }
+        let h = header
+        return pa.rowHashes.withUnsafeBufferPointer { ha in
+            pb.rowHashes.withUnsafeBufferPointer { hb in
+                for d in 0...(lengthA - minimum) {
+                    let count = min(lengthB, lengthA - d)
+                    guard count >= minimum, hb[h] == ha[h + d] else { continue }
+                    var k = 1
+                    while k < count, hb[h + k] == ha[h + d + k] { k += 1 }
+                    if k == count { return d }
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The distance whose overlapping row signatures differ least, refined on the pixels.
+    private func approximateDistance(_ a: Image, _ pa: CaptureProfile, _ b: Image, _ pb: CaptureProfile,
+                                     lengthA: Int, lengthB: Int) -> Int? {
+        let minimum = max(8, min(lengthA, lengthB) / 25)
+        guard lengthA >= minimum, lengthB >= minimum else { return nil }
+        let bands = CaptureProfile.bands
+        let sa = pa.signatures(of: a), sb = pb.signatures(of: b)
+        var best = -1
+        var bestCost = Float.infinity
+        sa.withUnsafeBufferPointer { sa in
+            sb.withUnsafeBufferPointer { sb in
+                for d in 0...(lengthA - minimum) {
+                    let count = min(lengthB, lengthA - d)
+                    guard count >= minimum else { continue }
+                    var cost: Float = 0
+                    var ia = (header + d) * bands, ib = header * bands
+                    let limit = bestCost * Float(count * bands)
+                    for _ in 0..<(count * bands) {
+                        cost += abs(sa[ia] - sb[ib])
+                        ia += 1
+                        ib += 1
+                        if cost > limit { break }
+                    }
+                    let mean = cost / Float(count * bands)
+                    if mean < bestCost {
+                        bestCost = mean
+                        best = d
+                    }
+                }
+            }
+        }
+        guard best >= 0 else { return nil }
+        var refined = best
+        var refinedCost = Double.infinity
+        for d in max(0, best - 2)...min(lengthA - minimum, best + 2) {
+            let cost = pixelDifference(a, pa, b, distance: d, lengthA: lengthA, lengthB: lengthB)
+            if cost < refinedCost {
+                refinedCost = cost
+                refined = d
+            }
+        }
+        return refinedCost <= maximumDifference ? refined : nil
+    }
+
+    /// Mean absolute difference per channel over the overlap at distance `d`.
+    func pixelDifference(_ a: Image, _ pa: CaptureProfile, _ b: Image, distance d: Int, lengthA: Int, lengthB: Int) -> Double {
+        let count = min(lengthB, lengthA - d)
+        guard count > 0 else { return .infinity }
+        let columns = pa.innerStart..<pa.innerEnd
+        var total = 0.0
+        for k in 0..<count {
+            total += CaptureProfile.rowDifference(a, row: header + d + k, b, row: header + k, columns: columns)
+        }
+        return total / Double(count)
+    }
+}
