@@ -4,29 +4,37 @@ import SumiKit
 /// the same in every capture, as a sticky navigation bar or tab bar is while the content scrolls.
 ///
 /// A row counts as the same when its inner pixels are identical in every capture, or — for lossy
-/// captures — differ by at most `tolerance` on average per channel.
+/// captures — differ by at most `tolerance` on average per channel. Where a bar meets the scrolling
+/// content, lossy compression mixes the two within a block of pixels, so past the rows that match
+/// closely a few more rows (up to `blockRows`) are accepted with the looser `edgeTolerance`.
 struct FixedBarDetector {
     let captures: [Image]
     let profiles: [CaptureProfile]
-    /// Mean absolute difference per channel below which a row still counts as unchanged.
+    /// Mean absolute difference per channel below which a row counts as unchanged.
     var tolerance = 2.5
+    /// The same near a bar's edge, for at most `blockRows` rows.
+    var edgeTolerance = 12.0
+    var blockRows = 16
 
     /// The header height in rows, at most `limit`.
-    func header(limit: Int) -> Int {
-        var rows = 0
-        while rows < limit, isFixed(row: rows, fromBottom: false) { rows += 1 }
-        return rows
-    }
+    func header(limit: Int) -> Int { bar(limit: limit, fromBottom: false) }
 
     /// The footer height in rows, at most `limit`.
-    func footer(limit: Int) -> Int {
+    func footer(limit: Int) -> Int { bar(limit: limit, fromBottom: true) }
+
+    private func bar(limit: Int, fromBottom: Bool) -> Int {
         var rows = 0
-        while rows < limit, isFixed(row: rows, fromBottom: true) { rows += 1 }
+        while rows < limit, isFixed(row: rows, fromBottom: fromBottom, tolerance: tolerance) { rows += 1 }
+        guard rows > 0 else { return 0 }
+        let close = rows
+        while rows < min(limit, close + blockRows), isFixed(row: rows, fromBottom: fromBottom, tolerance: edgeTolerance) {
+            rows += 1
+        }
         return rows
     }
 
     /// Whether row `index` (counted from the top, or from the bottom) is the same in every capture.
-    private func isFixed(row index: Int, fromBottom: Bool) -> Bool {
+    private func isFixed(row index: Int, fromBottom: Bool, tolerance: Double) -> Bool {
         guard captures.count > 1 else { return false }
         let first = captures[0], firstProfile = profiles[0]
         let y0 = fromBottom ? first.height - 1 - index : index

@@ -10,8 +10,9 @@ import SumiKit
 struct OverlapFinder {
     let header: Int
     let footer: Int
-    /// Mean absolute pixel difference per channel above which a best match is refused as no overlap.
-    var maximumDifference = 8.0
+    /// How far below the median cost of all distances the best one must be to count as an overlap.
+    /// (True overlaps of JPEG captures measure under 0.05; unrelated content around 0.45.)
+    var distinctness: Float = 0.2
 
     /// How a distance was found.
     enum Method: Sendable { case exact, approximate }
@@ -49,38 +50,34 @@ struct OverlapFinder {
         }
     }
 
-    /// The distance whose overlapping row signatures differ least, refined on the pixels.
+    /// The distance whose overlapping row signatures differ least, refined on the pixels. A few rows
+    /// at each end of the overlap are left out: next to a fixed bar, lossy compression mixes bar
+    /// and content. The best distance must stand out: its cost well below the typical one.
     private func approximateDistance(_ a: Image, _ pa: CaptureProfile, _ b: Image, _ pb: CaptureProfile,
                                      lengthA: Int, lengthB: Int) -> Int? {
         let minimum = max(8, min(lengthA, lengthB) / 25)
         guard lengthA >= minimum, lengthB >= minimum else { return nil }
         let bands = CaptureProfile.bands
         let sa = pa.signatures(of: a), sb = pb.signatures(of: b)
-        var best = -1
-        var bestCost = Float.infinity
+        var costs: [Float] = []
         sa.withUnsafeBufferPointer { sa in
             sb.withUnsafeBufferPointer { sb in
                 for d in 0...(lengthA - minimum) {
-                    let count = min(lengthB, lengthA - d)
-                    guard count >= minimum else { continue }
+                    let rows = OverlapFinder.trimmed(count: min(lengthB, lengthA - d))
                     var cost: Float = 0
-                    var ia = (header + d) * bands, ib = header * bands
-                    let limit = bestCost * Float(count * bands)
-                    for _ in 0..<(count * bands) {
+                    var ia = (header + d + rows.lowerBound) * bands, ib = (header + rows.lowerBound) * bands
+                    for _ in 0..<(rows.count * bands) {
                         cost += abs(sa[ia] - sb[ib])
                         ia += 1
                         ib += 1
-                        if cost > limit { break }
                     }
-                    let mean = cost / Float(count * bands)
-                    if mean < bestCost {
-                        bestCost = mean
-                        best = d
-                    }
+                    costs.append(cost / Float(max(1, rows.count * bands)))
                 }
             }
         }
-        guard best >= 0 else { return nil }
+        guard let bestCost = costs.min(), let best = costs.firstIndex(of: bestCost) else { return nil }
+        let typical = costs.sorted()[costs.count / 2]
+        guard costs.count < 3 || bestCost <= distinctness * typical else { return nil }
         var refined = best
         var refinedCost = Double.infinity
         for d in max(0, best - 2)...min(lengthA - minimum, best + 2) {
@@ -90,18 +87,24 @@ struct OverlapFinder {
                 refined = d
             }
         }
-        return refinedCost <= maximumDifference ? refined : nil
+        return refined
+    }
+
+    /// The overlap rows compared: all but up to 16 at each end, keeping at least half.
+    static func trimmed(count: Int) -> Range<Int> {
+        let cut = min(16, count / 4)
+        return cut..<(count - cut)
     }
 
     /// Mean absolute difference per channel over the overlap at distance `d`.
     func pixelDifference(_ a: Image, _ pa: CaptureProfile, _ b: Image, distance d: Int, lengthA: Int, lengthB: Int) -> Double {
-        let count = min(lengthB, lengthA - d)
-        guard count > 0 else { return .infinity }
+        let rows = OverlapFinder.trimmed(count: min(lengthB, lengthA - d))
+        guard rows.count > 0 else { return .infinity }
         let columns = pa.innerStart..<pa.innerEnd
         var total = 0.0
-        for k in 0..<count {
+        for k in rows {
             total += CaptureProfile.rowDifference(a, row: header + d + k, b, row: header + k, columns: columns)
         }
-        return total / Double(count)
+        return total / Double(rows.count)
     }
 }
