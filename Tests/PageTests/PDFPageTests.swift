@@ -195,7 +195,7 @@ func fitRAndReportAgreeWithTheFormula(viewport: Rect, scale: Double) throws {
     #expect(pages.count == 3)
     #expect(try showObject(path, 1).contains("/OpenAction [ \(pages[1]) 0 R /FitR 10 180 60 280 ]"))
     let info = try runTool("/usr/bin/pdfinfo", ["-f", "1", "-l", "3", path]).text
-    #expect(info.contains("Page    2 size: 120 x 300 pts"))
+    #expect(info.contains("Page    2 size:  120 x 300 pts"))
 }
 
 @Test func captureViewportComesFromTheStitchedRects() throws {
