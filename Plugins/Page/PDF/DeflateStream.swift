@@ -1,21 +1,42 @@
 import CZlib
 import SumiKit
 
-/// A zlib (RFC 1950) compressor that owns its `z_stream` and frees it in `deinit`.
+/// A raw deflate (RFC 1951) compressor that owns its `z_stream` and frees it in `deinit`.
 ///
 /// Input goes in by pieces; compressed output is handed to a callback as it is produced, so nothing
-/// larger than one output chunk is ever held.
+/// larger than one output chunk is held. Raw streams can be compressed in parts and joined: every part
+/// but the last ends with a sync flush, and each later part is primed with the end of the data before
+/// it (`setDictionary`). `ZlibFraming` turns the joined parts into a zlib stream.
 final class DeflateStream {
+    /// How a call to `compress` ends.
+    enum Flush: Sendable {
+        /// Keep compressing with the next call.
+        case none
+        /// Byte-align the output and end the part (more parts follow).
+        case sync
+        /// End the deflate stream.
+        case finish
+
+        var zlibValue: Int32 {
+            switch self {
+            case .none: Z_NO_FLUSH
+            case .sync: Z_SYNC_FLUSH
+            case .finish: Z_FINISH
+            }
+        }
+    }
+
     private let stream: UnsafeMutablePointer<z_stream>
     private var output: [UInt8]
     private var finished = false
 
     /// A compressor at zlib `level` (0–9).
-    init(level: Int32, chunkSize: Int = 1 << 18) throws(StageError) {
+    init(level: Int32, chunkSize: Int = 1 << 17) throws {
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         output = [UInt8](repeating: 0, count: chunkSize)
-        let status = deflateInit_(stream, level, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        let status = deflateInit2_(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
@@ -29,13 +50,22 @@ final class DeflateStream {
         stream.deallocate()
     }
 
-    /// Compresses `input`; when `finish` is set, also flushes the end of the stream.
-    func compress(_ input: UnsafeBufferPointer<UInt8>, finish: Bool = false,
-                  into sink: (UnsafeBufferPointer<UInt8>) throws(StageError) -> Void) throws(StageError) {
+    /// Primes the compressor with data that came before (up to 32 KiB are used).
+    func setDictionary(_ bytes: [UInt8]) throws {
+        let status = bytes.withUnsafeBufferPointer { deflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }
+        guard status == Z_OK else { throw StageError("zlib: cannot set the dictionary (error \(status))") }
+    }
+
+    /// Compresses `input`, ending as `flush` says.
+    func compress(_ input: [UInt8], flush: Flush = .none, into sink: any ByteOutput) throws {
+        try input.withUnsafeBufferPointer { try compress($0, flush: flush, into: sink) }
+    }
+
+    private func compress(_ input: UnsafeBufferPointer<UInt8>, flush: Flush, into sink: any ByteOutput) throws {
         guard !finished else { throw StageError("zlib: stream already finished") }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(input.count)
-        let mode = finish ? Z_FINISH : Z_NO_FLUSH
+        let mode = flush.zlibValue
         let capacity = output.count
         while true {
             let (status, produced) = output.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
@@ -48,19 +78,28 @@ final class DeflateStream {
                 throw StageError("zlib: compression failed (error \(status))")
             }
             if produced > 0 {
-                try output.withUnsafeBufferPointer { (out) throws(StageError) in
-                    try sink(UnsafeBufferPointer(rebasing: out[0..<produced]))
+                try output.withUnsafeBufferPointer { out in
+                    try sink.write(UnsafeBufferPointer(rebasing: out[0..<produced]))
                 }
             }
             if status == Z_STREAM_END {
                 finished = true
                 break
             }
-            // More output is pending while the output buffer came back full.
-            if stream.pointee.avail_out != 0 && stream.pointee.avail_in == 0 && !finish { break }
-            if status == Z_BUF_ERROR && produced == 0 { break }
+            // Done when zlib left room in the output: everything asked for has been produced.
+            if produced < capacity { break }
         }
         stream.pointee.next_in = nil
         stream.pointee.avail_in = 0
+    }
+
+    /// The Adler-32 checksum of `bytes`, continuing from `adler` (start with 1).
+    static func adler32(_ adler: UInt32, _ bytes: [UInt8]) -> UInt32 {
+        bytes.withUnsafeBufferPointer { UInt32(CZlib.adler32_z(UInt(adler), $0.baseAddress, $0.count)) }
+    }
+
+    /// The Adler-32 of two pieces joined, from each one's checksum and the second's length.
+    static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
+        UInt32(adler32_combine(UInt(first), UInt(second), secondLength))
     }
 }

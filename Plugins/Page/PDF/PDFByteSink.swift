@@ -6,7 +6,7 @@ import Musl
 import SumiKit
 
 /// Buffered output to a file descriptor that counts the bytes written, for the cross-reference table.
-final class PDFByteSink {
+final class PDFByteSink: ByteOutput {
     let fd: Int32
     /// The output's name for error messages.
     let path: String
@@ -21,15 +21,15 @@ final class PDFByteSink {
         buffer.reserveCapacity(capacity)
     }
 
-    func write(_ text: String) throws(StageError) {
+    func write(_ text: String) throws {
         try write(Array(text.utf8))
     }
 
-    func write(_ bytes: [UInt8]) throws(StageError) {
-        try bytes.withUnsafeBufferPointer { (b) throws(StageError) in try write(b) }
+    func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBufferPointer { (b) throws in try write(b) }
     }
 
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(StageError) {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         offset += bytes.count
         if buffer.count + bytes.count <= capacity {
             buffer.append(contentsOf: bytes)
@@ -44,13 +44,13 @@ final class PDFByteSink {
     }
 
     /// Writes out what is buffered.
-    func flush() throws(StageError) {
+    func flush() throws {
         guard !buffer.isEmpty else { return }
-        try buffer.withUnsafeBufferPointer { (b) throws(StageError) in try writeOut(b) }
+        try buffer.withUnsafeBufferPointer { (b) throws in try writeOut(b) }
         buffer.removeAll(keepingCapacity: true)
     }
 
-    private func writeOut(_ bytes: UnsafeBufferPointer<UInt8>) throws(StageError) {
+    private func writeOut(_ bytes: UnsafeBufferPointer<UInt8>) throws {
         var done = 0
         while done < bytes.count {
             let n = Glibc.write(fd, bytes.baseAddress.map { $0 + done }, bytes.count - done)

@@ -41,7 +41,7 @@ struct PDFDocumentWriter {
         let mask: Int?, maskLength: Int?
     }
 
-    func write(to out: PDFByteSink) throws(StageError) {
+    func write(to out: PDFByteSink) throws {
         var offsets: [Int: Int] = [:]
         var next = 4
         var numbers: [Numbers] = []
@@ -55,7 +55,7 @@ struct PDFDocumentWriter {
                                    mask: hasAlpha ? next + 4 : nil, maskLength: hasAlpha ? next + 5 : nil))
             next += hasAlpha ? 6 : 4
         }
-        func begin(_ number: Int) throws(StageError) {
+        func begin(_ number: Int) throws {
             offsets[number] = out.offset
             try out.write("\(number) 0 obj\n")
         }
@@ -113,9 +113,8 @@ struct PDFDocumentWriter {
     }
 
     private func writeImage(_ page: Page, _ n: Numbers, out: PDFByteSink,
-                            begin: (Int) throws(StageError) -> Void) throws(StageError) {
+                            begin: (Int) throws -> Void) throws {
         let image = page.image
-        let sink = { (bytes: UnsafeBufferPointer<UInt8>) throws(StageError) in try out.write(bytes) }
         let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
         try begin(n.image)
         var dict = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) /BitsPerComponent 8"
@@ -125,7 +124,7 @@ struct PDFDocumentWriter {
             dict += " /ColorSpace /DeviceRGB /Filter /FlateDecode"
             dict += " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(image.width) >>"
             try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
-            length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: sink)
+            length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
         case .jpeg(let bytes, let components, let inverted, _):
             switch components {
             case 1: dict += " /ColorSpace /DeviceGray"
@@ -147,7 +146,7 @@ struct PDFDocumentWriter {
             + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
             + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(image.width) >>"
             + " /Length \(maskLength) 0 R >>\nstream\n")
-        let masked = try FlateImageEncoder(image: image, channels: .alpha, level: compressionLevel).encode(to: sink)
+        let masked = try FlateImageEncoder(image: image, channels: .alpha, level: compressionLevel).encode(to: out)
         try out.write("\nendstream\nendobj\n")
         try begin(maskLength)
         try out.write("\(masked)\nendobj\n")

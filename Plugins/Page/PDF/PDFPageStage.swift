@@ -92,7 +92,13 @@ public struct PDFPageStage: Stage {
         var written = 0
         try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in
             let sink = PDFByteSink(fd: fd, path: path)
-            try writer.write(to: sink)
+            do {
+                try writer.write(to: sink)
+            } catch let error as StageError {
+                throw error
+            } catch {
+                throw StageError("\(path): \(error)")
+            }
             written = sink.offset
         }
         return .file(FileOutput(path: path, format: "pdf", bytes: written,

@@ -6,12 +6,17 @@ struct PNGPredictor {
     let bytesPerPixel: Int
     /// Bytes per row, without the filter byte.
     let rowLength: Int
-    private var candidates: [[UInt8]]
+    /// The filtered row for each filter type, one after the other.
+    private var scratch: [UInt8]
+
+    /// The order filters are tried in: Up first, as on flat screenshots it is often exactly zero, and
+    /// then nothing else needs trying.
+    private static let order = [2, 1, 4, 3, 0]
 
     init(bytesPerPixel: Int, rowLength: Int) {
         self.bytesPerPixel = bytesPerPixel
         self.rowLength = rowLength
-        candidates = Array(repeating: [UInt8](repeating: 0, count: rowLength), count: 5)
+        scratch = [UInt8](repeating: 0, count: rowLength * 5)
     }
 
     /// Filters `row` (whose previous row is `previous`, zeros for the first) into `out`, which gets
@@ -21,38 +26,65 @@ struct PNGPredictor {
         let n = rowLength, bpp = bytesPerPixel
         var best = 0
         var bestSum = Int.max
-        // Up first: on flat screenshots it is often exactly zero, and then nothing else is tried.
-        for type in [2, 1, 4, 3, 0] where bestSum > 0 {
-            let sum = candidates[type].withUnsafeMutableBufferPointer { c -> Int in
-                var sum = 0
-                for i in 0..<n {
-                    let x = row[i], up = previous[i]
-                    let left: UInt8 = i >= bpp ? row[i - bpp] : 0
-                    let v: UInt8
-                    switch type {
-                    case 0: v = x
-                    case 1: v = x &- left
-                    case 2: v = x &- up
-                    case 3: v = x &- UInt8((UInt16(left) + UInt16(up)) >> 1)
-                    default:
-                        let corner: UInt8 = i >= bpp ? previous[i - bpp] : 0
-                        v = x &- PNGPredictor.paeth(left, up, corner)
-                    }
-                    c[i] = v
-                    sum += v < 128 ? Int(v) : 256 - Int(v)
-                    if sum >= bestSum { break }
+        scratch.withUnsafeMutableBufferPointer { all in
+            for type in PNGPredictor.order where bestSum > 0 {
+                let c = UnsafeMutableBufferPointer(rebasing: all[(type * n)..<((type + 1) * n)])
+                let sum = PNGPredictor.apply(type, row, previous, c, n: n, bpp: bpp, stopAt: bestSum)
+                if sum < bestSum {
+                    bestSum = sum
+                    best = type
                 }
-                return sum
             }
-            if sum < bestSum {
-                bestSum = sum
-                best = type
+            out[0] = UInt8(best)
+            _ = UnsafeMutableBufferPointer(rebasing: out[1...n])
+                .update(fromContentsOf: UnsafeBufferPointer(rebasing: all[(best * n)..<((best + 1) * n)]))
+        }
+    }
+
+    /// Applies one filter into `c`; returns the heuristic sum, or something ≥ `stopAt` as soon as
+    /// it can no longer win.
+    @inline(__always)
+    private static func apply(_ type: Int, _ row: UnsafeBufferPointer<UInt8>, _ up: UnsafeBufferPointer<UInt8>,
+                              _ c: UnsafeMutableBufferPointer<UInt8>, n: Int, bpp: Int, stopAt: Int) -> Int {
+        @inline(__always) func cost(_ v: UInt8) -> Int { Int(Int8(bitPattern: v).magnitude) }
+        var sum = 0
+        let head = min(bpp, n)
+        switch type {
+        case 0:
+            for i in 0..<n { let v = row[i]; c[i] = v; sum &+= cost(v) }
+        case 1:
+            for i in 0..<head { let v = row[i]; c[i] = v; sum &+= cost(v) }
+            var i = head
+            while i < n {
+                let v = row[i] &- row[i - bpp]; c[i] = v; sum &+= cost(v)
+                i += 1
+                if i & 255 == 0, sum >= stopAt { return sum }
+            }
+        case 2:
+            var i = 0
+            while i < n {
+                let v = row[i] &- up[i]; c[i] = v; sum &+= cost(v)
+                i += 1
+                if i & 255 == 0, sum >= stopAt { return sum }
+            }
+        case 3:
+            for i in 0..<head { let v = row[i] &- (up[i] >> 1); c[i] = v; sum &+= cost(v) }
+            var i = head
+            while i < n {
+                let v = row[i] &- UInt8((UInt16(row[i - bpp]) &+ UInt16(up[i])) >> 1); c[i] = v; sum &+= cost(v)
+                i += 1
+                if i & 255 == 0, sum >= stopAt { return sum }
+            }
+        default:
+            for i in 0..<head { let v = row[i] &- up[i]; c[i] = v; sum &+= cost(v) }
+            var i = head
+            while i < n {
+                let v = row[i] &- paeth(row[i - bpp], up[i], up[i - bpp]); c[i] = v; sum &+= cost(v)
+                i += 1
+                if i & 255 == 0, sum >= stopAt { return sum }
             }
         }
-        out[0] = UInt8(best)
-        candidates[best].withUnsafeBufferPointer { c in
-            for i in 0..<n { out[i + 1] = c[i] }
-        }
+        return sum
     }
 
     @inline(__always)
