@@ -9,10 +9,6 @@ struct PNGPredictor {
     /// The filtered row for each filter type, one after the other.
     private var scratch: [UInt8]
 
-    /// The order filters are tried in: Up first, as on flat screenshots it is often exactly zero, and
-    /// then nothing else needs trying.
-    private static let order = [2, 1, 4, 3, 0]
-
     init(bytesPerPixel: Int, rowLength: Int) {
         self.bytesPerPixel = bytesPerPixel
         self.rowLength = rowLength
@@ -24,13 +20,36 @@ struct PNGPredictor {
     mutating func filter(_ row: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>,
                          into out: UnsafeMutableBufferPointer<UInt8>) {
         let n = rowLength, bpp = bytesPerPixel
-        var best = 0
-        var bestSum = Int.max
+        var best = 2
         scratch.withUnsafeMutableBufferPointer { all in
-            for type in PNGPredictor.order where bestSum > 0 {
-                let c = UnsafeMutableBufferPointer(rebasing: all[(type * n)..<((type + 1) * n)])
-                let sum = PNGPredictor.apply(type, row, previous, c, n: n, bpp: bpp, stopAt: bestSum)
-                if sum < bestSum {
+            // Up first: on flat screenshots it is often exactly zero, and then nothing else is needed.
+            var upSum = 0
+            for i in 0..<n {
+                let v = row[i] &- previous[i]
+                all[2 * n + i] = v
+                upSum &+= PNGPredictor.cost(v)
+            }
+            if upSum > 0 {
+                var sums = (0, 0, 0, 0)   // none, sub, average, paeth
+                let head = min(bpp, n)
+                for i in 0..<head {
+                    let x = row[i], b = previous[i]
+                    let none = x, sub = x, avg = x &- (b >> 1), pae = x &- b
+                    all[i] = none; all[n + i] = sub; all[3 * n + i] = avg; all[4 * n + i] = pae
+                    sums.0 &+= PNGPredictor.cost(none); sums.1 &+= PNGPredictor.cost(sub)
+                    sums.2 &+= PNGPredictor.cost(avg); sums.3 &+= PNGPredictor.cost(pae)
+                }
+                for i in head..<max(head, n) {
+                    let x = row[i], a = row[i - bpp], b = previous[i], c = previous[i - bpp]
+                    let none = x, sub = x &- a
+                    let avg = x &- UInt8(truncatingIfNeeded: (UInt16(a) &+ UInt16(b)) >> 1)
+                    let pae = x &- PNGPredictor.paeth(a, b, c)
+                    all[i] = none; all[n + i] = sub; all[3 * n + i] = avg; all[4 * n + i] = pae
+                    sums.0 &+= PNGPredictor.cost(none); sums.1 &+= PNGPredictor.cost(sub)
+                    sums.2 &+= PNGPredictor.cost(avg); sums.3 &+= PNGPredictor.cost(pae)
+                }
+                var bestSum = upSum
+                for (type, sum) in [(1, sums.1), (4, sums.3), (3, sums.2), (0, sums.0)] where sum < bestSum {
                     bestSum = sum
                     best = type
                 }
@@ -41,57 +60,14 @@ struct PNGPredictor {
         }
     }
 
-    /// Applies one filter into `c`; returns the heuristic sum, or something ≥ `stopAt` as soon as
-    /// it can no longer win.
+    /// A filtered byte's weight in the heuristic: its magnitude read as a signed value.
     @inline(__always)
-    private static func apply(_ type: Int, _ row: UnsafeBufferPointer<UInt8>, _ up: UnsafeBufferPointer<UInt8>,
-                              _ c: UnsafeMutableBufferPointer<UInt8>, n: Int, bpp: Int, stopAt: Int) -> Int {
-        @inline(__always) func cost(_ v: UInt8) -> Int { Int(Int8(bitPattern: v).magnitude) }
-        var sum = 0
-        let head = min(bpp, n)
-        switch type {
-        case 0:
-            for i in 0..<n { let v = row[i]; c[i] = v; sum &+= cost(v) }
-        case 1:
-            for i in 0..<head { let v = row[i]; c[i] = v; sum &+= cost(v) }
-            var i = head
-            while i < n {
-                let v = row[i] &- row[i - bpp]; c[i] = v; sum &+= cost(v)
-                i += 1
-                if i & 255 == 0, sum >= stopAt { return sum }
-            }
-        case 2:
-            var i = 0
-            while i < n {
-                let v = row[i] &- up[i]; c[i] = v; sum &+= cost(v)
-                i += 1
-                if i & 255 == 0, sum >= stopAt { return sum }
-            }
-        case 3:
-            for i in 0..<head { let v = row[i] &- (up[i] >> 1); c[i] = v; sum &+= cost(v) }
-            var i = head
-            while i < n {
-                let v = row[i] &- UInt8((UInt16(row[i - bpp]) &+ UInt16(up[i])) >> 1); c[i] = v; sum &+= cost(v)
-                i += 1
-                if i & 255 == 0, sum >= stopAt { return sum }
-            }
-        default:
-            for i in 0..<head { let v = row[i] &- up[i]; c[i] = v; sum &+= cost(v) }
-            var i = head
-            while i < n {
-                let v = row[i] &- paeth(row[i - bpp], up[i], up[i - bpp]); c[i] = v; sum &+= cost(v)
-                i += 1
-                if i & 255 == 0, sum >= stopAt { return sum }
-            }
-        }
-        return sum
-    }
+    static func cost(_ v: UInt8) -> Int { Int(Int8(bitPattern: v).magnitude) }
 
     @inline(__always)
     static func paeth(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt8 {
-        let ia = Int(a), ib = Int(b), ic = Int(c)
-        let pa = abs(ib - ic), pb = abs(ia - ic), pc = abs(ia + ib - 2 * ic)
-        if pa <= pb && pa <= pc { return a }
-        return pb <= pc ? b : c
+        let ia = Int16(a), ib = Int16(b), ic = Int16(c)
+        let pa = abs(ib &- ic), pb = abs(ia &- ic), pc = abs(ia &+ ib &- 2 &* ic)
+        return pa <= pb && pa <= pc ? a : (pb <= pc ? b : c)
     }
 }
