@@ -25,7 +25,7 @@ let package = Package(
             name: "CSumiCodecs",
             path: "Sources/CSumiCodecs",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp")]
         ),
         // The versioned C ABI between the host and plugin libraries.
         .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),

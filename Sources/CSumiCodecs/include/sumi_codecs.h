@@ -1,1 +1,115 @@
-void sumi_codecs_placeholder(void);
+/*
+ * Thin C shims over libjpeg-turbo, libpng and libwebp for Sumi's codecs.
+ *
+ * The libraries report fatal errors through callbacks that must not return (libjpeg's error_exit,
+ * libpng's error function), which Swift cannot express: these shims catch them with setjmp/longjmp
+ * and return an error code plus a message instead. Nothing here exits the process or prints.
+ *
+ * Pixels are 8-bit RGBA, premultiplied alpha, rows top to bottom (Sumi's Image layout), unless a
+ * function says otherwise. Functions return 0 on success and -1 on failure.
+ */
+#ifndef SUMI_CODECS_H
+#define SUMI_CODECS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- JPEG decoding ---------------------------------------------------------------------- */
+
+/* A JPEG decompression over a caller-owned byte buffer that must outlive the decoder. */
+typedef struct sumi_jpeg_decoder sumi_jpeg_decoder;
+
+/* Creates a decoder over `data` (not copied). NULL only when memory is exhausted. */
+sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size);
+/* Frees everything the decoder owns. NULL is allowed. */
+void sumi_jpeg_decoder_destroy(sumi_jpeg_decoder *decoder);
+/* The last error message ("" when none). */
+const char *sumi_jpeg_decoder_error(const sumi_jpeg_decoder *decoder);
+
+/* Reads the header only: stored size and colour components. No pixel memory is allocated. */
+int sumi_jpeg_decoder_read_header(sumi_jpeg_decoder *decoder, int *width, int *height, int *components);
+
+/* Chooses DCT-domain scaling by `scale_num`/8 (1...16) and reports the stored output size. */
+int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *decoder, int scale_num, int *out_width, int *out_height);
+
+/*
+ * Decodes into `out`, which holds out_width * out_height * 4 bytes, applying EXIF `orientation`
+ * (1-8) on the way: for 5-8 the written image is out_height wide and out_width high. Truncated or
+ * corrupt entropy data is an error, not a warning.
+ */
+int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation);
+
+/* ---- JPEG encoding ---------------------------------------------------------------------- */
+
+/*
+ * Encodes premultiplied RGBA as baseline JPEG, 4:2:0, at `quality` (1-100). When `flatten` is set the
+ * pixels are composed over the opaque colour (bg_r, bg_g, bg_b) row by row; otherwise alpha is
+ * ignored. With `fd` >= 0 the file is written to that descriptor; otherwise into a malloc'd buffer
+ * returned in *out / *out_size (free it with sumi_free). `error` receives a message on failure.
+ */
+int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                     int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
+                     uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/* ---- PNG -------------------------------------------------------------------------------- */
+
+/* A PNG decompression over a caller-owned byte buffer that must outlive the decoder. */
+typedef struct sumi_png_decoder sumi_png_decoder;
+
+sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size);
+void sumi_png_decoder_destroy(sumi_png_decoder *decoder);
+const char *sumi_png_decoder_error(const sumi_png_decoder *decoder);
+/* Reads the chunks up to the image data: size, and whether the image can carry transparency. */
+int sumi_png_decoder_read_header(sumi_png_decoder *decoder, int *width, int *height, int *has_alpha);
+/* Decodes into `out` (width * height * 4 bytes): any bit depth and colour type to 8-bit RGBA. */
+int sumi_png_decoder_decode(sumi_png_decoder *decoder, uint8_t *out);
+
+/*
+ * Encodes premultiplied RGBA as PNG with zlib `level` (0-9). `opaque` writes 8-bit RGB (alpha
+ * dropped), otherwise straight RGBA. Output goes to `fd` when >= 0, else to *out / *out_size.
+ */
+int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
+                    int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/* ---- WebP ------------------------------------------------------------------------------- */
+
+/* Reads the WebP header: canvas size and whether it has alpha. */
+int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha);
+/* Decodes a still WebP into `out` (width * height * 4 bytes, premultiplied). */
+int sumi_webp_decode(const uint8_t *data, size_t size, uint8_t *out, int width, int height,
+                     char *error, size_t error_size);
+/* Encodes lossy WebP at `quality` (alpha kept). *out is freed with sumi_free. */
+int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                     uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/* ---- Pixels ----------------------------------------------------------------------------- */
+
+/* Premultiplies `count` straight RGBA pixels in place. */
+void sumi_premultiply(uint8_t *rgba, size_t count);
+/* Un-premultiplies `count` pixels from `src` into `dst` (may be the same buffer). */
+void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count);
+/* Whether every alpha byte of `count` pixels is 255. */
+int sumi_is_opaque(const uint8_t *rgba, size_t count);
+/*
+ * Copies rows of RGB (channels 3) or RGBA (channels 4) with `src_stride` bytes a row into tightly
+ * packed premultiplied RGBA. RGBA is premultiplied on the way unless `premultiplied` says it already
+ * is (then colour is clamped to alpha).
+ */
+void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int premultiplied,
+                      int width, int height, uint8_t *dst);
+/* Composes premultiplied RGBA over an opaque colour into packed RGB or BGR (`bgr` set) bytes. */
+void sumi_flatten_row(const uint8_t *rgba, uint8_t *dst, int width, uint8_t bg_r, uint8_t bg_g,
+                      uint8_t bg_b, int bgr);
+
+/* Frees a buffer returned by an encoder. */
+void sumi_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

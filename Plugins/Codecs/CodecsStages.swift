@@ -1,0 +1,7 @@
+import SumiKit
+
+/// The codec stages: `decode` (files → images) and `encode` (image or layer → file).
+public enum CodecsStages: StageFamily {
+    public static let name = "codecs"
+    public static let stages: [StageFactory] = [StageFactory(DecodeStage.self), StageFactory(EncodeStage.self)]
+}

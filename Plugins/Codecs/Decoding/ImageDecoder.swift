@@ -1,0 +1,31 @@
+import SumiKit
+
+/// Decodes encoded image bytes — PNG, JPEG, GIF (first frame), BMP, TIFF or WebP, recognised by
+/// their magic bytes — into a premultiplied RGBA `Image`.
+///
+/// The size in the header is checked against `maxPixels` before any pixel memory is allocated.
+/// JPEG EXIF orientation is applied while decoding when `orient` is set, and `sizeHint` (given the
+/// full upright size, returning the size the consumer needs) lets a JPEG decode at a reduced DCT
+/// scale. Truncated or corrupt data is an error naming `name`.
+public enum ImageDecoder {
+    public static let defaultMaxPixels = 178_956_970
+
+    public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
+                              maxPixels: Int = defaultMaxPixels,
+                              sizeHint: ((Size) -> Size?)? = nil) throws -> Image {
+        guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
+        guard let format = ImageFormat(detecting: bytes) else {
+            throw StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF or WebP data)")
+        }
+        switch format {
+        case .jpeg:
+            return try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
+        case .png:
+            return try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+        case .webp:
+            return try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+        case .gif, .bmp, .tiff:
+            return try PixbufDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels)
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import SumiKit
+
+/// Decodes JPEG with libjpeg-turbo straight into the final RGBA buffer: EXIF orientation applied
+/// in the same pass, and DCT-domain downscaling when the consumer needs less than full size.
+enum JPEGDecoder {
+    static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int,
+                       sizeHint: ((Size) -> Size?)?) throws -> Image {
+        let stored = EXIFOrientation.read(fromJPEG: bytes)
+        let orientation = orient ? stored : 1
+        let swaps = EXIFOrientation.swapsAxes(orientation)
+        return try bytes.withUnsafeBufferPointer { data in
+            let decoder = try JPEGDecompressor(data, name: name)
+            let header = try decoder.readHeader()
+            try header.check(name: name, format: .jpeg, maxPixels: maxPixels)
+
+            var eighths = 8
+            let full = swaps ? Size(width: Double(header.height), height: Double(header.width))
+                             : Size(width: Double(header.width), height: Double(header.height))
+            if let hint = sizeHint, let wanted = hint(full),
+               wanted.width < full.width || wanted.height < full.height {
+                let (wantW, wantH) = swaps ? (wanted.height, wanted.width) : (wanted.width, wanted.height)
+                eighths = scaleEighths(width: header.width, height: header.height, atLeast: wantW, wantH)
+            }
+            let scaled = try decoder.setScale(eighths: eighths)
+            let (width, height) = swaps ? (scaled.height, scaled.width) : (scaled.width, scaled.height)
+
+            var metadata = ImageMetadata(sourceFormat: ImageFormat.jpeg.rawValue, sourcePath: name,
+                                         sourceOrientation: stored, orientationApplied: orient || stored == 1,
+                                         knownOpaque: true)
+            if orientation == 1 && eighths == 8 { metadata.sourceBytes = bytes }
+            return try Image(width: width, height: height, metadata: metadata) { out in
+                try decoder.decode(into: out, orientation: orientation)
+            }
+        }
+    }
+
+    /// The smallest M (1…8) for which an M/8 DCT-scaled decode is still at least `w`×`h`.
+    static func scaleEighths(width: Int, height: Int, atLeast w: Double, _ h: Double) -> Int {
+        for m in 1...8 {
+            let sw = (width * m + 7) / 8, sh = (height * m + 7) / 8
+            if Double(sw) >= w && Double(sh) >= h { return m }
+        }
+        return 8
+    }
+}

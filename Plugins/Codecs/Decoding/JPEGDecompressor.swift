@@ -1,0 +1,44 @@
+import CSumiCodecs
+import SumiKit
+
+/// Owns one libjpeg-turbo decompression (through the C shim) over bytes that outlive it.
+/// Use it inside `withUnsafeBufferPointer` of those bytes; it is freed in `deinit`.
+final class JPEGDecompressor {
+    private let handle: OpaquePointer
+    private let name: String
+
+    init(_ data: UnsafeBufferPointer<UInt8>, name: String) throws(StageError) {
+        guard let base = data.baseAddress, let handle = sumi_jpeg_decoder_create(base, data.count) else {
+            throw StageError("\(name): out of memory")
+        }
+        self.handle = handle
+        self.name = name
+    }
+
+    deinit { sumi_jpeg_decoder_destroy(handle) }
+
+    private func failure() -> StageError {
+        let message = String(cString: sumi_jpeg_decoder_error(handle))
+        return StageError("\(name): " + DecoderMessage.text(message, format: "JPEG"))
+    }
+
+    /// The stored size, from the header only.
+    func readHeader() throws(StageError) -> ImageHeader {
+        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        guard sumi_jpeg_decoder_read_header(handle, &width, &height, &components) == 0 else { throw failure() }
+        return ImageHeader(width: Int(width), height: Int(height))
+    }
+
+    /// Selects DCT scaling by `eighths`/8 and returns the stored output size.
+    func setScale(eighths: Int) throws(StageError) -> ImageHeader {
+        var width: Int32 = 0, height: Int32 = 0
+        guard sumi_jpeg_decoder_set_scale(handle, Int32(eighths), &width, &height) == 0 else { throw failure() }
+        return ImageHeader(width: Int(width), height: Int(height))
+    }
+
+    /// Decodes into `out` (the output size × 4 bytes), applying `orientation` in the same pass.
+    func decode(into out: UnsafeMutableBufferPointer<UInt8>, orientation: Int) throws(StageError) {
+        guard let base = out.baseAddress else { throw StageError("\(name): empty JPEG image") }
+        guard sumi_jpeg_decoder_decode(handle, base, Int32(orientation)) == 0 else { throw failure() }
+    }
+}

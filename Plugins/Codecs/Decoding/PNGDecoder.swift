@@ -1,0 +1,18 @@
+import SumiKit
+
+/// Decodes PNG with libpng: the header is checked against the pixel limit before the pixel buffer
+/// exists, then rows are read straight into it.
+enum PNGDecoder {
+    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Image {
+        try bytes.withUnsafeBufferPointer { data in
+            let decoder = try PNGDecompressor(data, name: name)
+            let (header, hasAlpha) = try decoder.readHeader()
+            try header.check(name: name, format: .png, maxPixels: maxPixels)
+            let metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name,
+                                         knownOpaque: !hasAlpha)
+            return try Image(width: header.width, height: header.height, metadata: metadata) { out in
+                try decoder.decode(into: out)
+            }
+        }
+    }
+}

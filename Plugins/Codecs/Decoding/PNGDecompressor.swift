@@ -1,0 +1,36 @@
+import CSumiCodecs
+import SumiKit
+
+/// Owns one libpng read (through the C shim) over bytes that outlive it; freed in `deinit`.
+final class PNGDecompressor {
+    private let handle: OpaquePointer
+    private let name: String
+
+    init(_ data: UnsafeBufferPointer<UInt8>, name: String) throws(StageError) {
+        guard let base = data.baseAddress, let handle = sumi_png_decoder_create(base, data.count) else {
+            throw StageError("\(name): out of memory")
+        }
+        self.handle = handle
+        self.name = name
+    }
+
+    deinit { sumi_png_decoder_destroy(handle) }
+
+    private func failure() -> StageError {
+        let message = String(cString: sumi_png_decoder_error(handle))
+        return StageError("\(name): " + DecoderMessage.text(message, format: "PNG"))
+    }
+
+    /// The size and whether the image can be transparent, from the chunks before the image data.
+    func readHeader() throws(StageError) -> (header: ImageHeader, hasAlpha: Bool) {
+        var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
+        guard sumi_png_decoder_read_header(handle, &width, &height, &alpha) == 0 else { throw failure() }
+        return (ImageHeader(width: Int(width), height: Int(height)), alpha != 0)
+    }
+
+    /// Decodes every row into `out` (width × height × 4 bytes), premultiplied.
+    func decode(into out: UnsafeMutableBufferPointer<UInt8>) throws(StageError) {
+        guard let base = out.baseAddress else { throw StageError("\(name): empty PNG image") }
+        guard sumi_png_decoder_decode(handle, base) == 0 else { throw failure() }
+    }
+}

@@ -1,0 +1,59 @@
+import Dispatch
+import SumiKit
+import Synchronization
+
+/// `decode`: reads image files (or standard input for `-`) into images.
+///
+/// One path gives an image; a list of paths gives a list of images (`.images`), in order, decoded
+/// concurrently. The descriptor declares `image` as the output kind, which also feeds ports that
+/// take a list.
+public struct DecodeStage: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "decode",
+        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF or WebP file, or a list of them",
+        output: .image,
+        parameters: [
+            ParameterSpec("path", .either([.path, .paths]), required: true,
+                          summary: "file to read (- for standard input), or a list of files"),
+            ParameterSpec("orient", .bool, default: .bool(true),
+                          summary: "apply the EXIF orientation of JPEG files"),
+            ParameterSpec("max-pixels", .integer, default: .integer(ImageDecoder.defaultMaxPixels), min: 1,
+                          summary: "refuse images with more pixels than this, before decoding"),
+        ])
+
+    let paths: [String]
+    let isList: Bool
+    let orient: Bool
+    let maxPixels: Int
+
+    public init(parameters: Parameters) throws {
+        paths = parameters.paths("path") ?? []
+        if case .list? = parameters["path"] { isList = true } else { isList = false }
+        guard !paths.isEmpty else { throw StageError.invalidParameter("path", "expected at least one file") }
+        if paths.filter({ $0 == "-" }).count > 1 {
+            throw StageError.invalidParameter("path", "standard input (-) can be read only once")
+        }
+        orient = parameters.bool("orient") ?? true
+        maxPixels = parameters.integer("max-pixels") ?? ImageDecoder.defaultMaxPixels
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let sizeHint = context.sizeHint
+        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint)) }
+        let results = Mutex<[Result<Image, any Error>?]>(Array(repeating: nil, count: paths.count))
+        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+            let result = Result { try decode(paths[index], sizeHint: sizeHint) }
+            results.withLock { $0[index] = result }
+        }
+        return .images(try results.withLock { $0 }.map { result in
+            guard let result else { throw StageError("decoding was interrupted") }
+            return try result.get()
+        })
+    }
+
+    func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?) throws -> Image {
+        let name = path == "-" ? "standard input" : path
+        let bytes = try FileIO.read(path)
+        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
+    }
+}

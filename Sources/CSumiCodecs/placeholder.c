@@ -1,2 +1,0 @@
-#include "sumi_codecs.h"
-void sumi_codecs_placeholder(void) {}

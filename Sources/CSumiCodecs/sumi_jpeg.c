@@ -1,0 +1,334 @@
+/* libjpeg-turbo decoding and encoding with errors (and corrupt-data warnings) caught by setjmp. */
+#include "sumi_codecs.h"
+
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jpeglib.h>
+#include <jerror.h>
+
+/* The error manager: libjpeg calls error_exit (and emit_message) and we jump back to the caller. */
+struct sumi_jpeg_error {
+    struct jpeg_error_mgr manager;
+    jmp_buf jump;
+    char message[JMSG_LENGTH_MAX + 80];
+};
+
+/* Warnings that mean the pixels are wrong: treated as errors (libjpeg only warns and fills grey). */
+static int warning_is_fatal(int code) {
+    switch (code) {
+    case JWRN_JPEG_EOF:
+    case JWRN_HIT_MARKER:
+    case JWRN_HUFF_BAD_CODE:
+    case JWRN_ARITH_BAD_CODE:
+    case JWRN_MUST_RESYNC:
+    case JWRN_NOT_SEQUENTIAL:
+    case JWRN_BOGUS_PROGRESSION:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static void describe(j_common_ptr cinfo, char *buffer, size_t size) {
+    char text[JMSG_LENGTH_MAX];
+    cinfo->err->format_message(cinfo, text);
+    if (cinfo->err->msg_code == JWRN_JPEG_EOF) {
+        snprintf(buffer, size, "truncated JPEG data (premature end of file)");
+    } else {
+        snprintf(buffer, size, "%s", text);
+    }
+}
+
+static void on_error_exit(j_common_ptr cinfo) {
+    struct sumi_jpeg_error *err = (struct sumi_jpeg_error *)cinfo->err;
+    describe(cinfo, err->message, sizeof err->message);
+    longjmp(err->jump, 1);
+}
+
+static void on_emit_message(j_common_ptr cinfo, int level) {
+    struct sumi_jpeg_error *err = (struct sumi_jpeg_error *)cinfo->err;
+    if (level < 0) {
+        cinfo->err->num_warnings++;
+        if (warning_is_fatal(cinfo->err->msg_code)) {
+            describe(cinfo, err->message, sizeof err->message);
+            longjmp(err->jump, 1);
+        }
+    }
+}
+
+static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
+
+static void install_errors(struct sumi_jpeg_error *err) {
+    jpeg_std_error(&err->manager);
+    err->manager.error_exit = on_error_exit;
+    err->manager.emit_message = on_emit_message;
+    err->manager.output_message = on_output_message;
+    err->message[0] = 0;
+}
+
+/* ---- decoding ------------------------------------------------------------------------------ */
+
+struct sumi_jpeg_decoder {
+    struct jpeg_decompress_struct cinfo;
+    struct sumi_jpeg_error err;
+    const uint8_t *data;
+    size_t size;
+    int created;
+    int header_read;
+    int cmyk;
+    int inverted_cmyk;
+    uint8_t *strip;
+};
+
+sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size) {
+    sumi_jpeg_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->data = data;
+    d->size = size;
+    install_errors(&d->err);
+    d->cinfo.err = &d->err.manager;
+    if (setjmp(d->err.jump)) {
+        return d; /* the message is kept; read_header reports it */
+    }
+    jpeg_create_decompress(&d->cinfo);
+    d->created = 1;
+    return d;
+}
+
+void sumi_jpeg_decoder_destroy(sumi_jpeg_decoder *d) {
+    if (!d) return;
+    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    free(d->strip);
+    free(d);
+}
+
+const char *sumi_jpeg_decoder_error(const sumi_jpeg_decoder *d) {
+    return d ? d->err.message : "out of memory";
+}
+
+int sumi_jpeg_decoder_read_header(sumi_jpeg_decoder *d, int *width, int *height, int *components) {
+    if (!d->created) return -1;
+    if (setjmp(d->err.jump)) return -1;
+    if (d->size > (size_t)(unsigned long)-1) {
+        snprintf(d->err.message, sizeof d->err.message, "JPEG data too large");
+        return -1;
+    }
+    jpeg_mem_src(&d->cinfo, d->data, (unsigned long)d->size);
+    jpeg_read_header(&d->cinfo, TRUE);
+    d->header_read = 1;
+    J_COLOR_SPACE space = d->cinfo.jpeg_color_space;
+    d->cmyk = space == JCS_CMYK || space == JCS_YCCK;
+    d->inverted_cmyk = d->cmyk && d->cinfo.saw_Adobe_marker;
+    d->cinfo.out_color_space = d->cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    *width = (int)d->cinfo.image_width;
+    *height = (int)d->cinfo.image_height;
+    *components = d->cinfo.num_components;
+    return 0;
+}
+
+int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *d, int scale_num, int *out_width, int *out_height) {
+    if (!d->header_read) return -1;
+    if (setjmp(d->err.jump)) return -1;
+    d->cinfo.scale_num = (unsigned)(scale_num < 1 ? 1 : scale_num > 16 ? 16 : scale_num);
+    d->cinfo.scale_denom = 8;
+    jpeg_calc_output_dimensions(&d->cinfo);
+    *out_width = (int)d->cinfo.output_width;
+    *out_height = (int)d->cinfo.output_height;
+    return 0;
+}
+
+/* Converts CMYK (as libjpeg returns it) to opaque RGBA in place. */
+static void cmyk_to_rgba(uint8_t *p, size_t count, int inverted) {
+    for (size_t i = 0; i < count; i++, p += 4) {
+        unsigned c = p[0], m = p[1], y = p[2], k = p[3];
+        if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+        p[0] = (uint8_t)((c * k + 127) / 255);
+        p[1] = (uint8_t)((m * k + 127) / 255);
+        p[2] = (uint8_t)((y * k + 127) / 255);
+        p[3] = 255;
+    }
+}
+
+/* Writes `rows` decoded rows starting at stored row `y0` to their oriented places in `out`. */
+static void scatter(const uint8_t *strip, int rows, int y0, int w, int h, uint8_t *out, int orientation) {
+    const uint32_t *src = (const uint32_t *)strip;
+    uint32_t *dst = (uint32_t *)out;
+    for (int j = 0; j < rows; j++) {
+        int y = y0 + j;
+        const uint32_t *row = src + (size_t)j * (size_t)w;
+        switch (orientation) {
+        case 2: { /* mirror horizontally */
+            uint32_t *d = dst + (size_t)y * (size_t)w;
+            for (int x = 0; x < w; x++) d[w - 1 - x] = row[x];
+            break;
+        }
+        case 3: { /* rotate 180 */
+            uint32_t *d = dst + (size_t)(h - 1 - y) * (size_t)w;
+            for (int x = 0; x < w; x++) d[w - 1 - x] = row[x];
+            break;
+        }
+        case 4: /* mirror vertically */
+            memcpy(dst + (size_t)(h - 1 - y) * (size_t)w, row, (size_t)w * 4);
+            break;
+        default: break;
+        }
+    }
+    if (orientation < 5) return;
+    /* The output is h wide and w high; each stored row becomes a column. Walk the strip in tiles
+     * of 16 columns so reads stay in cache and each output row receives `rows` neighbouring pixels. */
+    size_t ow = (size_t)h;
+    for (int xb = 0; xb < w; xb += 16) {
+        int xe = xb + 16 < w ? xb + 16 : w;
+        for (int x = xb; x < xe; x++) {
+            int oy = (orientation == 5 || orientation == 6) ? x : w - 1 - x;
+            uint32_t *d = dst + (size_t)oy * ow;
+            const uint32_t *s = src + x;
+            if (orientation == 5 || orientation == 8) {
+                uint32_t *o = d + y0;
+                for (int j = 0; j < rows; j++) o[j] = s[(size_t)j * (size_t)w];
+            } else {
+                uint32_t *o = d + (h - 1 - y0);
+                for (int j = 0; j < rows; j++) o[-j] = s[(size_t)j * (size_t)w];
+            }
+        }
+    }
+}
+
+int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
+    if (!d->header_read) return -1;
+    if (orientation < 1 || orientation > 8) orientation = 1;
+    if (setjmp(d->err.jump)) return -1;
+    jpeg_start_decompress(&d->cinfo);
+    int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
+    size_t row_bytes = (size_t)w * 4;
+    /* Rotations write each strip as columns: taller strips mean longer runs in each output row. */
+    const int strip_rows = orientation >= 5 ? 64 : 16;
+    if (orientation != 1) {
+        d->strip = malloc(row_bytes * (size_t)strip_rows);
+        if (!d->strip) {
+            snprintf(d->err.message, sizeof d->err.message, "out of memory");
+            return -1;
+        }
+    }
+    JSAMPROW rows[64];
+    while (d->cinfo.output_scanline < d->cinfo.output_height) {
+        int y0 = (int)d->cinfo.output_scanline;
+        int want = h - y0 < strip_rows ? h - y0 : strip_rows;
+        uint8_t *base = orientation == 1 ? out + (size_t)y0 * row_bytes : d->strip;
+        for (int j = 0; j < want; j++) rows[j] = base + (size_t)j * row_bytes;
+        int got = 0;
+        while (got < want) {
+            JDIMENSION n = jpeg_read_scanlines(&d->cinfo, rows + got, (JDIMENSION)(want - got));
+            if (n == 0) break;
+            got += (int)n;
+        }
+        if (got == 0) {
+            snprintf(d->err.message, sizeof d->err.message, "truncated JPEG data (no scanlines)");
+            return -1;
+        }
+        if (d->cmyk) cmyk_to_rgba(base, (size_t)got * (size_t)w, d->inverted_cmyk);
+        if (orientation != 1) scatter(d->strip, got, y0, w, h, out, orientation);
+    }
+    jpeg_finish_decompress(&d->cinfo);
+    return 0;
+}
+
+/* ---- encoding ------------------------------------------------------------------------------ */
+
+/* What an encode owns; on the heap so its fields are reliable after a longjmp. */
+struct jpeg_encode_state {
+    struct jpeg_compress_struct cinfo;
+    struct sumi_jpeg_error err;
+    int created;
+    FILE *file;
+    unsigned char *buffer;
+    unsigned long buffer_size;
+    uint8_t *row;
+};
+
+static void release(struct jpeg_encode_state *s) {
+    if (s->created) jpeg_destroy_compress(&s->cinfo);
+    if (s->file) fclose(s->file);
+    free(s->row);
+    free(s);
+}
+
+int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                     int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
+                     uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    struct jpeg_encode_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    install_errors(&s->err);
+    s->cinfo.err = &s->err.manager;
+    if (setjmp(s->err.jump)) {
+        snprintf(error, error_size, "%s", s->err.message);
+        free(s->buffer);
+        release(s);
+        return -1;
+    }
+    jpeg_create_compress(&s->cinfo);
+    s->created = 1;
+    if (fd >= 0) {
+        int copy = dup(fd);
+        s->file = copy >= 0 ? fdopen(copy, "wb") : NULL;
+        if (!s->file) {
+            if (copy >= 0) close(copy);
+            snprintf(s->err.message, sizeof s->err.message, "cannot open the output for writing");
+            longjmp(s->err.jump, 1);
+        }
+        jpeg_stdio_dest(&s->cinfo, s->file);
+    } else {
+        jpeg_mem_dest(&s->cinfo, &s->buffer, &s->buffer_size);
+    }
+    s->cinfo.image_width = (JDIMENSION)width;
+    s->cinfo.image_height = (JDIMENSION)height;
+    s->cinfo.input_components = flatten ? 3 : 4;
+    s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
+    jpeg_set_defaults(&s->cinfo);
+    jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    s->cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    /* 4:2:0 chroma subsampling (the library default for YCbCr, stated here on purpose). */
+    s->cinfo.comp_info[0].h_samp_factor = 2;
+    s->cinfo.comp_info[0].v_samp_factor = 2;
+    jpeg_start_compress(&s->cinfo, TRUE);
+    if (flatten) {
+        s->row = malloc((size_t)width * 3);
+        if (!s->row) {
+            snprintf(s->err.message, sizeof s->err.message, "out of memory");
+            longjmp(s->err.jump, 1);
+        }
+    }
+    while (s->cinfo.next_scanline < s->cinfo.image_height) {
+        const uint8_t *src = rgba + (size_t)s->cinfo.next_scanline * stride;
+        JSAMPROW row;
+        if (flatten) {
+            sumi_flatten_row(src, s->row, width, bg_r, bg_g, bg_b, 0);
+            row = s->row;
+        } else {
+            row = (JSAMPROW)src;
+        }
+        jpeg_write_scanlines(&s->cinfo, &row, 1);
+    }
+    jpeg_finish_compress(&s->cinfo);
+    if (s->file) {
+        FILE *file = s->file;
+        s->file = NULL;
+        if (fclose(file) != 0) {
+            snprintf(error, error_size, "cannot write the JPEG data");
+            release(s);
+            return -1;
+        }
+    } else {
+        *out = s->buffer;
+        *out_size = (size_t)s->buffer_size;
+    }
+    release(s);
+    return 0;
+}

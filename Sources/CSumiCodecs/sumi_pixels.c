@@ -1,0 +1,84 @@
+/* Pixel conversions between straight and premultiplied RGBA, shared by the codecs. */
+#include "sumi_codecs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static inline uint8_t mul_div_255(unsigned c, unsigned a) {
+    unsigned t = c * a + 128;
+    return (uint8_t)((t + (t >> 8)) >> 8);
+}
+
+void sumi_premultiply(uint8_t *p, size_t count) {
+    for (size_t i = 0; i < count; i++, p += 4) {
+        unsigned a = p[3];
+        if (a == 255) continue;
+        if (a == 0) { p[0] = p[1] = p[2] = 0; continue; }
+        p[0] = mul_div_255(p[0], a);
+        p[1] = mul_div_255(p[1], a);
+        p[2] = mul_div_255(p[2], a);
+    }
+}
+
+void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count) {
+    for (size_t i = 0; i < count; i++, src += 4, dst += 4) {
+        unsigned a = src[3];
+        if (a == 255) {
+            if (dst != src) memcpy(dst, src, 4);
+            continue;
+        }
+        if (a == 0) { dst[0] = dst[1] = dst[2] = dst[3] = 0; continue; }
+        unsigned half = a / 2;
+        unsigned r = (src[0] * 255u + half) / a, g = (src[1] * 255u + half) / a, b = (src[2] * 255u + half) / a;
+        dst[0] = (uint8_t)(r > 255 ? 255 : r);
+        dst[1] = (uint8_t)(g > 255 ? 255 : g);
+        dst[2] = (uint8_t)(b > 255 ? 255 : b);
+        dst[3] = (uint8_t)a;
+    }
+}
+
+int sumi_is_opaque(const uint8_t *rgba, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        if (rgba[i * 4 + 3] != 255) return 0;
+    }
+    return 1;
+}
+
+void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int premultiplied,
+                      int width, int height, uint8_t *dst) {
+    for (int y = 0; y < height; y++) {
+        const uint8_t *s = src + (size_t)y * src_stride;
+        uint8_t *d = dst + (size_t)y * (size_t)width * 4;
+        if (channels == 4) {
+            memcpy(d, s, (size_t)width * 4);
+            if (!premultiplied) {
+                sumi_premultiply(d, (size_t)width);
+                continue;
+            }
+            for (int x = 0; x < width; x++, d += 4) {
+                if (d[0] > d[3]) d[0] = d[3];
+                if (d[1] > d[3]) d[1] = d[3];
+                if (d[2] > d[3]) d[2] = d[3];
+            }
+        } else {
+            for (int x = 0; x < width; x++, s += channels, d += 4) {
+                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = 255;
+            }
+        }
+    }
+}
+
+void sumi_flatten_row(const uint8_t *p, uint8_t *dst, int width, uint8_t bg_r, uint8_t bg_g,
+                      uint8_t bg_b, int bgr) {
+    for (int x = 0; x < width; x++, p += 4, dst += 3) {
+        unsigned inv = 255u - p[3];
+        unsigned r = p[0] + mul_div_255(bg_r, inv);
+        unsigned g = p[1] + mul_div_255(bg_g, inv);
+        unsigned b = p[2] + mul_div_255(bg_b, inv);
+        r = r > 255 ? 255 : r; g = g > 255 ? 255 : g; b = b > 255 ? 255 : b;
+        if (bgr) { dst[0] = (uint8_t)b; dst[1] = (uint8_t)g; dst[2] = (uint8_t)r; }
+        else { dst[0] = (uint8_t)r; dst[1] = (uint8_t)g; dst[2] = (uint8_t)b; }
+    }
+}
+
+void sumi_free(void *pointer) { free(pointer); }

@@ -1,0 +1,308 @@
+/* libpng decoding and encoding with libpng's errors caught by setjmp. */
+#include "sumi_codecs.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <png.h>
+
+/* ---- decoding ------------------------------------------------------------------------------ */
+
+struct sumi_png_decoder {
+    png_structp png;
+    png_infop info;
+    const uint8_t *data;
+    size_t size;
+    size_t offset;
+    int header_read;
+    int width;
+    int height;
+    int has_alpha;
+    png_bytep *rows;
+    char message[256];
+};
+
+static void on_png_error(png_structp png, png_const_charp text) {
+    char *message = png_get_error_ptr(png);
+    if (message && message[0] == 0) snprintf(message, 256, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void on_png_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
+
+static void read_from_memory(png_structp png, png_bytep out, size_t length) {
+    sumi_png_decoder *d = png_get_io_ptr(png);
+    if (d->size - d->offset < length) {
+        snprintf(d->message, sizeof d->message, "truncated PNG data (premature end of file)");
+        png_error(png, d->message);
+    }
+    memcpy(out, d->data + d->offset, length);
+    d->offset += length;
+}
+
+sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size) {
+    sumi_png_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->data = data;
+    d->size = size;
+    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d->message, on_png_error, on_png_warning);
+    if (d->png) d->info = png_create_info_struct(d->png);
+    if (!d->png || !d->info) snprintf(d->message, sizeof d->message, "out of memory");
+    return d;
+}
+
+void sumi_png_decoder_destroy(sumi_png_decoder *d) {
+    if (!d) return;
+    if (d->png) png_destroy_read_struct(&d->png, d->info ? &d->info : NULL, NULL);
+    free(d->rows);
+    free(d);
+}
+
+const char *sumi_png_decoder_error(const sumi_png_decoder *d) { return d ? d->message : "out of memory"; }
+
+int sumi_png_decoder_read_header(sumi_png_decoder *d, int *width, int *height, int *has_alpha) {
+    if (!d->png || !d->info) return -1;
+    if (setjmp(png_jmpbuf(d->png))) return -1;
+    png_set_read_fn(d->png, d, read_from_memory);
+    /* Sumi checks the pixel count itself (max-pixels); allow libpng's full range of sizes. */
+    png_set_user_limits(d->png, 0x7fffffff, 0x7fffffff);
+    png_read_info(d->png, d->info);
+    png_uint_32 w = 0, h = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(d->png, d->info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    int trns = png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0;
+    d->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || trns;
+
+    if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(d->png);
+    if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(d->png);
+    if (trns) png_set_tRNS_to_alpha(d->png);
+    if (depth == 16) png_set_scale_16(d->png);
+    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(d->png);
+    if (!d->has_alpha) png_set_filler(d->png, 0xFF, PNG_FILLER_AFTER);
+    png_set_interlace_handling(d->png);
+    png_read_update_info(d->png, d->info);
+    if (png_get_rowbytes(d->png, d->info) != (size_t)w * 4) {
+        snprintf(d->message, sizeof d->message, "unsupported PNG pixel layout");
+        return -1;
+    }
+    d->width = (int)w;
+    d->height = (int)h;
+    d->header_read = 1;
+    *width = d->width;
+    *height = d->height;
+    *has_alpha = d->has_alpha;
+    return 0;
+}
+
+int sumi_png_decoder_decode(sumi_png_decoder *d, uint8_t *out) {
+    if (!d->header_read) return -1;
+    if (setjmp(png_jmpbuf(d->png))) return -1;
+    d->rows = malloc(sizeof(png_bytep) * (size_t)(d->height > 0 ? d->height : 1));
+    if (!d->rows) {
+        snprintf(d->message, sizeof d->message, "out of memory");
+        return -1;
+    }
+    for (int y = 0; y < d->height; y++) d->rows[y] = out + (size_t)y * (size_t)d->width * 4;
+    png_read_image(d->png, d->rows);
+    /* The chunks after the image data must be there too: a file cut after IDAT is truncated. */
+    png_read_end(d->png, NULL);
+    if (d->has_alpha) sumi_premultiply(out, (size_t)d->width * (size_t)d->height);
+    return 0;
+}
+
+/* ---- palette detection ----------------------------------------------------------------------- */
+
+/* An image with at most 256 distinct pixels is written as a palette PNG: a quarter of the data to
+ * compress, so both faster and far smaller on screenshots and diagrams. */
+struct palette {
+    uint32_t keys[1024];
+    int16_t slots[1024]; /* palette index + 1, 0 = empty */
+    uint32_t colors[256];
+    int count;
+};
+
+static inline uint32_t load_pixel(const uint8_t *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
+}
+
+static inline int palette_slot(const struct palette *pal, uint32_t key) {
+    uint32_t h = (key * 2654435761u) >> 22; /* 10 bits */
+    while (pal->slots[h] && pal->keys[h] != key) h = (h + 1) & 1023;
+    return (int)h;
+}
+
+/* Collects the distinct pixels; 0 when there are more than 256. */
+static int build_palette(struct palette *pal, const uint8_t *rgba, int width, int height, size_t stride) {
+    memset(pal->slots, 0, sizeof pal->slots);
+    pal->count = 0;
+    uint32_t last = 0;
+    int have_last = 0;
+    for (int y = 0; y < height; y++) {
+        const uint8_t *row = rgba + (size_t)y * stride;
+        for (int x = 0; x < width; x++) {
+            uint32_t key = load_pixel(row + (size_t)x * 4);
+            if (have_last && key == last) continue;
+            last = key;
+            have_last = 1;
+            int h = palette_slot(pal, key);
+            if (pal->slots[h]) continue;
+            if (pal->count == 256) return 0;
+            pal->keys[h] = key;
+            pal->slots[h] = (int16_t)(pal->count + 1);
+            pal->colors[pal->count++] = key;
+        }
+    }
+    return pal->count;
+}
+
+static void palette_row(const struct palette *pal, const uint8_t *rgba, int width, uint8_t *out) {
+    uint32_t last = load_pixel(rgba) ^ 1u;
+    uint8_t index = 0;
+    for (int x = 0; x < width; x++) {
+        uint32_t key = load_pixel(rgba + (size_t)x * 4);
+        if (key != last) {
+            last = key;
+            index = (uint8_t)(pal->slots[palette_slot(pal, key)] - 1);
+        }
+        out[x] = index;
+    }
+}
+
+/* ---- encoding ------------------------------------------------------------------------------ */
+
+/* What an encode owns; on the heap so its fields are reliable after a longjmp. */
+struct png_encode_state {
+    png_structp png;
+    png_infop info;
+    int fd;
+    uint8_t *buffer;
+    size_t size;
+    size_t capacity;
+    uint8_t *row;
+    struct palette *palette;
+    char message[256];
+};
+
+static void write_output(png_structp png, png_bytep data, size_t length) {
+    struct png_encode_state *s = png_get_io_ptr(png);
+    if (s->fd >= 0) {
+        size_t done = 0;
+        while (done < length) {
+            ssize_t n = write(s->fd, data + done, length - done);
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                snprintf(s->message, sizeof s->message, "cannot write the PNG data: %s", strerror(errno));
+                png_error(png, s->message);
+            }
+            done += (size_t)n;
+        }
+        return;
+    }
+    if (s->capacity - s->size < length) {
+        size_t capacity = s->capacity ? s->capacity : 1 << 16;
+        while (capacity - s->size < length) capacity *= 2;
+        uint8_t *grown = realloc(s->buffer, capacity);
+        if (!grown) png_error(png, "out of memory");
+        s->buffer = grown;
+        s->capacity = capacity;
+    }
+    memcpy(s->buffer + s->size, data, length);
+    s->size += length;
+}
+
+static void flush_output(png_structp png) { (void)png; }
+
+static int png_encode_fail(struct png_encode_state *s) {
+    if (s->png) png_destroy_write_struct(&s->png, s->info ? &s->info : NULL);
+    free(s->buffer);
+    free(s->row);
+    free(s->palette);
+    free(s);
+    return -1;
+}
+
+int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
+                    int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    struct png_encode_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    s->fd = fd;
+    s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s->message, on_png_error, on_png_warning);
+    if (s->png) s->info = png_create_info_struct(s->png);
+    if (!s->png || !s->info) {
+        snprintf(error, error_size, "out of memory");
+        return png_encode_fail(s);
+    }
+    if (setjmp(png_jmpbuf(s->png))) {
+        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
+        return png_encode_fail(s);
+    }
+    png_set_write_fn(s->png, s, write_output, flush_output);
+    png_set_compression_level(s->png, level < 0 ? 0 : level > 9 ? 9 : level);
+    png_set_compression_buffer_size(s->png, 1 << 17);
+    s->palette = malloc(sizeof *s->palette);
+    if (!s->palette) png_error(s->png, "out of memory");
+    int colors = build_palette(s->palette, rgba, width, height, stride);
+    if (colors > 0) {
+        png_set_filter(s->png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
+        png_set_IHDR(s->png, s->info, (png_uint_32)width, (png_uint_32)height, 8, PNG_COLOR_TYPE_PALETTE,
+                     PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+        png_color plte[256];
+        png_byte trns[256];
+        int trns_count = 0;
+        for (int i = 0; i < colors; i++) {
+            uint8_t straight[4];
+            sumi_unpremultiply((const uint8_t *)&s->palette->colors[i], straight, 1);
+            plte[i].red = straight[0];
+            plte[i].green = straight[1];
+            plte[i].blue = straight[2];
+            trns[i] = straight[3];
+            if (straight[3] != 255) trns_count = i + 1;
+        }
+        png_set_PLTE(s->png, s->info, plte, colors);
+        if (trns_count > 0) png_set_tRNS(s->png, s->info, trns, trns_count, NULL);
+    } else {
+        /* Fast and effective on photos and screenshots alike: SUB and PAETH, chosen per row. */
+        png_set_filter(s->png, PNG_FILTER_TYPE_BASE,
+                       level == 0 ? PNG_FILTER_NONE : (PNG_FILTER_SUB | PNG_FILTER_PAETH));
+        png_set_IHDR(s->png, s->info, (png_uint_32)width, (png_uint_32)height, 8,
+                     opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                     PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    }
+    png_write_info(s->png, s->info);
+    if (colors == 0 && opaque) png_set_filler(s->png, 0, PNG_FILLER_AFTER);
+    if (colors > 0 || !opaque) {
+        s->row = malloc((size_t)width * 4);
+        if (!s->row) png_error(s->png, "out of memory");
+    }
+    for (int y = 0; y < height; y++) {
+        const uint8_t *src = rgba + (size_t)y * stride;
+        if (colors > 0) {
+            palette_row(s->palette, src, width, s->row);
+            png_write_row(s->png, s->row);
+        } else if (opaque) {
+            png_write_row(s->png, (png_const_bytep)src);
+        } else {
+            sumi_unpremultiply(src, s->row, (size_t)width);
+            png_write_row(s->png, s->row);
+        }
+    }
+    png_write_end(s->png, NULL);
+    png_destroy_write_struct(&s->png, &s->info);
+    free(s->row);
+    free(s->palette);
+    if (fd < 0) {
+        *out = s->buffer;
+        *out_size = s->size;
+    }
+    free(s);
+    return 0;
+}

@@ -1,0 +1,145 @@
+import Foundation
+import SumiCodecs
+import SumiKit
+import Testing
+
+/// A layer content that draws a fixed image at scale 1 (and records the scale it was asked for).
+struct FixedLayerContent: LayerContent {
+    let image: Image
+    var size: Size { Size(width: Double(image.width), height: Double(image.height)) }
+    func rasterize(scaleX: Double, scaleY: Double, phase: Point) throws -> Image {
+        guard scaleX == 1, scaleY == 1, phase == Point(x: 0, y: 0) else { throw StageError("unexpected scale") }
+        return image
+    }
+}
+
+@Suite struct EncodeStageTests {
+    let harness = StageHarness(EncodeStage.self)
+
+    func encode(_ image: Image, _ parameters: [String: ParamValue]) throws -> FileOutput {
+        guard case .file(let output) = try harness.run(parameters, inputs: ["in": .image(image)]) else {
+            throw StageError("expected a file")
+        }
+        return output
+    }
+
+    @Test func writesEveryFormatReadableByImageMagick() throws {
+        let folder = try ScratchFolder("encode-formats")
+        let (translucent, straight) = Fixtures.translucent()
+        let smooth = Fixtures.smooth(width: 96, height: 64)
+
+        let png = try encode(translucent, ["path": .path(folder.file("a.png"))])
+        #expect(png.format == "png" && png.width == 64 && png.height == 48)
+        #expect(png.bytes == (try folder.read("a.png")).count)
+        #expect(try magickRGBA(folder.file("a.png")) == straightPixels(translucent))
+
+        let jpg = try encode(smooth, ["path": .path(folder.file("a.jpg")), "quality": .integer(95)])
+        #expect(jpg.format == "jpeg" && jpg.width == 96 && jpg.height == 64)
+        #expect(psnr(smooth, Fixtures.premultiplied(try magickRGBA(folder.file("a.jpg")), width: 96, height: 64)) > 45)
+
+        let webp = try encode(smooth, ["path": .path(folder.file("a.webp"))])
+        #expect(webp.format == "webp")
+        #expect(psnr(smooth, Fixtures.premultiplied(try magickRGBA(folder.file("a.webp")), width: 96, height: 64)) > 35)
+        // Our own decoder reads it back too, alpha included.
+        let translucentWebP = try encode(translucent, ["path": .path(folder.file("b.webp")), "quality": .integer(100)])
+        #expect(translucentWebP.bytes > 0)
+        let backWebP = try decodeBytes(try folder.read("b.webp"))
+        #expect(abs(Int(backWebP.pixel(x: 40, y: 40).a) - Int(translucent.pixel(x: 40, y: 40).a)) <= 2)
+
+        let tiff = try encode(translucent, ["path": .path(folder.file("a.tif"))])
+        #expect(tiff.format == "tiff")
+        let theirs = try magickRGBA(folder.file("a.tif"))
+        var worst = 0
+        for i in 0..<theirs.count where straight[i - i % 4 + 3] >= 128 { worst = max(worst, abs(Int(theirs[i]) - Int(straight[i]))) }
+        #expect(worst <= 1)
+        let backTIFF = try decodeBytes(try folder.read("a.tif"))
+        var worstBack = 0
+        for i in 0..<backTIFF.pixels.count { worstBack = max(worstBack, abs(Int(backTIFF.pixels[i]) - Int(translucent.pixels[i]))) }
+        #expect(worstBack <= 1)
+
+        let bmp = try encode(Fixtures.asymmetric(), ["path": .path(folder.file("a.bmp"))])
+        #expect(bmp.format == "bmp")
+        let bmpPixels = try magickRGBA(folder.file("a.bmp"))
+        #expect(bmpPixels == straightPixels(Fixtures.asymmetric()))
+        #expect(try decodeBytes(try folder.read("a.bmp")).pixels == Fixtures.asymmetric().pixels)
+    }
+
+    @Test func formatsWithoutAlphaFlattenOntoBackground() throws {
+        let folder = try ScratchFolder("encode-background")
+        let clear = Image(width: 8, height: 8, fill: .transparent)
+        _ = try encode(clear, ["path": .path(folder.file("a.bmp")), "background": .color(Color(red: 0, green: 128, blue: 255))])
+        let bmp = try decodeBytes(try folder.read("a.bmp"))
+        #expect(bmp.pixel(x: 3, y: 3) == (0, 128, 255, 255))
+        _ = try encode(clear, ["path": .path(folder.file("a.jpg"))])
+        let jpg = try decodeBytes(try folder.read("a.jpg"))
+        #expect(jpg.pixel(x: 3, y: 3).r >= 250 && jpg.pixel(x: 3, y: 3).b >= 250)  // white by default
+    }
+
+    @Test func formatParameterOverridesTheExtension() throws {
+        let folder = try ScratchFolder("encode-format")
+        let output = try encode(Fixtures.asymmetric(), ["path": .path(folder.file("picture.dat")), "format": .string("jpg")])
+        #expect(output.format == "jpeg")
+        #expect(Array(try folder.read("picture.dat").prefix(3)) == [0xFF, 0xD8, 0xFF])
+    }
+
+    @Test func unknownFormatIsAParameterError() throws {
+        for path in ["/tmp/out.xyz", "/tmp/out", "-"] {
+            do {
+                _ = try harness.make(["path": .path(path)])
+                Issue.record("\(path) should be refused")
+            } catch let error as StageError {
+                #expect(error.isUsageError && error.parameter == "format")
+                #expect(error.message.contains("png, jpeg, webp, tiff, bmp"))
+            }
+        }
+        #expect(throws: StageError.self) { _ = try harness.make(["path": .path("/tmp/a.png"), "format": .string("gif")]) }
+    }
+
+    @Test func parametersThatDoNotApplyAreWarnedAboutAndIgnored() throws {
+        let folder = try ScratchFolder("encode-warnings")
+        let warned = StageHarness(EncodeStage.self)
+        _ = try warned.run(["path": .path(folder.file("a.png")), "quality": .integer(50), "background": .color(.black)],
+                           inputs: ["in": .image(Fixtures.asymmetric())])
+        #expect(warned.warnings == ["parameter \"quality\" does not apply to png output; ignored",
+                                    "parameter \"background\" does not apply to png output; ignored"])
+        let quiet = StageHarness(EncodeStage.self)
+        _ = try quiet.run(["path": .path(folder.file("a.jpg")), "quality": .integer(50)],
+                          inputs: ["in": .image(Fixtures.asymmetric())])
+        _ = try quiet.run(["path": .path(folder.file("b.png")), "compression": .integer(9)],
+                          inputs: ["in": .image(Fixtures.asymmetric())])
+        #expect(quiet.warnings.isEmpty)
+        let jpeg = StageHarness(EncodeStage.self)
+        _ = try jpeg.run(["path": .path(folder.file("c.jpg")), "compression": .integer(9)],
+                         inputs: ["in": .image(Fixtures.asymmetric())])
+        #expect(jpeg.warnings == ["parameter \"compression\" does not apply to jpeg output; ignored"])
+    }
+
+    @Test func unwritableFolderIsAnErrorAndCreatesNothing() throws {
+        let folder = try ScratchFolder("encode-unwritable")
+        let path = folder.file("missing/out.png")
+        let message = errorMessage { _ = try encode(Fixtures.asymmetric(), ["path": .path(path)]) }
+        #expect(message == "\(path): cannot write: No such file or directory")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func failedEncodeLeavesTheExistingFileAlone() throws {
+        let folder = try ScratchFolder("encode-fail")
+        let path = try folder.write(Array("precious".utf8), to: "out.jpg")
+        let tooWide = Image(width: 70_000, height: 1, fill: .black)
+        let message = errorMessage { _ = try encode(tooWide, ["path": .path(path)]) }
+        #expect(message == "\(path): image is 70000x1; JPEG allows at most 65500 pixels a side")
+        #expect(try folder.read("out.jpg") == Array("precious".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["out.jpg"])
+    }
+
+    @Test func layerIsRasterisedAtItsOwnSize() throws {
+        let folder = try ScratchFolder("encode-layer")
+        let image = Fixtures.translucent(width: 40, height: 12).image
+        let layer = Layer(content: FixedLayerContent(image: image),
+                          placement: Placement(origin: Point(x: 5.5, y: 3), scaleX: 7.7, scaleY: 7.7))
+        let value = try harness.run(["path": .path(folder.file("label.png"))], inputs: ["in": .layer(layer)])
+        guard case .file(let output) = value else { Issue.record("expected a file"); return }
+        #expect(output.width == 40 && output.height == 12)
+        #expect(try magickRGBA(folder.file("label.png")) == straightPixels(image))
+    }
+}
