@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SumiKit
 @testable import SumiPage
+import SumiCodecs
 
 /// Writes `images` with pdf-page into `scratch` and returns the report.
 private func writePDF(_ images: [Image], _ scratch: Scratch, name: String = "out.pdf",
@@ -251,4 +252,50 @@ func fitRAndReportAgreeWithTheFormula(viewport: Rect, scale: Double) throws {
     }
     #expect { try writePDF([image], scratch, ["scale": .number(0)]) } throws: { _ in true }
     #expect(scratch.files().isEmpty, "left behind: \(scratch.files())")
+}
+
+@Test func jpegCompressionReencodesWithSoftMaskForAlpha() throws {
+    let scratch = Scratch("reencode")
+    defer { scratch.cleanUp() }
+    let opaque = Synthetic.page(width: 160, height: 120, header: 10, footer: 10, seed: 12)
+    let (_, path) = try writePDF([opaque], scratch, ["compression": .string("jpeg"), "quality": .integer(92)])
+    try expectValidPDF(path)
+    let list = try runTool("/usr/bin/pdfimages", ["-list", path]).text
+    #expect(list.contains("jpeg") && !list.contains("smask"))
+    _ = try runTool("/usr/bin/pdftocairo", ["-png", "-r", "72", "-singlefile", path, scratch.file("render")])
+    #expect(psnr(try readRGBA(scratch.file("render.png"), width: 160, height: 120), opaque.pixels) > 25)
+
+    var translucent = Image(width: 40, height: 30, fill: Color(red: 200, green: 40, blue: 40, alpha: 128))
+    translucent.metadata.knownOpaque = false
+    let (_, maskPath) = try writePDF([translucent], scratch, name: "mask.pdf", ["compression": .string("jpeg")])
+    try expectValidPDF(maskPath)
+    let maskList = try runTool("/usr/bin/pdfimages", ["-list", maskPath]).text
+    #expect(maskList.contains("jpeg") && maskList.contains("smask"))
+    _ = try runTool("/usr/bin/pdftocairo", ["-png", "-r", "72", "-singlefile", maskPath, scratch.file("mask")])
+    let shown = try readRGBA(scratch.file("mask.png"), width: 40, height: 30)
+    // 50% red over white paper: about (228, 147, 147).
+    #expect(abs(Int(shown[0]) - 228) <= 4 && abs(Int(shown[1]) - 147) <= 4 && abs(Int(shown[2]) - 147) <= 4)
+}
+
+@Test func decodedJPEGPassesThroughAndStitchedCapturesGiveTheViewport() throws {
+    let scratch = Scratch("chain")
+    defer { scratch.cleanUp() }
+    let source = Synthetic.page(width: 120, height: 90, header: 0, footer: 0, seed: 2)
+    let jpegPath = scratch.file("photo.jpg")
+    try writeWithConvert(source, to: jpegPath, options: ["-quality", "80"])
+    let decoded = try StageHarness(DecodeStage.self).runImage(["path": .path(jpegPath)])
+    let (_, path) = try writePDF([decoded], scratch)
+    _ = try runTool("/usr/bin/pdfimages", ["-all", path, scratch.file("x")])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("x-000.jpg"))) == Data(contentsOf: URL(fileURLWithPath: jpegPath)))
+
+    // stitch → pdf-page: capture 2's viewport, in points from the bottom-left.
+    let page = Synthetic.page(width: 150, height: 900, header: 20, footer: 16, seed: 31)
+    let positions = Synthetic.scrollPositions(pageHeight: 900, viewport: 300, header: 20, footer: 16, overlap: 0.25)
+    let captures = positions.map { Synthetic.capture(of: page, at: $0, viewport: 300, header: 20, footer: 16) }
+    let stitched = try StageHarness(StitchStage.self).runImage([:], inputs: ["in": .images(captures)])
+    let (report, stitchedPath) = try writePDF([stitched], scratch, name: "page.pdf", ["viewport": .string("capture:2"), "scale": .number(3)])
+    try expectValidPDF(stitchedPath)
+    #expect(report.rectInCurrentPage == Rect(x: 0, y: Double(900 - positions[2] - 300) / 3, width: 50, height: 100))
+    _ = try runTool("/usr/bin/pdfimages", ["-png", stitchedPath, scratch.file("p")])
+    #expect(try readRGBA(scratch.file("p-000.png"), width: 150, height: 900) == page.pixels)
 }
