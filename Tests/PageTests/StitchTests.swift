@@ -99,3 +99,43 @@ func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
     #expect { try stitch([a, far], ["offsets": .string("10,800")]) } throws: { ($0 as? StageError)?.parameter == "offsets" }
     #expect { try stitch([a, far], ["header": .string("top")]) } throws: { ($0 as? StageError)?.parameter == "header" }
 }
+
+@Test func headerWithAChangingClockIsStillOneBar() throws {
+    let page = Synthetic.page(width: width, height: 1300, header: 60, footer: footer, seed: 17)
+    let positions = Synthetic.scrollPositions(pageHeight: page.height, viewport: viewport, header: 60, footer: footer, overlap: 0.2)
+    var captures = positions.map { Synthetic.capture(of: page, at: $0, viewport: viewport, header: 60, footer: footer) }
+    // A "clock" in the status bar (rows 4–12) shows a different time on every capture.
+    for i in captures.indices {
+        for y in 4..<13 {
+            for x in 80..<100 where (x + y + i) % 3 == 0 {
+                let p = (y * width + x) * 4
+                captures[i].pixels[p] = 255; captures[i].pixels[p + 1] = 255; captures[i].pixels[p + 2] = 255
+            }
+        }
+    }
+    let result = try stitch(captures)
+    #expect(offsets(of: result) == positions)
+    // Header rows come from the first capture, everything below is the page.
+    let headerBytes = 60 * width * 4
+    #expect(Array(result.pixels[0..<headerBytes]) == Array(captures[0].pixels[0..<headerBytes]))
+    #expect(Array(result.pixels[headerBytes...]) == Array(page.pixels[headerBytes...]))
+}
+
+@Test func shorterLastCaptureIsPlacedAtTheBottom() throws {
+    let page = Synthetic.page(width: width, height: 1000, header: header, footer: footer, seed: 23)
+    var positions = Synthetic.scrollPositions(pageHeight: page.height, viewport: viewport, header: header, footer: footer, overlap: 0.3)
+    positions.removeLast()
+    var captures = positions.map { Synthetic.capture(of: page, at: $0, viewport: viewport, header: header, footer: footer) }
+    // The last capture is a shorter crop of the final screen (a partial screenshot, header and footer kept).
+    let short = 260
+    let last = Synthetic.capture(of: page, at: page.height - viewport, viewport: viewport, header: header, footer: footer)
+    var cut = last.cropped(x: 0, y: 0, width: width, height: short)
+    let stride = width * 4
+    cut.pixels.replaceSubrange(((short - footer) * stride)..<(short * stride), with: last.pixels[((viewport - footer) * stride)...])
+    cut.pixels.replaceSubrange((header * stride)..<((short - footer) * stride),
+                               with: last.pixels[((viewport - short + header) * stride)..<((viewport - footer) * stride)])
+    captures.append(cut)
+    let result = try stitch(captures)
+    #expect(result.height == page.height)
+    #expect(result.pixels == page.pixels)
+}
