@@ -161,22 +161,6 @@ struct FlateImageEncoder: Sendable {
     }
 }
 
-/// Where compressed bytes go: the file, or memory until their turn comes.
-protocol ByteOutput: AnyObject {
-    /// Bytes written so far.
-    var offset: Int { get }
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws
-    func write(_ bytes: [UInt8]) throws
-}
-
-/// Compressed bytes held in memory.
-final class ByteCollector: ByteOutput {
-    private(set) var bytes: [UInt8] = []
-    var offset: Int { bytes.count }
-    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws { self.bytes.append(contentsOf: bytes) }
-    func write(_ bytes: [UInt8]) throws { self.bytes.append(contentsOf: bytes) }
-}
-
 /// The compressed bytes and checksum of one part, handed from a worker to the writer.
 private final class PartResult: Sendable {
     private let slot = Mutex<Result<([UInt8], UInt32), any Error>?>(nil)

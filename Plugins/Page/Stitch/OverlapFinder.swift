@@ -14,16 +14,12 @@ struct OverlapFinder {
     /// (True overlaps of JPEG captures measure under 0.05; unrelated content around 0.45.)
     var distinctness: Float = 0.2
 
-    /// How a distance was found.
-    enum Method: Sendable { case exact, approximate }
-
     /// The scroll distance from `a` to `b`, or nil when they do not overlap.
-    func distance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> (Int, Method)? {
+    func distance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Int? {
         let lengthA = a.height - header - footer, lengthB = b.height - header - footer
         guard lengthA > 0, lengthB > 0 else { return nil }
-        if let d = exactDistance(pa, pb, lengthA: lengthA, lengthB: lengthB) { return (d, .exact) }
-        if let d = approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB) { return (d, .approximate) }
-        return nil
+        return exactDistance(pa, pb, lengthA: lengthA, lengthB: lengthB)
+            ?? approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB)
     }
 
     /// The fewest overlapping rows that count as an overlap.
@@ -52,35 +48,34 @@ struct OverlapFinder {
 
     /// The distance whose overlapping row signatures differ least, refined on the pixels. A few rows
     /// at each end of the overlap are left out: next to a fixed bar, lossy compression mixes bar
-    /// and content. The best distance must stand out: its cost well below the typical one.
+    /// and content. Every distance is first scored on every fourth row; the best few are scored on
+    /// all rows. The best distance must stand out: its cost well below the typical one.
     private func approximateDistance(_ a: Image, _ pa: CaptureProfile, _ b: Image, _ pb: CaptureProfile,
                                      lengthA: Int, lengthB: Int) -> Int? {
         let minimum = max(8, min(lengthA, lengthB) / 25)
         guard lengthA >= minimum, lengthB >= minimum else { return nil }
-        let bands = CaptureProfile.bands
         let sa = pa.signatures(of: a), sb = pb.signatures(of: b)
-        var costs: [Float] = []
-        sa.withUnsafeBufferPointer { sa in
-            sb.withUnsafeBufferPointer { sb in
-                for d in 0...(lengthA - minimum) {
-                    let rows = OverlapFinder.trimmed(count: min(lengthB, lengthA - d))
-                    var cost: Float = 0
-                    var ia = (header + d + rows.lowerBound) * bands, ib = (header + rows.lowerBound) * bands
-                    for _ in 0..<(rows.count * bands) {
-                        cost += abs(sa[ia] - sb[ib])
-                        ia += 1
-                        ib += 1
-                    }
-                    costs.append(cost / Float(max(1, rows.count * bands)))
-                }
+        let candidates = 0...(lengthA - minimum)
+        let coarse = candidates.map { signatureCost(sa, sb, distance: $0, lengthA: lengthA, lengthB: lengthB, rowStep: 4) }
+        let sorted = coarse.sorted()
+        let typical = sorted[sorted.count / 2]
+        var shortlist = Set<Int>()
+        for d in candidates.sorted(by: { coarse[$0] < coarse[$1] }).prefix(8) {
+            for n in max(0, d - 2)...min(candidates.upperBound, d + 2) { shortlist.insert(n) }
+        }
+        var best = -1
+        var bestCost = Float.infinity
+        for d in shortlist.sorted() {
+            let cost = signatureCost(sa, sb, distance: d, lengthA: lengthA, lengthB: lengthB, rowStep: 1)
+            if cost < bestCost {
+                bestCost = cost
+                best = d
             }
         }
-        guard let bestCost = costs.min(), let best = costs.firstIndex(of: bestCost) else { return nil }
-        let typical = costs.sorted()[costs.count / 2]
-        guard costs.count < 3 || bestCost <= distinctness * typical else { return nil }
+        guard best >= 0, coarse.count < 3 || bestCost <= distinctness * typical else { return nil }
         var refined = best
         var refinedCost = Double.infinity
-        for d in max(0, best - 2)...min(lengthA - minimum, best + 2) {
+        for d in max(0, best - 2)...min(candidates.upperBound, best + 2) {
             let cost = pixelDifference(a, pa, b, distance: d, lengthA: lengthA, lengthB: lengthB)
             if cost < refinedCost {
                 refinedCost = cost
@@ -88,6 +83,26 @@ struct OverlapFinder {
             }
         }
         return refined
+    }
+
+    /// Mean absolute difference of the row signatures over the (trimmed) overlap at distance `d`,
+    /// looking at every `rowStep`-th row.
+    private func signatureCost(_ sa: [Float], _ sb: [Float], distance d: Int, lengthA: Int, lengthB: Int,
+                               rowStep: Int) -> Float {
+        let bands = CaptureProfile.bands
+        let rows = OverlapFinder.trimmed(count: min(lengthB, lengthA - d))
+        return sa.withUnsafeBufferPointer { sa in
+            sb.withUnsafeBufferPointer { sb in
+                var cost: Float = 0
+                var count = 0
+                for k in stride(from: rows.lowerBound, to: rows.upperBound, by: rowStep) {
+                    let ia = (header + d + k) * bands, ib = (header + k) * bands
+                    for j in 0..<bands { cost += abs(sa[ia + j] - sb[ib + j]) }
+                    count += bands
+                }
+                return cost / Float(max(1, count))
+            }
+        }
     }
 
     /// The overlap rows compared: all but up to 16 at each end, keeping at least half.

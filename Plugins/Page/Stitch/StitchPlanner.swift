@@ -43,7 +43,7 @@ struct StitchPlanner {
         var result = [0]
         let finder = OverlapFinder(header: h, footer: f)
         for i in 1..<max(1, captures.count) {
-            guard let (d, _) = finder.distance(from: captures[i - 1], profiles[i - 1], to: captures[i], profiles[i]) else {
+            guard let d = finder.distance(from: captures[i - 1], profiles[i - 1], to: captures[i], profiles[i]) else {
                 throw StageError("capture \(i) does not overlap capture \(i - 1) (captures count from 0); give offsets")
             }
             result.append(result[i - 1] + d)
