@@ -251,6 +251,9 @@ func fitRAndReportAgreeWithTheFormula(viewport: Rect, scale: Double) throws {
         ($0 as? StageError)?.isUsageError == true
     }
     #expect { try writePDF([image], scratch, ["scale": .number(0)]) } throws: { _ in true }
+    #expect {
+        try StageHarness(PDFPageStage.self).run(["path": .path(scratch.file("empty.pdf"))], inputs: ["in": .images([])])
+    } throws: { "\($0)".contains("no images") }
     #expect(scratch.files().isEmpty, "left behind: \(scratch.files())")
 }
 

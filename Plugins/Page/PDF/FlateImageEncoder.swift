@@ -37,10 +37,13 @@ struct FlateImageEncoder: Sendable {
         let bounds = (0...partCount).map { image.height * $0 / partCount }
         let later = (1..<partCount).map { _ in PartResult() }
         let group = DispatchGroup()
+        // A queue of our own: its threads are made on demand (overcommit), so waiting for the parts
+        // cannot starve when the caller itself runs on a pool thread.
+        let workers = DispatchQueue(label: "sumi.page.flate", attributes: .concurrent)
         for p in 1..<partCount {
             let encoder = self, result = later[p - 1]
             let rows = bounds[p]..<bounds[p + 1], last = p == partCount - 1
-            DispatchQueue.global().async(group: group) {
+            workers.async(group: group) {
                 let bytes = ByteCollector()
                 let outcome = Result { try encoder.encodePart(rows: rows, last: last, into: bytes) }
                 result.store(outcome.map { (bytes.bytes, $0) })
