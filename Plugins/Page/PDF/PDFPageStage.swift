@@ -2,7 +2,10 @@ import SumiKit
 
 /// `pdf-page`: one image (or a list, one page each) → a PDF file whose pages are the images at
 /// `scale` pixels per point. With a viewport the document opens on that rectangle of the current page
-/// (`/OpenAction … /FitR`), and the run report gives the rectangle in points.
+/// (`/OpenAction [page /FitR left bottom right top]`, in the page's own units), the Info dictionary
+/// repeats it for viewers that ignore OpenAction (`/SumiViewport (x y w h)` in points from the
+/// bottom-left, `/SumiViewportPage n`), and the run report gives it as `rectInCurrentPage`.
+/// Everything is checked before the file is opened, and the file is written atomically.
 public struct PDFPageStage: Stage {
     public static let descriptor = StageDescriptor(
         name: "pdf-page",
