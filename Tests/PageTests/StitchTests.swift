@@ -43,7 +43,7 @@ func losslessCapturesReassembleExactly(overlap: Double) throws {
     #expect(offsets(of: result) == positions)
 }
 
-@Test(arguments: [0.1, 0.3, 0.55])
+@Test(arguments: [0.05, 0.1, 0.3, 0.55])
 func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
     let scratch = Scratch("jpeg-stitch")
     defer { scratch.cleanUp() }
