@@ -302,3 +302,19 @@ func fitRAndReportAgreeWithTheFormula(viewport: Rect, scale: Double) throws {
     _ = try runTool("/usr/bin/pdfimages", ["-png", stitchedPath, scratch.file("p")])
     #expect(try readRGBA(scratch.file("p-000.png"), width: 150, height: 900) == page.pixels)
 }
+
+@Test(arguments: [(1, 1), (1, 300), (3, 2), (517, 259)])
+func oddSizesRoundTripExactly(width: Int, height: Int) throws {
+    let scratch = Scratch("odd")
+    defer { scratch.cleanUp() }
+    var rng = SplitMix(UInt64(width * 1000 + height))
+    var px = [UInt8](repeating: 255, count: width * height * 4)
+    for i in stride(from: 0, to: px.count, by: 4) {
+        px[i] = UInt8(rng.below(256)); px[i + 1] = UInt8(i / 4 % 256); px[i + 2] = UInt8(rng.below(4) * 60)
+    }
+    let image = Image(width: width, height: height, pixels: px)
+    let (_, path) = try writePDF([image], scratch)
+    try expectValidPDF(path)
+    _ = try runTool("/usr/bin/pdfimages", ["-png", path, scratch.file("i")])
+    #expect(try readRGBA(scratch.file("i-000.png"), width: width, height: height) == px)
+}
