@@ -93,8 +93,15 @@ func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
     #expect { try stitch([a, narrow]) } throws: { "\($0)".contains("capture 1 is \(width - 10) pixels wide") }
     #expect { try stitch([a, a, far]) } throws: { "\($0)".contains("capture 2 does not overlap capture 1") }
     // With offsets the same captures are accepted.
-    let given = try stitch([a, far], ["offsets": .string("0,800")])
+    let harness = StageHarness(StitchStage.self)
+    guard case .image(let given) = try harness.run(["offsets": .string("0,800")], inputs: ["in": .images([a, far])]) else {
+        Issue.record("stitch gave no image")
+        return
+    }
     #expect(given.height == 800 + viewport)
+    // The rows between the captures are left transparent, with a warning.
+    #expect(!given.isOpaque && given.pixel(x: 10, y: 500).a == 0)
+    #expect(harness.warnings.contains { $0.contains("no capture shows") })
     #expect { try stitch([a, far], ["offsets": .string("0")]) } throws: { "\($0)".contains("1 offsets for 2 captures") }
     #expect { try stitch([a, far], ["offsets": .string("10,800")]) } throws: { ($0 as? StageError)?.parameter == "offsets" }
     #expect { try stitch([a, far], ["header": .string("top")]) } throws: { ($0 as? StageError)?.parameter == "header" }

@@ -42,7 +42,7 @@ public struct StitchStage: Stage {
             context.warn("the given offsets leave \(uncovered) rows that no capture shows; they are left transparent")
         }
         var metadata = ImageMetadata()
-        metadata.knownOpaque = captures.allSatisfy(\.metadata.knownOpaque)
+        metadata.knownOpaque = uncovered == 0 && captures.allSatisfy(\.metadata.knownOpaque)
         metadata.captureRects = layout.captureRects
         return .image(layout.assemble(captures, metadata: metadata))
     }
