@@ -13,6 +13,15 @@ struct PDFDocumentWriter {
         /// JPEG bytes embedded as they are (`/DCTDecode`), with the number of colour components;
         /// alpha (if any) as a Flate soft mask.
         case jpeg([UInt8], components: Int, invertedCMYK: Bool, hasAlpha: Bool)
+        /// Re-encoded as JPEG at a quality when its turn comes (so one page's JPEG is held at a
+        /// time); alpha (if any) as a Flate soft mask.
+        case jpegReencoded(quality: Int, hasAlpha: Bool)
+
+        var hasAlpha: Bool {
+            switch self {
+            case .flate(let a), .jpeg(_, _, _, let a), .jpegReencoded(_, let a): a
+            }
+        }
     }
 
     /// One page: its image, size and storage.
@@ -46,11 +55,7 @@ struct PDFDocumentWriter {
         var next = 4
         var numbers: [Numbers] = []
         for page in pages {
-            let hasAlpha: Bool
-            switch page.data {
-            case .flate(let a): hasAlpha = a
-            case .jpeg(_, _, _, let a): hasAlpha = a
-            }
+            let hasAlpha = page.data.hasAlpha
             numbers.append(Numbers(page: next, contents: next + 1, image: next + 2, imageLength: next + 3,
                                    mask: hasAlpha ? next + 4 : nil, maskLength: hasAlpha ? next + 5 : nil))
             next += hasAlpha ? 6 : 4
@@ -126,15 +131,10 @@ struct PDFDocumentWriter {
             try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
             length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
         case .jpeg(let bytes, let components, let inverted, _):
-            switch components {
-            case 1: dict += " /ColorSpace /DeviceGray"
-            case 4: dict += " /ColorSpace /DeviceCMYK" + (inverted ? " /Decode [1 0 1 0 1 0 1 0]" : "")
-            default: dict += " /ColorSpace /DeviceRGB"
-            }
-            dict += " /Filter /DCTDecode"
-            try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
-            try out.write(bytes)
-            length = bytes.count
+            length = try writeJPEG(bytes, components: components, inverted: inverted, dict: dict + mask, n, out: out)
+        case .jpegReencoded(let quality, _):
+            let bytes = try JPEGReencoder.encode(image, quality: quality)
+            length = try writeJPEG(bytes, components: 3, inverted: false, dict: dict + mask, n, out: out)
         }
         try out.write("\nendstream\nendobj\n")
         try begin(n.imageLength)
@@ -150,5 +150,18 @@ struct PDFDocumentWriter {
         try out.write("\nendstream\nendobj\n")
         try begin(maskLength)
         try out.write("\(masked)\nendobj\n")
+    }
+
+    private func writeJPEG(_ bytes: [UInt8], components: Int, inverted: Bool, dict: String, _ n: Numbers,
+                           out: PDFByteSink) throws -> Int {
+        var dict = dict
+        switch components {
+        case 1: dict += " /ColorSpace /DeviceGray"
+        case 4: dict += " /ColorSpace /DeviceCMYK" + (inverted ? " /Decode [1 0 1 0 1 0 1 0]" : "")
+        default: dict += " /ColorSpace /DeviceRGB"
+        }
+        try out.write(dict + " /Filter /DCTDecode /Length \(n.imageLength) 0 R >>\nstream\n")
+        try out.write(bytes)
+        return bytes.count
     }
 }

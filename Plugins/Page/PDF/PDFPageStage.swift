@@ -135,8 +135,8 @@ public struct PDFPageStage: Stage {
     private func imageData(for image: Image, context: StageContext) throws -> PDFDocumentWriter.ImageData {
         let hasAlpha = !image.isOpaque
         if compression == "jpeg" {
-            let bytes = try JPEGReencoder.encode(image, quality: quality)
-            return .jpeg(bytes, components: 3, invertedCMYK: false, hasAlpha: hasAlpha)
+            try JPEGReencoder.check(image)
+            return .jpegReencoded(quality: quality, hasAlpha: hasAlpha)
         }
         if compression == "auto", !hasAlpha, image.metadata.sourceFormat == "jpeg", let bytes = image.metadata.sourceBytes,
            let header = JPEGHeader(bytes), header.width == image.width, header.height == image.height,
