@@ -318,3 +318,18 @@ func oddSizesRoundTripExactly(width: Int, height: Int) throws {
     _ = try runTool("/usr/bin/pdfimages", ["-png", path, scratch.file("i")])
     #expect(try readRGBA(scratch.file("i-000.png"), width: width, height: height) == px)
 }
+
+@Test func greyscaleJPEGPassesThroughAsDeviceGray() throws {
+    let scratch = Scratch("grey")
+    defer { scratch.cleanUp() }
+    let source = Synthetic.page(width: 90, height: 70, header: 0, footer: 0, seed: 14)
+    let jpegPath = scratch.file("grey.jpg")
+    try writeWithConvert(source, to: jpegPath, options: ["-colorspace", "Gray", "-quality", "80"])
+    let decoded = try StageHarness(DecodeStage.self).runImage(["path": .path(jpegPath)])
+    let (_, path) = try writePDF([decoded], scratch)
+    try expectValidPDF(path)
+    let list = try runTool("/usr/bin/pdfimages", ["-list", path]).text
+    #expect(list.contains("gray") && list.contains("jpeg"))
+    _ = try runTool("/usr/bin/pdfimages", ["-all", path, scratch.file("g")])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: scratch.file("g-000.jpg"))) == Data(contentsOf: URL(fileURLWithPath: jpegPath)))
+}

@@ -3,14 +3,11 @@ struct JPEGHeader: Sendable, Equatable {
     let width: Int
     let height: Int
     let components: Int
-    /// An Adobe APP14 marker is present (CMYK data from Adobe tools is stored inverted).
-    let hasAdobeMarker: Bool
 
     /// Reads the start-of-frame marker; nil when the bytes are not a JPEG this can describe.
     init?(_ bytes: [UInt8]) {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
         var i = 2
-        var adobe = false
         while i + 4 <= bytes.count {
             guard bytes[i] == 0xFF else { return nil }
             let marker = bytes[i + 1]
@@ -18,14 +15,12 @@ struct JPEGHeader: Sendable, Equatable {
             if marker == 0xD8 || marker == 0x01 || (0xD0...0xD7).contains(marker) { i += 2; continue }
             let length = Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
             guard length >= 2, i + 2 + length <= bytes.count else { return nil }
-            if marker == 0xEE, length >= 7, Array(bytes[(i + 4)..<(i + 9)]) == Array("Adobe".utf8) { adobe = true }
             let isFrame = (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC
             if isFrame {
                 guard length >= 8 else { return nil }
                 height = Int(bytes[i + 5]) << 8 | Int(bytes[i + 6])
                 width = Int(bytes[i + 7]) << 8 | Int(bytes[i + 8])
                 components = Int(bytes[i + 9])
-                hasAdobeMarker = adobe
                 return
             }
             if marker == 0xDA || marker == 0xD9 { return nil }

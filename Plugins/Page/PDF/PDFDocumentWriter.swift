@@ -10,16 +10,16 @@ struct PDFDocumentWriter {
     enum ImageData: Sendable {
         /// Lossless: Flate with PNG predictors, alpha (if any) as a soft mask.
         case flate(hasAlpha: Bool)
-        /// JPEG bytes embedded as they are (`/DCTDecode`), with the number of colour components;
-        /// alpha (if any) as a Flate soft mask.
-        case jpeg([UInt8], components: Int, invertedCMYK: Bool, hasAlpha: Bool)
+        /// JPEG bytes embedded as they are (`/DCTDecode`), with the number of colour components
+        /// (1 or 3); alpha (if any) as a Flate soft mask.
+        case jpeg([UInt8], components: Int, hasAlpha: Bool)
         /// Re-encoded as JPEG at a quality when its turn comes (so one page's JPEG is held at a
         /// time); alpha (if any) as a Flate soft mask.
         case jpegReencoded(quality: Int, hasAlpha: Bool)
 
         var hasAlpha: Bool {
             switch self {
-            case .flate(let a), .jpeg(_, _, _, let a), .jpegReencoded(_, let a): a
+            case .flate(let a), .jpeg(_, _, let a), .jpegReencoded(_, let a): a
             }
         }
     }
@@ -130,11 +130,11 @@ struct PDFDocumentWriter {
             dict += " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(image.width) >>"
             try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
             length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
-        case .jpeg(let bytes, let components, let inverted, _):
-            length = try writeJPEG(bytes, components: components, inverted: inverted, dict: dict + mask, n, out: out)
+        case .jpeg(let bytes, let components, _):
+            length = try writeJPEG(bytes, components: components, dict: dict + mask, n, out: out)
         case .jpegReencoded(let quality, _):
             let bytes = try JPEGReencoder.encode(image, quality: quality)
-            length = try writeJPEG(bytes, components: 3, inverted: false, dict: dict + mask, n, out: out)
+            length = try writeJPEG(bytes, components: 3, dict: dict + mask, n, out: out)
         }
         try out.write("\nendstream\nendobj\n")
         try begin(n.imageLength)
@@ -152,15 +152,10 @@ struct PDFDocumentWriter {
         try out.write("\(masked)\nendobj\n")
     }
 
-    private func writeJPEG(_ bytes: [UInt8], components: Int, inverted: Bool, dict: String, _ n: Numbers,
+    private func writeJPEG(_ bytes: [UInt8], components: Int, dict: String, _ n: Numbers,
                            out: PDFByteSink) throws -> Int {
-        var dict = dict
-        switch components {
-        case 1: dict += " /ColorSpace /DeviceGray"
-        case 4: dict += " /ColorSpace /DeviceCMYK" + (inverted ? " /Decode [1 0 1 0 1 0 1 0]" : "")
-        default: dict += " /ColorSpace /DeviceRGB"
-        }
-        try out.write(dict + " /Filter /DCTDecode /Length \(n.imageLength) 0 R >>\nstream\n")
+        let space = components == 1 ? "/DeviceGray" : "/DeviceRGB"
+        try out.write(dict + " /ColorSpace \(space) /Filter /DCTDecode /Length \(n.imageLength) 0 R >>\nstream\n")
         try out.write(bytes)
         return bytes.count
     }

@@ -130,8 +130,9 @@ public struct PDFPageStage: Stage {
         return pixels
     }
 
-    /// How an image is stored: an unmodified JPEG source as it is (unless `flate`), else losslessly,
-    /// or re-encoded for `jpeg`.
+    /// How an image is stored: an unmodified greyscale or RGB JPEG source as it is (unless `flate`),
+    /// else losslessly, or re-encoded for `jpeg`. CMYK JPEGs are stored losslessly as decoded, since
+    /// viewers disagree on how to read their inverted data.
     private func imageData(for image: Image, context: StageContext) throws -> PDFDocumentWriter.ImageData {
         let hasAlpha = !image.isOpaque
         if compression == "jpeg" {
@@ -140,8 +141,8 @@ public struct PDFPageStage: Stage {
         }
         if compression == "auto", !hasAlpha, image.metadata.sourceFormat == "jpeg", let bytes = image.metadata.sourceBytes,
            let header = JPEGHeader(bytes), header.width == image.width, header.height == image.height,
-           [1, 3, 4].contains(header.components) {
-            return .jpeg(bytes, components: header.components, invertedCMYK: header.hasAdobeMarker, hasAlpha: false)
+           [1, 3].contains(header.components) {
+            return .jpeg(bytes, components: header.components, hasAlpha: false)
         }
         return .flate(hasAlpha: hasAlpha)
     }
