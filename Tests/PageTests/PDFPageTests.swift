@@ -127,7 +127,10 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-3) -> Bool
     #expect(embedded == bytes)
 
     // `flate` stores the same pixels losslessly instead.
-    let (_, flatePath) = try writePDF([image], scratch, name: "flate.pdf", ["compression": .string("flate")])
+    let harness = StageHarness(PDFPageStage.self)
+    let flatePath = scratch.file("flate.pdf")
+    _ = try harness.run(["path": .path(flatePath), "compression": .string("flate"), "quality": .integer(50)], inputs: ["in": .image(image)])
+    #expect(harness.warnings.contains { $0.contains("quality") })
     try expectValidPDF(flatePath)
     #expect(try runTool("/usr/bin/pdfimages", ["-list", flatePath]).text.contains("image")) 
     #expect(!FileManager.default.fileExists(atPath: scratch.file("y-000.jpg")))

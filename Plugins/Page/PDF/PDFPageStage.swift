@@ -39,6 +39,8 @@ public struct PDFPageStage: Stage {
     let currentPage: Int
     let compression: String
     let quality: Int
+    /// Whether `quality` was given (it only applies to `compression: jpeg`).
+    let qualityGiven: Bool
     let title: String?
 
     public init(parameters: Parameters) throws {
@@ -48,6 +50,7 @@ public struct PDFPageStage: Stage {
         currentPage = parameters.integer("current-page") ?? 0
         compression = parameters.string("compression") ?? "auto"
         quality = parameters.integer("quality") ?? 90
+        qualityGiven = parameters.isGiven("quality")
         title = parameters.string("title")
         viewport = try PDFPageStage.parseViewport(parameters["viewport"])
     }
@@ -82,8 +85,13 @@ public struct PDFPageStage: Stage {
         for (i, image) in images.enumerated() where image.width == 0 || image.height == 0 {
             throw StageError("image \(i) is empty (\(image.width)x\(image.height))")
         }
-        let pages = try images.map { try PDFDocumentWriter.Page(image: $0, geometry: PageGeometry(pixelWidth: $0.width, pixelHeight: $0.height, scale: scale),
-                                                                 data: imageData(for: $0, context: context)) }
+        if qualityGiven && compression != "jpeg" {
+            context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
+        }
+        let pages = try images.map {
+            PDFDocumentWriter.Page(image: $0, geometry: PageGeometry(pixelWidth: $0.width, pixelHeight: $0.height, scale: scale),
+                                   data: try imageData(for: $0))
+        }
         let current = pages[currentPage].geometry
         var writer = PDFDocumentWriter(pages: pages)
         writer.title = title
@@ -133,7 +141,7 @@ public struct PDFPageStage: Stage {
     /// How an image is stored: an unmodified greyscale or RGB JPEG source as it is (unless `flate`),
     /// else losslessly, or re-encoded for `jpeg`. CMYK JPEGs are stored losslessly as decoded, since
     /// viewers disagree on how to read their inverted data.
-    private func imageData(for image: Image, context: StageContext) throws -> PDFDocumentWriter.ImageData {
+    private func imageData(for image: Image) throws -> PDFDocumentWriter.ImageData {
         let hasAlpha = !image.isOpaque
         if compression == "jpeg" {
             try JPEGReencoder.check(image)
