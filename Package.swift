@@ -65,7 +65,9 @@ let package = Package(
         .target(
             name: "SumiPage",
             dependencies: ["SumiKit", "CZlib", "SumiCodecs"],
-            path: "Plugins/Page"
+            path: "Plugins/Page",
+            // Optimised in every build: image compression at -Onone makes the tests crawl.
+            swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
 
         // The command-line tool.

@@ -1,0 +1,162 @@
+import SumiKit
+
+/// Writes a PDF 1.7 file of image pages, one image filling each page.
+///
+/// Objects are written in order while their offsets are recorded; image data is compressed straight
+/// into the output, its length given by an indirect object written after the stream. The file ends
+/// with a classic cross-reference table and trailer.
+struct PDFDocumentWriter {
+    /// How one page's image is stored.
+    enum ImageData: Sendable {
+        /// Lossless: Flate with PNG predictors, alpha (if any) as a soft mask.
+        case flate(hasAlpha: Bool)
+        /// JPEG bytes embedded as they are (`/DCTDecode`), with the number of colour components
+        /// (1 or 3); alpha (if any) as a Flate soft mask.
+        case jpeg([UInt8], components: Int, hasAlpha: Bool)
+        /// Re-encoded as JPEG at a quality when its turn comes (so one page's JPEG is held at a
+        /// time); alpha (if any) as a Flate soft mask.
+        case jpegReencoded(quality: Int, hasAlpha: Bool)
+
+        var hasAlpha: Bool {
+            switch self {
+            case .flate(let a), .jpeg(_, _, let a), .jpegReencoded(_, let a): a
+            }
+        }
+    }
+
+    /// One page: its image, size and storage.
+    struct Page: Sendable {
+        let image: Image
+        let geometry: PageGeometry
+        let data: ImageData
+    }
+
+    /// The rectangle the document opens on.
+    struct Viewport: Sendable {
+        let page: Int
+        /// `left bottom right top` in the page's units.
+        let fitR: [Double]
+        /// The same rectangle in true points, origin bottom-left: x, y, w, h.
+        let points: Rect
+    }
+
+    let pages: [Page]
+    var title: String?
+    var viewport: Viewport?
+    var compressionLevel: Int32 = 6
+
+    private struct Numbers {
+        let page: Int, contents: Int, image: Int, imageLength: Int
+        let mask: Int?, maskLength: Int?
+    }
+
+    func write(to out: PDFByteSink) throws {
+        var offsets: [Int: Int] = [:]
+        var next = 4
+        var numbers: [Numbers] = []
+        for page in pages {
+            let hasAlpha = page.data.hasAlpha
+            numbers.append(Numbers(page: next, contents: next + 1, image: next + 2, imageLength: next + 3,
+                                   mask: hasAlpha ? next + 4 : nil, maskLength: hasAlpha ? next + 5 : nil))
+            next += hasAlpha ? 6 : 4
+        }
+        func begin(_ number: Int) throws {
+            offsets[number] = out.offset
+            try out.write("\(number) 0 obj\n")
+        }
+
+        try out.write([0x25, 0x50, 0x44, 0x46, 0x2D, 0x31, 0x2E, 0x37, 0x0A, 0x25, 0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
+
+        try begin(1)
+        var catalog = "<< /Type /Catalog /Pages 2 0 R"
+        if let viewport, viewport.page < numbers.count {
+            let box = viewport.fitR.map(PDFSyntax.number).joined(separator: " ")
+            catalog += " /OpenAction [\(numbers[viewport.page].page) 0 R /FitR \(box)]"
+        }
+        try out.write(catalog + " >>\nendobj\n")
+
+        try begin(2)
+        let kids = numbers.map { "\($0.page) 0 R" }.joined(separator: " ")
+        try out.write("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>\nendobj\n")
+
+        try begin(3)
+        var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.currentDate()))"
+        if let title, !title.isEmpty { info += " /Title \(PDFSyntax.textString(title))" }
+        if let viewport {
+            let r = viewport.points
+            let rect = [r.x, r.y, r.width, r.height].map(PDFSyntax.number).joined(separator: " ")
+            info += " /SumiViewport (\(rect)) /SumiViewportPage \(viewport.page)"
+        }
+        try out.write(info + " >>\nendobj\n")
+
+        for (page, n) in zip(pages, numbers) {
+            let g = page.geometry
+            let w = PDFSyntax.number(g.widthUnits), h = PDFSyntax.number(g.heightUnits)
+            try begin(n.page)
+            var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)]"
+            if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
+            dict += " /Resources << /XObject << /Im0 \(n.image) 0 R >> >> /Contents \(n.contents) 0 R >>"
+            try out.write(dict + "\nendobj\n")
+
+            let content = "q\n\(w) 0 0 \(h) 0 0 cm\n/Im0 Do\nQ\n"
+            try begin(n.contents)
+            try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
+
+            try writeImage(page, n, out: out, begin: begin)
+        }
+
+        try out.flush()
+        let xrefOffset = out.offset
+        let size = next
+        var table = "xref\n0 \(size)\n" + PDFSyntax.xrefEntry(offset: 0, generation: 65535, inUse: false)
+        for number in 1..<size {
+            table += PDFSyntax.xrefEntry(offset: offsets[number] ?? 0)
+        }
+        table += "trailer\n<< /Size \(size) /Root 1 0 R /Info 3 0 R >>\nstartxref\n\(xrefOffset)\n%%EOF\n"
+        try out.write(table)
+        try out.flush()
+    }
+
+    private func writeImage(_ page: Page, _ n: Numbers, out: PDFByteSink,
+                            begin: (Int) throws -> Void) throws {
+        let image = page.image
+        let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
+        try begin(n.image)
+        var dict = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) /BitsPerComponent 8"
+        let length: Int
+        switch page.data {
+        case .flate:
+            dict += " /ColorSpace /DeviceRGB /Filter /FlateDecode"
+            dict += " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(image.width) >>"
+            try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
+            length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
+        case .jpeg(let bytes, let components, _):
+            length = try writeJPEG(bytes, components: components, dict: dict + mask, n, out: out)
+        case .jpegReencoded(let quality, _):
+            let bytes = try JPEGReencoder.encode(image, quality: quality)
+            length = try writeJPEG(bytes, components: 3, dict: dict + mask, n, out: out)
+        }
+        try out.write("\nendstream\nendobj\n")
+        try begin(n.imageLength)
+        try out.write("\(length)\nendobj\n")
+
+        guard let maskNumber = n.mask, let maskLength = n.maskLength else { return }
+        try begin(maskNumber)
+        try out.write("<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
+            + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
+            + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(image.width) >>"
+            + " /Length \(maskLength) 0 R >>\nstream\n")
+        let masked = try FlateImageEncoder(image: image, channels: .alpha, level: compressionLevel).encode(to: out)
+        try out.write("\nendstream\nendobj\n")
+        try begin(maskLength)
+        try out.write("\(masked)\nendobj\n")
+    }
+
+    private func writeJPEG(_ bytes: [UInt8], components: Int, dict: String, _ n: Numbers,
+                           out: PDFByteSink) throws -> Int {
+        let space = components == 1 ? "/DeviceGray" : "/DeviceRGB"
+        try out.write(dict + " /ColorSpace \(space) /Filter /DCTDecode /Length \(n.imageLength) 0 R >>\nstream\n")
+        try out.write(bytes)
+        return bytes.count
+    }
+}

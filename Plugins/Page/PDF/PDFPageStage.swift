@@ -1,0 +1,157 @@
+import SumiKit
+
+/// `pdf-page`: one image (or a list, one page each) → a PDF file whose pages are the images at
+/// `scale` pixels per point. With a viewport the document opens on that rectangle of the current page
+/// (`/OpenAction [page /FitR left bottom right top]`, in the page's own units), the Info dictionary
+/// repeats it for viewers that ignore OpenAction (`/SumiViewport (x y w h)` in points from the
+/// bottom-left, `/SumiViewportPage n`), and the run report gives it as `rectInCurrentPage`.
+/// Everything is checked before the file is opened, and the file is written atomically.
+public struct PDFPageStage: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "pdf-page",
+        summary: "Write images as PDF pages (one image per page), optionally opening on a viewport",
+        inputs: [PortSpec(name: "in", accepts: [.image, .images])],
+        output: .file,
+        parameters: [
+            ParameterSpec("path", .path, required: true, summary: "the PDF file to write (- for standard output)"),
+            ParameterSpec("scale", .number, default: .number(1), min: 0, minExclusive: true,
+                          summary: "image pixels per PDF point"),
+            ParameterSpec("viewport", .either([.rect, .string]),
+                          summary: "rectangle the PDF opens on, in image pixels (top-left origin), or \"capture:N\" for the N-th stitched capture"),
+            ParameterSpec("current-page", .integer, default: .integer(0), min: 0,
+                          summary: "the page (from 0) the viewport belongs to and the PDF opens on"),
+            ParameterSpec("compression", .string, default: .string("auto"), values: ["auto", "flate", "jpeg"],
+                          summary: "auto: unmodified JPEG sources embedded as they are, the rest lossless (Flate); flate: always lossless; jpeg: re-encode as JPEG at quality"),
+            ParameterSpec("quality", .integer, default: .integer(90), min: 1, max: 100,
+                          summary: "JPEG quality when compression is jpeg"),
+            ParameterSpec("title", .string, summary: "the document title"),
+        ])
+
+    /// How the viewport was given.
+    enum ViewportSpec: Sendable, Equatable {
+        case rect(Rect)
+        case capture(Int)
+    }
+
+    let path: String
+    let scale: Double
+    let viewport: ViewportSpec?
+    let currentPage: Int
+    let compression: String
+    let quality: Int
+    /// Whether `quality` was given (it only applies to `compression: jpeg`).
+    let qualityGiven: Bool
+    let title: String?
+
+    public init(parameters: Parameters) throws {
+        path = parameters.string("path") ?? ""
+        guard !path.isEmpty else { throw StageError.invalidParameter("path", "required parameter is missing") }
+        scale = parameters.number("scale") ?? 1
+        currentPage = parameters.integer("current-page") ?? 0
+        compression = parameters.string("compression") ?? "auto"
+        quality = parameters.integer("quality") ?? 90
+        qualityGiven = parameters.isGiven("quality")
+        title = parameters.string("title")
+        viewport = try PDFPageStage.parseViewport(parameters["viewport"])
+    }
+
+    static func parseViewport(_ value: ParamValue?) throws -> ViewportSpec? {
+        switch value {
+        case nil: return nil
+        case .rect(let r)?:
+            guard r.width > 0, r.height > 0 else {
+                throw StageError.invalidParameter("viewport", "the rectangle must have a width and height > 0, got \(r)")
+            }
+            return .rect(r)
+        case .string(let text)?:
+            let t = text.trimmed.lowercased()
+            if t == "none" || t.isEmpty { return nil }
+            if t.hasPrefix("capture:"), let n = Int(t.dropFirst("capture:".count).trimmed), n >= 0 {
+                return .capture(n)
+            }
+            throw StageError.invalidParameter("viewport", "expected a rectangle \"X,Y,W,H\" or \"capture:N\", got \"\(text)\"")
+        case let other?:
+            throw StageError.invalidParameter("viewport", "expected a rectangle \"X,Y,W,H\" or \"capture:N\", got \(other)")
+        }
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let images = try inputs.images("in")
+        guard !images.isEmpty else { throw StageError("no images to write: pdf-page needs at least one") }
+        guard currentPage < images.count else {
+            throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
+                             parameter: "current-page")
+        }
+        for (i, image) in images.enumerated() where image.width == 0 || image.height == 0 {
+            throw StageError("image \(i) is empty (\(image.width)x\(image.height))")
+        }
+        if qualityGiven && compression != "jpeg" {
+            context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
+        }
+        let pages = try images.map {
+            PDFDocumentWriter.Page(image: $0, geometry: PageGeometry(pixelWidth: $0.width, pixelHeight: $0.height, scale: scale),
+                                   data: try imageData(for: $0))
+        }
+        let current = pages[currentPage].geometry
+        var writer = PDFDocumentWriter(pages: pages)
+        writer.title = title
+        var rect = Rect.zero
+        if let pixels = try viewportPixels(images[currentPage], geometry: current) {
+            rect = current.pointsRect(viewport: pixels)
+            writer.viewport = .init(page: currentPage, fitR: current.fitR(viewport: pixels), points: rect)
+        }
+        var written = 0
+        try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in
+            let sink = PDFByteSink(fd: fd, path: path)
+            do {
+                try writer.write(to: sink)
+            } catch let error as StageError {
+                throw error
+            } catch {
+                throw StageError("\(path): \(error)")
+            }
+            written = sink.offset
+        }
+        return .file(FileOutput(path: path, format: "pdf", bytes: written,
+                                width: current.widthPoints, height: current.heightPoints,
+                                pages: images.count, currentPage: currentPage, rectInCurrentPage: rect))
+    }
+
+    /// The viewport in the current page's pixels, checked against the page.
+    private func viewportPixels(_ image: Image, geometry: PageGeometry) throws -> Rect? {
+        let pixels: Rect
+        switch viewport {
+        case nil: return nil
+        case .rect(let r)?: pixels = r
+        case .capture(let n)?:
+            let rects = image.metadata.captureRects
+            guard n < rects.count else {
+                let known = rects.isEmpty ? "the image has no stitched captures" : "the image has \(rects.count) (capture:0 to capture:\(rects.count - 1))"
+                throw StageError("capture:\(n) does not exist: \(known)", parameter: "viewport")
+            }
+            pixels = rects[n]
+        }
+        guard geometry.contains(viewport: pixels) else {
+            throw StageError("viewport \(pixels) is not inside page \(currentPage) (\(image.width)x\(image.height) pixels)",
+                             parameter: "viewport")
+        }
+        return pixels
+    }
+
+    /// How an image is stored: an unmodified greyscale or RGB JPEG source as it is (unless `flate`),
+    /// else losslessly, or re-encoded for `jpeg`. CMYK JPEGs are stored losslessly as decoded, since
+    /// viewers disagree on how to read their inverted data.
+    private func imageData(for image: Image) throws -> PDFDocumentWriter.ImageData {
+        let hasAlpha = !image.isOpaque
+        if compression == "jpeg" {
+            try JPEGReencoder.check(image)
+            return .jpegReencoded(quality: quality, hasAlpha: hasAlpha)
+        }
+        if compression == "auto", !hasAlpha, image.metadata.sourceFormat == "jpeg", let bytes = image.metadata.sourceBytes,
+           let header = JPEGHeader(bytes), header.width == image.width, header.height == image.height,
+           [1, 3].contains(header.components) {
+            return .jpeg(bytes, components: header.components, hasAlpha: false)
+        }
+        return .flate(hasAlpha: hasAlpha)
+    }
+}

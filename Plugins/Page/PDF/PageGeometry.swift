@@ -1,0 +1,53 @@
+import SumiKit
+
+/// A PDF page for an image: its size in points and the unit its coordinates are written in.
+///
+/// The page is `pixels ÷ scale` points. A side longer than 14400 points (the largest page
+/// PDF viewers accept in default units) makes the page use `/UserUnit`: the smallest whole factor that
+/// brings both sides within the limit, and every coordinate on that page (MediaBox, FitR) is then
+/// written in those larger units.
+struct PageGeometry: Sendable, Equatable {
+    static let maximumSide = 14_400.0
+
+    let pixelWidth: Int
+    let pixelHeight: Int
+    /// Image pixels per PDF point.
+    let scale: Double
+    /// Points per unit of this page's coordinates (1 for ordinary pages).
+    let userUnit: Double
+
+    init(pixelWidth: Int, pixelHeight: Int, scale: Double) {
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
+        self.scale = scale
+        let longest = max(Double(pixelWidth), Double(pixelHeight)) / scale
+        userUnit = longest > PageGeometry.maximumSide ? (longest / PageGeometry.maximumSide).rounded(.up) : 1
+    }
+
+    /// The page size in true points (1/72 inch).
+    var widthPoints: Double { Double(pixelWidth) / scale }
+    var heightPoints: Double { Double(pixelHeight) / scale }
+
+    /// The page size in its own units (what the MediaBox says).
+    var widthUnits: Double { widthPoints / userUnit }
+    var heightUnits: Double { heightPoints / userUnit }
+
+    /// Whether a viewport (pixels, top-left origin) lies within the page and has an area.
+    func contains(viewport v: Rect) -> Bool {
+        let slack = 1e-9
+        return v.width > 0 && v.height > 0 && v.x >= -slack && v.y >= -slack
+            && v.maxX <= Double(pixelWidth) + slack && v.maxY <= Double(pixelHeight) + slack
+    }
+
+    /// A viewport in true points with the origin at the bottom-left of the page.
+    func pointsRect(viewport v: Rect) -> Rect {
+        Rect(x: v.x / scale, y: (Double(pixelHeight) - v.y - v.height) / scale,
+             width: v.width / scale, height: v.height / scale)
+    }
+
+    /// The `/FitR` coordinates `left bottom right top` of a viewport, in this page's units.
+    func fitR(viewport v: Rect) -> [Double] {
+        let r = pointsRect(viewport: v)
+        return [r.x, r.y, r.maxX, r.maxY].map { $0 / userUnit }
+    }
+}

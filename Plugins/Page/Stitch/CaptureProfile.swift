@@ -1,0 +1,106 @@
+import SumiKit
+
+/// Per-row summaries of one capture, used to find fixed bars and the overlap between captures.
+///
+/// A few columns at each side are left out of every summary, so a scrollbar drawn over the content's
+/// edge does not make otherwise identical rows differ.
+struct CaptureProfile: Sendable {
+    /// Bands across the inner columns in a row signature.
+    static let bands = 16
+
+    let width: Int
+    let height: Int
+    /// First and one-past-last column that the summaries look at.
+    let innerStart: Int
+    let innerEnd: Int
+    /// A 64-bit hash of each row's inner pixels.
+    let rowHashes: [UInt64]
+
+    init(_ image: Image) {
+        width = image.width
+        height = image.height
+        let margin = CaptureProfile.margin(forWidth: image.width)
+        innerStart = margin
+        innerEnd = image.width - margin
+        let start = margin * 4, end = (image.width - margin) * 4, stride = image.stride, rows = image.height
+        rowHashes = image.pixels.withUnsafeBytes { raw in
+            (0..<rows).map { y in CaptureProfile.hash(raw, from: y * stride + start, to: y * stride + end) }
+        }
+    }
+
+    /// Columns ignored at each side: about 3% of the width, at most an eighth.
+    static func margin(forWidth width: Int) -> Int {
+        guard width >= 16 else { return 0 }
+        return min(width / 8, max(2, width * 3 / 100))
+    }
+
+    /// Row signatures for noisy captures: per row, the mean of R+G+B over each of `bands` bands of the
+    /// inner columns (`height * bands` values).
+    func signatures(of image: Image) -> [Float] {
+        let bands = CaptureProfile.bands
+        let inner = innerEnd - innerStart
+        var bandOf = [Int](repeating: 0, count: inner)
+        var counts = [Float](repeating: 0, count: bands)
+        for i in 0..<inner {
+            let b = min(bands - 1, i * bands / max(1, inner))
+            bandOf[i] = b
+            counts[b] += 3
+        }
+        var result = [Float](repeating: 0, count: height * bands)
+        let stride = image.stride, start = innerStart
+        image.pixels.withUnsafeBufferPointer { px in
+            bandOf.withUnsafeBufferPointer { bandOf in
+                var sums = [UInt32](repeating: 0, count: bands)
+                for y in 0..<height {
+                    for b in 0..<bands { sums[b] = 0 }
+                    var p = y * stride + start * 4
+                    for i in 0..<inner {
+                        sums[bandOf[i]] &+= UInt32(px[p]) &+ UInt32(px[p + 1]) &+ UInt32(px[p + 2])
+                        p += 4
+                    }
+                    for b in 0..<bands where counts[b] > 0 {
+                        result[y * bands + b] = Float(sums[b]) / counts[b]
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    /// Mean absolute difference per channel (R, G, B) between a row of `a` and a row of `b`, over
+    /// the inner columns.
+    static func rowDifference(_ a: Image, row ya: Int, _ b: Image, row yb: Int, columns: Range<Int>) -> Double {
+        guard !columns.isEmpty else { return 0 }
+        return a.pixels.withUnsafeBufferPointer { pa in
+            b.pixels.withUnsafeBufferPointer { pb in
+                var total = 0
+                var ia = ya * a.stride + columns.lowerBound * 4
+                var ib = yb * b.stride + columns.lowerBound * 4
+                for _ in columns {
+                    total &+= abs(Int(pa[ia]) - Int(pb[ib])) &+ abs(Int(pa[ia + 1]) - Int(pb[ib + 1]))
+                        &+ abs(Int(pa[ia + 2]) - Int(pb[ib + 2]))
+                    ia += 4
+                    ib += 4
+                }
+                return Double(total) / Double(columns.count * 3)
+            }
+        }
+    }
+
+    private static func hash(_ raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: end - start)
+        var i = start
+        while i + 8 <= end {
+            let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            h = (h ^ v) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        while i < end {
+            h = (h ^ UInt64(raw[i])) &* 0x94D0_49BB_1331_11EB
+            i += 1
+        }
+        h ^= h >> 29
+        return h
+    }
+}

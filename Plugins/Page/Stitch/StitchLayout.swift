@@ -1,0 +1,91 @@
+import SumiKit
+
+/// Where each capture goes in the stitched image and which rows each one contributes.
+///
+/// Capture `i`'s top is at `offsets[i]` in the stitched image. The header rows come from the first
+/// capture, the footer rows from the last; every other row comes from one capture whose scrolling
+/// region shows it, switching from one capture to the next in the middle of their overlap.
+struct StitchLayout: Sendable {
+    let width: Int
+    let heights: [Int]
+    let offsets: [Int]
+    let header: Int
+    let footer: Int
+
+    /// The stitched image's height: down to the bottom of the last capture.
+    var height: Int { offsets[offsets.count - 1] + heights[heights.count - 1] }
+
+    /// Each capture's viewport in the stitched image (top-left origin), fixed bars included.
+    var captureRects: [Rect] {
+        zip(offsets, heights).map { Rect(x: 0, y: Double($0), width: Double(width), height: Double($1)) }
+    }
+
+    /// The rows of the stitched image that capture `i`'s scrolling region shows.
+    func scrollingRows(of i: Int) -> Range<Int> {
+        let lo = offsets[i] + header
+        return lo..<max(lo, offsets[i] + heights[i] - footer)
+    }
+
+    /// For each capture, the stitched rows it contributes (between the header and footer rows).
+    func bands() -> [Range<Int>] {
+        let n = offsets.count
+        let top = min(header, height), bottom = max(top, height - footer)
+        var seams = [top]
+        for i in 1..<max(1, n) where n > 1 {
+            let previous = scrollingRows(of: i - 1), next = scrollingRows(of: i)
+            let seam = previous.upperBound >= next.lowerBound
+                ? (next.lowerBound + previous.upperBound) / 2
+                : next.lowerBound
+            seams.append(min(bottom, max(seams[seams.count - 1], seam)))
+        }
+        seams.append(bottom)
+        return (0..<n).map { seams[$0]..<seams[$0 + 1] }
+    }
+
+    /// Stitched rows that no capture shows (only possible with given offsets that leave gaps).
+    func uncoveredRows() -> Int {
+        let top = min(header, height), bottom = max(top, height - footer)
+        var covered = [Bool](repeating: false, count: bottom - top)
+        for i in offsets.indices {
+            let rows = scrollingRows(of: i).clamped(to: top..<bottom)
+            for y in rows { covered[y - top] = true }
+        }
+        return covered.filter { !$0 }.count
+    }
+
+    /// Copies the captures' rows into the stitched image.
+    func assemble(_ captures: [Image], metadata: ImageMetadata) -> Image {
+        let stride = width * 4
+        let total = height
+        let bands = bands()
+        return Image(width: width, height: total, metadata: metadata) { out in
+            var written = [Bool](repeating: false, count: total)
+            func copy(_ image: Image, rows: Range<Int>, offset: Int) {
+                image.pixels.withUnsafeBufferPointer { src in
+                    for y in rows where y >= 0 && y < total {
+                        let sy = y - offset
+                        guard sy >= 0, sy < image.height else { continue }
+                        let from = sy * stride, to = y * stride
+                        _ = UnsafeMutableBufferPointer(rebasing: out[to..<(to + stride)])
+                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: src[from..<(from + stride)]))
+                        written[y] = true
+                    }
+                }
+            }
+            copy(captures[0], rows: 0..<min(header, total), offset: offsets[0])
+            let last = captures.count - 1
+            copy(captures[last], rows: max(0, total - footer)..<total, offset: offsets[last])
+            for (i, band) in bands.enumerated() {
+                copy(captures[i], rows: band.clamped(to: scrollingRows(of: i)), offset: offsets[i])
+            }
+            // Rows outside every chosen band: any capture that shows them, else transparent.
+            for y in 0..<total where !written[y] {
+                if let i = offsets.indices.first(where: { scrollingRows(of: $0).contains(y) }) {
+                    copy(captures[i], rows: y..<(y + 1), offset: offsets[i])
+                } else {
+                    UnsafeMutableBufferPointer(rebasing: out[(y * stride)..<((y + 1) * stride)]).update(repeating: 0)
+                }
+            }
+        }
+    }
+}
