@@ -6,6 +6,7 @@ import SumiTransform
 import SumiCompose
 import SumiCodecs
 import SumiText
+import SumiPage
 
 /// Builds the registry a command works with: the built-in families, then plugins from
 /// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
@@ -16,6 +17,7 @@ enum StageCatalog {
         TransformStages.stages,
         TextStages.stages,
         ComposeStages.stages,
+        PageStages.stages,
     ]
 
     static func registry(pluginPaths: [String]) throws(SumiError) -> StageRegistry {
