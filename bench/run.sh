@@ -8,7 +8,7 @@ SUMI=${1:-.build/release/sumi}
 SUMI=$(realpath "$SUMI")
 WORK=${BENCH_DIR:-/tmp/sumi-bench}
 RUNS=${BENCH_RUNS:-10}
-mkdir -p "$WORK/out"
+mkdir -p "$WORK/out" "$WORK/results"
 PHOTO=$(realpath pipelines/samples/photo.jpg)
 CONVERT=/usr/bin/convert
 export MAGICK_THREAD_LIMIT=${MAGICK_THREAD_LIMIT:-2}
@@ -21,10 +21,11 @@ FONT=$(fc-match -f '%{file}' 'IPAGothic')
 
 # hyperfine NAME CMD... → median seconds in $WORK/NAME.json
 bench() {
-  local name=$1; shift
-  hyperfine --style none --warmup 2 --runs "$RUNS" --export-json "$WORK/$name.json" "$@" >/dev/null
+  local name=$1 runs=$RUNS; shift
+  if [ "$1" = "--runs" ]; then runs=$2; shift 2; fi
+  hyperfine --style none --warmup 1 --runs "$runs" --export-json "$WORK/results/$name.json" "$@" >/dev/null
 }
-median() { python3 -c "import json,sys; r=json.load(open('$WORK/$1.json'))['results']; print(r[$2]['median'])"; }
+median() { python3 -c "import json,sys; r=json.load(open('$WORK/results/$1.json'))['results']; print(r[$2]['median'])"; }
 peak() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n1; }
 
 row() { # label sumi-index name [peer-index peer-label]...
@@ -72,9 +73,9 @@ row png "png decode+encode" "convert"
 ls -l "$WORK/out/s.png" "$WORK/out/m.png" | awk '{print "   ", $5, $9}'
 
 if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
-  echo "== Caption, 3000x2002 JPEG, 120 px text, q90"
+  echo "== Caption, 3000x2002 JPEG, 120 px text (17 px in a 425x284 preview), q90"
   bench caption \
-    "$SUMI run pipelines/caption.json -i $PHOTO -o $WORK/out/c.jpg --set 'text=東京タワー Tokyo Tower' --set frame=3000x2002 --set offset=0,0 --quiet" \
+    "$SUMI run pipelines/caption.json -i $PHOTO -o $WORK/out/c.jpg --set 'text=東京タワー Tokyo Tower' --set frame=425x284 --quiet" \
     "djpeg $PHOTO | cjpeg -quality 90 > $WORK/out/p.jpg" \
     "$CONVERT $PHOTO -font $FONT -pointsize 120 -fill red -stroke black -gravity center -annotate +0+0 '東京タワー Tokyo Tower' -quality 90 $WORK/out/mc.jpg"
   row caption "caption" "djpeg|cjpeg" "convert"
@@ -85,18 +86,24 @@ if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
   bench batch --runs 3 \
     "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}-{name}' --jobs 2 --quiet" \
     "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}-{name}' --jobs 1 --quiet"
-  python3 -c "import json; r=json.load(open('$WORK/batch.json'))['results']; print('   images/s jobs 2 vs jobs 1: %.2fx' % (r[1]['median']/r[0]['median']))"
+  python3 -c "import json; r=json.load(open('$WORK/results/batch.json'))['results']; print('   images/s jobs 2 vs jobs 1: %.2fx' % (r[1]['median']/r[0]['median']))"
 fi
 
 if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; then
   echo "== 8 captures 1170x2532 -> one PDF page"
   INPUTS=$(for c in $CAPTURES; do echo -n " -i $c"; done)
-  PEERS=("$CONVERT $CAPTURES -append $WORK/out/m.pdf")
+  # Debian's ImageMagick policy forbids writing PDF; where it does, its -append to PNG stands in
+  # (a lower bound: writing the PDF would cost at least as much).
+  if $CONVERT pipelines/samples/page-0.png "$WORK/out/probe.pdf" 2>/dev/null; then
+    PEERS=("$CONVERT $CAPTURES -append $WORK/out/m.pdf"); MAGICK_LABEL="convert"
+  else
+    PEERS=("$CONVERT $CAPTURES -append $WORK/out/m.png"); MAGICK_LABEL="convert(-append to PNG)"
+  fi
   if command -v img2pdf >/dev/null; then
     PEERS+=("vips arrayjoin '$CAPTURES' $WORK/out/tall.png --across 1 && img2pdf $WORK/out/tall.png -o $WORK/out/i.pdf")
   fi
   bench fullpage --runs 5 "$SUMI run pipelines/fullpage.json $INPUTS -o $WORK/out/s.pdf --quiet" "${PEERS[@]}"
-  if command -v img2pdf >/dev/null; then row fullpage "fullpage pdf" "convert" "vips+img2pdf"; else row fullpage "fullpage pdf" "convert"; fi
+  if command -v img2pdf >/dev/null; then row fullpage "fullpage pdf" "$MAGICK_LABEL" "vips+img2pdf"; else row fullpage "fullpage pdf" "$MAGICK_LABEL"; fi
   ls -l "$WORK"/out/*.pdf | awk '{print "   ", $5, $9}'
 fi
 

@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import SumiKit
 
 /// `sumi run`: validates every run first, then runs them (up to `--jobs` at once in batch mode),
@@ -58,16 +57,12 @@ struct RunCommand {
         if jobs <= 1 {
             for i in tasks.indices { runOne(i) }
         } else {
+            // One thread per job (not Dispatch's pool: a runner waits for its stages, and blocked
+            // pool threads would starve the stages it dispatched).
             let next = Counter()
-            let group = DispatchGroup()
-            for _ in 0..<jobs {
-                group.enter()
-                DispatchQueue.global().async {
-                    while let i = next.take(below: tasks.count) { runOne(i) }
-                    group.leave()
-                }
+            WorkerThreads.run(count: jobs) {
+                while let i = next.take(below: tasks.count) { runOne(i) }
             }
-            group.wait()
         }
         return worst.code
     }

@@ -21,37 +21,53 @@ public struct Runner: Sendable {
         self.warn = warn
     }
 
+    /// Runs the pipeline. The calling thread runs stages itself; when several stages are ready at
+    /// once, the others go to Dispatch's pool, whose tasks never block — so a batch of pipelines, each
+    /// on its own thread, cannot starve the pool.
     public func run() throws(SumiError) -> Result {
         let schedule = Schedule(pipeline: pipeline)
-        let group = DispatchGroup()
+        let finished = DispatchSemaphore(value: 0)
         let pipeline = self.pipeline
         let warn = self.warn
         let file = FileIO.fileName(of: pipeline.manifest.path)
 
-        @Sendable func start(_ index: Int) {
-            group.enter()
-            DispatchQueue.global().async {
-                defer { group.leave() }
-                let node = pipeline.nodes[index]
-                guard let inputs = schedule.takeInputs(for: index).map(StageInputs.init) else { return }
-                let place = node.entry.place
-                var context = StageContext(warn: { warn("\(file): \(place): \($0)") })
-                context.sizeHint = schedule.sizeHint(for: index)
-                let clock = ContinuousClock()
-                let began = clock.now
-                do {
-                    let value = try node.stage.process(consume inputs, context: context)
-                    let elapsed = clock.now - began
-                    let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-                    for next in schedule.finish(index, value: value, milliseconds: ms) { start(next) }
-                } catch {
-                    schedule.fail(Runner.placed(error, file: file, entry: node.entry))
-                }
+        @Sendable func execute(_ index: Int) {
+            let node = pipeline.nodes[index]
+            guard let inputs = schedule.takeInputs(for: index).map(StageInputs.init) else {
+                schedule.abandon(index)
+                return
+            }
+            let place = node.entry.place
+            var context = StageContext(warn: { warn("\(file): \(place): \($0)") })
+            context.sizeHint = schedule.sizeHint(for: index)
+            let clock = ContinuousClock()
+            let began = clock.now
+            do {
+                let value = try node.stage.process(consume inputs, context: context)
+                let elapsed = clock.now - began
+                let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+                schedule.finish(index, value: value, milliseconds: ms)
+            } catch {
+                schedule.fail(index, Runner.placed(error, file: file, entry: node.entry))
             }
         }
-        for index in schedule.initiallyReady { start(index) }
-        group.wait()
-        return try schedule.result()
+
+        while true {
+            switch schedule.nextWork() {
+            case .done:
+                return try schedule.result()
+            case .wait:
+                finished.wait()
+            case .run(let first, let others):
+                for index in others {
+                    DispatchQueue.global().async {
+                        execute(index)
+                        finished.signal()
+                    }
+                }
+                execute(first)
+            }
+        }
     }
 
     /// Gives an error from a stage its place in the manifest.
@@ -73,6 +89,9 @@ public struct Runner: Sendable {
 final class Schedule: Sendable {
     struct State {
         var waiting: [Int]           // unfinished producers per node
+        var ready: [Int]             // nodes whose producers have all finished, not yet started
+        var running = 0              // nodes started and not finished
+        var settled = 0              // nodes finished, failed or abandoned
         var remainingUses: [Int]     // consumers that still need each node's value
         var values: [Int: Value] = [:]
         var outputs: [Int: FileOutput] = [:]
@@ -83,7 +102,6 @@ final class Schedule: Sendable {
     let pipeline: Pipeline
     let consumers: [[Int]]
     let state: Mutex<State>
-    let initiallyReady: [Int]
 
     init(pipeline: Pipeline) {
         self.pipeline = pipeline
@@ -96,8 +114,41 @@ final class Schedule: Sendable {
             }
         }
         self.consumers = consumers
-        self.initiallyReady = pipeline.order.filter { waiting[$0] == 0 }
-        self.state = Mutex(State(waiting: waiting, remainingUses: consumers.map(\.count)))
+        self.state = Mutex(State(waiting: waiting, ready: pipeline.order.filter { waiting[$0] == 0 },
+                                 remainingUses: consumers.map(\.count)))
+    }
+
+    enum Work {
+        /// Run `first` on this thread and `others` elsewhere.
+        case run(first: Int, others: [Int])
+        /// Stages are running elsewhere: wait for one to finish.
+        case wait
+        /// Every stage has finished, or an error stopped the run and nothing is running.
+        case done
+    }
+
+    /// What the calling thread should do next.
+    func nextWork() -> Work {
+        state.withLock { s -> Work in
+            if s.error != nil || s.settled == pipeline.nodes.count {
+                if s.running == 0 { return .done }
+                s.ready = []
+                return .wait
+            }
+            guard let first = s.ready.first else { return .wait }
+            let others = Array(s.ready.dropFirst())
+            s.ready = []
+            s.running += 1 + others.count
+            return .run(first: first, others: others)
+        }
+    }
+
+    /// A node that was not run because the run had already failed.
+    func abandon(_ index: Int) {
+        state.withLock { s in
+            s.running -= 1
+            s.settled += 1
+        }
     }
 
     /// The input values of a node whose producers have all finished (nil after an error).
@@ -131,26 +182,30 @@ final class Schedule: Sendable {
         }
     }
 
-    /// Records a finished node and returns the nodes that became ready.
-    func finish(_ index: Int, value: Value, milliseconds: Double) -> [Int] {
-        state.withLock { s -> [Int] in
+    /// Records a finished node; its consumers whose producers are all done become ready.
+    func finish(_ index: Int, value: Value, milliseconds: Double) {
+        state.withLock { s in
+            s.running -= 1
+            s.settled += 1
             s.timings[index] = milliseconds
             if case .file(let f) = value { s.outputs[index] = f }
+            guard s.error == nil else { return }
             if s.remainingUses[index] > 0 { s.values[index] = value }
-            guard s.error == nil else { return [] }
-            var ready: [Int] = []
             for c in consumers[index] {
                 s.waiting[c] -= 1
-                if s.waiting[c] == 0 { ready.append(c) }
+                if s.waiting[c] == 0 { s.ready.append(c) }
             }
-            return ready
         }
     }
 
-    func fail(_ error: SumiError) {
+    /// Records a failed node: the first error wins, and no further stage starts.
+    func fail(_ index: Int, _ error: SumiError) {
         state.withLock { s in
+            s.running -= 1
+            s.settled += 1
             if s.error == nil { s.error = error }
             s.values = [:]
+            s.ready = []
         }
     }
 
