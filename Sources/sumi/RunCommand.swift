@@ -67,11 +67,13 @@ struct RunCommand {
         return worst.code
     }
 
+    /// Whether a stage writes its file to standard output (`path` is `-`): the report then goes to
+    /// stderr so it does not mix with the data.
     static func writesToStandardOutput(_ pipeline: Pipeline) -> Bool {
         pipeline.nodes.contains { node in
-            node.entry.with.contains { $0.0 == "path" } &&
-                (pipeline.values["output"] == .path("-") || node.entry.with.contains { $0 == ("path", .string("-")) }) &&
-                node.descriptor.inputs.isEmpty == false
+            node.descriptor.output == .file && node.entry.with.contains { name, raw in
+                name == "path" && (try? Substitution.substitute(raw, values: pipeline.values, here: pipeline.manifest.here)) == .string("-")
+            }
         }
     }
 

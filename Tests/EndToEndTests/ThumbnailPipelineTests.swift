@@ -54,6 +54,16 @@ import Testing
         #expect(r.status == 2 && r.stderr.contains("{stem}"))
     }
 
+    @Test func writesStandardOutputInTheSourceFormatWithTheReportOnStderr() throws {
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-o", "-", "--set", "width=100", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Array(r.stdoutData.prefix(3)) == [0xFF, 0xD8, 0xFF])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(r.stderr.utf8)) as? [String: Any])
+        let output = try #require((report["outputs"] as? [[String: Any]])?.first)
+        #expect(output["path"] as? String == "-" && output["format"] as? String == "jpeg")
+        #expect(output["bytes"] as? Int == r.stdoutData.count)
+    }
+
     @Test func readsStandardInput() throws {
         let dir = try CLI.temporaryFolder("thumb-stdin")
         let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "-", "-o", dir + "/s.jpg", "--set", "width=100"],

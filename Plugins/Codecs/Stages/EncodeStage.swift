@@ -21,12 +21,14 @@ public struct EncodeStage: Stage {
         ])
 
     let path: String
-    let format: ImageFormat
+    /// The format; `nil` for standard output without `format`: then the source image's format
+    /// (PNG when it has none we write), as `convert in.jpg -` does.
+    let format: ImageFormat?
     let quality: Int
     let compression: Int?
     let background: Color
-    /// Parameters given that the chosen format does not use.
-    let ignored: [String]
+    /// Parameters the manifest gave explicitly (some may not apply to the format).
+    let given: Set<String>
 
     public init(parameters: Parameters) throws {
         path = parameters.string("path") ?? "-"
@@ -38,8 +40,13 @@ public struct EncodeStage: Stage {
         } else {
             let ext = FileIO.fileExtension(of: path)
             let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
-            guard path != "-" else {
-                throw StageError.invalidParameter("format", "writing to standard output needs a format (\(names))")
+            if path == "-" {
+                format = nil
+                quality = parameters.integer("quality") ?? 90
+                compression = parameters.integer("compression")
+                background = parameters.color("background") ?? .white
+                given = parameters.given
+                return
             }
             guard let chosen = ImageFormat(fileExtension: ext), ImageFormat.writable.contains(chosen) else {
                 let what = ext.isEmpty ? "\(path) has no extension" : "unknown extension \".\(ext)\" in \(path)"
@@ -50,22 +57,29 @@ public struct EncodeStage: Stage {
         quality = parameters.integer("quality") ?? 90
         compression = parameters.integer("compression")
         background = parameters.color("background") ?? .white
+        given = parameters.given
+    }
 
+    /// The given parameters that `format` does not use.
+    func ignored(for format: ImageFormat) -> [String] {
         var ignored: [String] = []
-        if parameters.isGiven("quality") && !(format == .jpeg || format == .webp) { ignored.append("quality") }
-        if parameters.isGiven("compression") && format != .png { ignored.append("compression") }
-        if parameters.isGiven("background") && format.carriesAlpha { ignored.append("background") }
-        self.ignored = ignored
+        if given.contains("quality") && !(format == .jpeg || format == .webp) { ignored.append("quality") }
+        if given.contains("compression") && format != .png { ignored.append("compression") }
+        if given.contains("background") && format.carriesAlpha { ignored.append("background") }
+        return ignored
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        for name in ignored {
+        let image = try inputImage(inputs)
+        let format = self.format ?? image.metadata.sourceFormat
+            .flatMap { ImageFormat(fileExtension: $0) }
+            .flatMap { ImageFormat.writable.contains($0) ? $0 : nil } ?? .png
+        for name in ignored(for: format) {
             context.warn("parameter \"\(name)\" does not apply to \(format.rawValue) output; ignored")
         }
-        let image = try inputImage(inputs)
         let bytes: [UInt8]
         do {
-            bytes = try encode(image)
+            bytes = try encode(image, as: format)
         } catch let error as StageError {
             throw StageError("\(path): \(error.message)")
         }
@@ -83,7 +97,7 @@ public struct EncodeStage: Stage {
         }
     }
 
-    func encode(_ image: Image) throws -> [UInt8] {
+    func encode(_ image: Image, as format: ImageFormat) throws -> [UInt8] {
         switch format {
         case .jpeg: try JPEGEncoder.encode(image, quality: quality, background: background)
         case .png: try PNGEncoder.encode(image, compression: compression)
