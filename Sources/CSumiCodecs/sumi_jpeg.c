@@ -199,6 +199,11 @@ static void scatter(const uint8_t *strip, int rows, int y0, int w, int h, uint8_
 }
 
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
+    return sumi_jpeg_decoder_decode_rows(d, out, orientation, NULL, NULL);
+}
+
+int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *d, uint8_t *out, int orientation,
+                                  void (*progress)(void *context, int rows), void *context) {
     if (!d->header_read) return -1;
     if (orientation < 1 || orientation > 8) orientation = 1;
     if (setjmp(d->err.jump)) return -1;
@@ -232,6 +237,7 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation
         }
         if (d->cmyk) cmyk_to_rgba(base, (size_t)got * (size_t)w, d->inverted_cmyk);
         if (orientation != 1) scatter(d->strip, got, y0, w, h, out, orientation);
+        if (progress && orientation == 1) progress(context, y0 + got);
     }
     jpeg_finish_decompress(&d->cinfo);
     return 0;
@@ -239,14 +245,57 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation
 
 /* ---- encoding ------------------------------------------------------------------------------ */
 
+/*
+ * A growable memory destination that we own (libjpeg's jpeg_mem_dest frees and replaces its buffer as
+ * it grows without telling the caller, so after an error mid-encode the caller cannot know which
+ * buffer to free).
+ */
+struct memory_destination {
+    struct jpeg_destination_mgr pub;
+    unsigned char *data;
+    size_t capacity;
+    size_t size;
+    struct sumi_jpeg_error *err;
+};
+
+static void memory_init(j_compress_ptr cinfo) {
+    struct memory_destination *d = (struct memory_destination *)cinfo->dest;
+    d->capacity = 1 << 20;
+    d->data = malloc(d->capacity);
+    if (!d->data) {
+        snprintf(d->err->message, sizeof d->err->message, "out of memory");
+        longjmp(d->err->jump, 1);
+    }
+    d->pub.next_output_byte = d->data;
+    d->pub.free_in_buffer = d->capacity;
+}
+
+static boolean memory_grow(j_compress_ptr cinfo) {
+    struct memory_destination *d = (struct memory_destination *)cinfo->dest;
+    unsigned char *grown = realloc(d->data, d->capacity * 2);
+    if (!grown) {
+        snprintf(d->err->message, sizeof d->err->message, "out of memory");
+        longjmp(d->err->jump, 1);
+    }
+    d->data = grown;
+    d->pub.next_output_byte = d->data + d->capacity;
+    d->pub.free_in_buffer = d->capacity;
+    d->capacity *= 2;
+    return TRUE;
+}
+
+static void memory_term(j_compress_ptr cinfo) {
+    struct memory_destination *d = (struct memory_destination *)cinfo->dest;
+    d->size = d->capacity - d->pub.free_in_buffer;
+}
+
 /* What an encode owns; on the heap so its fields are reliable after a longjmp. */
 struct jpeg_encode_state {
     struct jpeg_compress_struct cinfo;
     struct sumi_jpeg_error err;
+    struct memory_destination memory;
     int created;
     FILE *file;
-    unsigned char *buffer;
-    unsigned long buffer_size;
     uint8_t *row;
 };
 
@@ -260,6 +309,15 @@ static void release(struct jpeg_encode_state *s) {
 int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    return sumi_jpeg_encode_rows(rgba, width, height, stride, quality, optimize, flatten, bg_r, bg_g, bg_b,
+                                 fd, out, out_size, error, error_size, NULL, NULL);
+}
+
+int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                          int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
+                          uint8_t **out, size_t *out_size, char *error, size_t error_size,
+                          int (*wait_rows)(void *context, int rows), void *context) {
+    int available = wait_rows ? 0 : height;
     struct jpeg_encode_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(error, error_size, "out of memory");
@@ -269,7 +327,7 @@ int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, 
     s->cinfo.err = &s->err.manager;
     if (setjmp(s->err.jump)) {
         snprintf(error, error_size, "%s", s->err.message);
-        free(s->buffer);
+        free(s->memory.data);
         release(s);
         return -1;
     }
@@ -285,7 +343,11 @@ int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, 
         }
         jpeg_stdio_dest(&s->cinfo, s->file);
     } else {
-        jpeg_mem_dest(&s->cinfo, &s->buffer, &s->buffer_size);
+        s->memory.pub.init_destination = memory_init;
+        s->memory.pub.empty_output_buffer = memory_grow;
+        s->memory.pub.term_destination = memory_term;
+        s->memory.err = &s->err;
+        s->cinfo.dest = &s->memory.pub;
     }
     s->cinfo.image_width = (JDIMENSION)width;
     s->cinfo.image_height = (JDIMENSION)height;
@@ -306,7 +368,17 @@ int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, 
         }
     }
     while (s->cinfo.next_scanline < s->cinfo.image_height) {
-        const uint8_t *src = rgba + (size_t)s->cinfo.next_scanline * stride;
+        int y = (int)s->cinfo.next_scanline;
+        if (y >= available) {
+            /* Wait for a whole iMCU row band (16 rows at 4:2:0) when the rows are still arriving. */
+            int want = y + 16 < height ? y + 16 : height;
+            available = wait_rows(context, want);
+            if (available <= y) {
+                snprintf(s->err.message, sizeof s->err.message, "the image being encoded was not produced");
+                longjmp(s->err.jump, 1);
+            }
+        }
+        const uint8_t *src = rgba + (size_t)y * stride;
         JSAMPROW row;
         if (flatten) {
             sumi_flatten_row(src, s->row, width, bg_r, bg_g, bg_b, 0);
@@ -326,8 +398,8 @@ int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, 
             return -1;
         }
     } else {
-        *out = s->buffer;
-        *out_size = (size_t)s->buffer_size;
+        *out = s->memory.data;
+        *out_size = s->memory.size;
     }
     release(s);
     return 0;

@@ -60,7 +60,7 @@ struct RunCommand {
             // One thread per job (not Dispatch's pool: a runner waits for its stages, and blocked
             // pool threads would starve the stages it dispatched).
             let next = Counter()
-            WorkerThreads.run(count: jobs) {
+            PosixThreads.run(count: jobs) {
                 while let i = next.take(below: tasks.count) { runOne(i) }
             }
         }

@@ -39,6 +39,28 @@ enum JPEGDecoder {
         }
     }
 
+    /// Decodes an upright, full-size JPEG straight into `stream`, publishing rows as they are
+    /// finished. Returns false (having touched nothing) when the image needs rotating or flipping:
+    /// then its rows are not written in order, and the caller decodes it whole.
+    static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int,
+                       streamingInto stream: RowStream) throws -> Bool {
+        let stored = EXIFOrientation.read(fromJPEG: bytes)
+        guard !orient || stored == 1 else { return false }
+        return try bytes.withUnsafeBufferPointer { data in
+            let decoder = try JPEGDecompressor(data, name: name)
+            let header = try decoder.readHeader()
+            try header.check(name: name, format: .jpeg, maxPixels: maxPixels)
+            let size = try decoder.setScale(eighths: 8)
+            let metadata = ImageMetadata(sourceFormat: ImageFormat.jpeg.rawValue, sourcePath: name, sourceBytes: bytes,
+                                         sourceOrientation: stored, orientationApplied: orient || stored == 1,
+                                         knownOpaque: true)
+            let buffer = stream.begin(width: size.width, height: size.height, metadata: metadata)
+            try decoder.decode(into: buffer) { rows in stream.publish(rows: rows) }
+            stream.publish(rows: size.height)
+            return true
+        }
+    }
+
     /// The smallest M (1…8) for which an M/8 DCT-scaled decode is still at least `w`×`h`.
     static func scaleEighths(width: Int, height: Int, atLeast w: Double, _ h: Double) -> Int {
         for m in 1...8 {

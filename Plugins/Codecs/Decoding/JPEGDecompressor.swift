@@ -36,6 +36,20 @@ final class JPEGDecompressor {
         return ImageHeader(width: Int(width), height: Int(height))
     }
 
+    /// Decodes upright rows into `out`, calling `progress(rows)` whenever rows 0..<rows are final.
+    func decode(into out: UnsafeMutableBufferPointer<UInt8>, progress: @escaping (Int) -> Void) throws(StageError) {
+        guard let base = out.baseAddress else { throw StageError("\(name): empty JPEG image") }
+        final class Progress { let report: (Int) -> Void; init(_ r: @escaping (Int) -> Void) { report = r } }
+        let box = Progress(progress)
+        let status = withExtendedLifetime(box) {
+            sumi_jpeg_decoder_decode_rows(handle, base, 1, { context, rows in
+                guard let context else { return }
+                Unmanaged<Progress>.fromOpaque(context).takeUnretainedValue().report(Int(rows))
+            }, Unmanaged.passUnretained(box).toOpaque())
+        }
+        guard status == 0 else { throw failure() }
+    }
+
     /// Decodes into `out` (the output size × 4 bytes), applying `orientation` in the same pass.
     func decode(into out: UnsafeMutableBufferPointer<UInt8>, orientation: Int) throws(StageError) {
         guard let base = out.baseAddress else { throw StageError("\(name): empty JPEG image") }

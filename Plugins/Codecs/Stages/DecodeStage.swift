@@ -7,7 +7,7 @@ import Synchronization
 /// One path gives an image; a list of paths gives a list of images (`.images`), in order, decoded
 /// concurrently. The descriptor declares `image` as the output kind, which also feeds ports that
 /// take a list.
-public struct DecodeStage: Stage {
+public struct DecodeStage: RowStreamProducer {
     public static let descriptor = StageDescriptor(
         name: "decode",
         summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF or WebP file, or a list of them",
@@ -49,6 +49,18 @@ public struct DecodeStage: Stage {
             guard let result else { throw StageError("decoding was interrupted") }
             return try result.get()
         })
+    }
+
+    /// Streams an upright JPEG row by row to the next stage; anything else goes over whole.
+    public func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws {
+        guard !isList else { throw StageError("a list of images cannot be streamed") }
+        let bytes = try FileIO.read(paths[0])
+        let name = paths[0] == "-" ? "standard input" : paths[0]
+        if ImageFormat(detecting: bytes) == .jpeg,
+           try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, streamingInto: stream) {
+            return
+        }
+        stream.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels))
     }
 
     func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?) throws -> Image {

@@ -2,7 +2,7 @@ import SumiKit
 
 /// `encode`: writes an image (or a layer, rasterised at its own size on transparent) to a file in
 /// PNG, JPEG, WebP, TIFF or BMP, atomically.
-public struct EncodeStage: Stage {
+public struct EncodeStage: RowStreamConsumer {
     public static let descriptor = StageDescriptor(
         name: "encode",
         summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF or BMP file",
@@ -71,12 +71,8 @@ public struct EncodeStage: Stage {
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let image = try inputImage(inputs)
-        let format = self.format ?? image.metadata.sourceFormat
-            .flatMap { ImageFormat(fileExtension: $0) }
-            .flatMap { ImageFormat.writable.contains($0) ? $0 : nil } ?? .png
-        for name in ignored(for: format) {
-            context.warn("parameter \"\(name)\" does not apply to \(format.rawValue) output; ignored")
-        }
+        let format = resolvedFormat(source: image.metadata)
+        warnIgnored(for: format, context: context)
         let bytes: [UInt8]
         do {
             bytes = try encode(image, as: format)
@@ -86,6 +82,39 @@ public struct EncodeStage: Stage {
         try FileIO.writeAtomically(bytes, to: path)
         return .file(FileOutput(path: path, format: format.rawValue, bytes: bytes.count,
                                 width: Double(image.width), height: Double(image.height)))
+    }
+
+    /// Encodes rows as the previous stage produces them (JPEG); other formats wait for the whole image.
+    public func process(streaming stream: RowStream, context: StageContext) throws -> Value {
+        let (width, height, metadata) = try stream.waitForStart()
+        let format = resolvedFormat(source: metadata)
+        guard format == .jpeg else {
+            return try process(StageInputs(["in": .image(try stream.image())]), context: context)
+        }
+        warnIgnored(for: format, context: context)
+        let bytes: [UInt8]
+        do {
+            bytes = try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+        } catch let error as StageError {
+            throw StageError("\(path): \(error.message)")
+        }
+        try FileIO.writeAtomically(bytes, to: path)
+        return .file(FileOutput(path: path, format: format.rawValue, bytes: bytes.count,
+                                width: Double(width), height: Double(height)))
+    }
+
+    /// The format to write: the one given or implied by the path; for standard output without one,
+    /// the source's (PNG when it has none this stage writes).
+    func resolvedFormat(source: ImageMetadata) -> ImageFormat {
+        format ?? source.sourceFormat
+            .flatMap { ImageFormat(fileExtension: $0) }
+            .flatMap { ImageFormat.writable.contains($0) ? $0 : nil } ?? .png
+    }
+
+    func warnIgnored(for format: ImageFormat, context: StageContext) {
+        for name in ignored(for: format) {
+            context.warn("parameter \"\(name)\" does not apply to \(format.rawValue) output; ignored")
+        }
     }
 
     func inputImage(_ inputs: StageInputs) throws -> Image {
