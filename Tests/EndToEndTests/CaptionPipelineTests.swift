@@ -68,24 +68,42 @@ import Testing
         #expect(transition <= 2, "edge transition over \(transition) px")
     }
 
-    @Test func orientedPhotoIsCaptionedUpright() throws {
-        // The photo stored sideways with EXIF orientation 6 ("rotate 90° clockwise to show"): the
-        // output is upright, 3000×2002, and the caption sits where it does on the upright photo.
-        let dir = try CLI.temporaryFolder("caption-orient")
-        let stored = dir + "/side.jpg"
-        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-rotate", "-90", dir + "/rotated.jpg"])
-        try Fixtures.write(Fixtures.withOrientation(try Fixtures.bytes(dir + "/rotated.jpg"), 6), to: stored)
-        #expect(CLI.identify(stored)?.width == 2002)
-        let args = ["--set", "text=Upright", "--set", "offset=-60,40"]
+    /// The photo stored as a camera would for each EXIF orientation (the transform that orientation
+    /// undoes): every one is captioned upright, exactly like the upright original.
+    static let storedForms: [(UInt8, [String])] = [
+        (1, []), (2, ["-flop"]), (3, ["-rotate", "180"]), (4, ["-flip"]),
+        (5, ["-transpose"]), (6, ["-rotate", "-90"]), (7, ["-transverse"]), (8, ["-rotate", "90"]),
+    ]
+
+    @Test(arguments: storedForms)
+    func everyOrientationIsCaptionedUpright(orientation: UInt8, stores: [String]) throws {
+        let dir = try CLI.temporaryFolder("caption-orient-\(orientation)")
+        // A smaller upright photo, lossless until the final JPEG, so the comparison measures placement.
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "600x400!", "-quality", "100", dir + "/upright.jpg"])
+        _ = CLI.tool("/usr/bin/convert", [dir + "/upright.jpg"] + stores + ["-quality", "100", dir + "/stored.jpg"])
+        let stored = dir + "/stored-\(orientation).jpg"
+        try Fixtures.write(Fixtures.withOrientation(try Fixtures.bytes(dir + "/stored.jpg"), orientation), to: stored)
+        let args = ["--set", "text=Upright", "--set", "offset=-60,40", "--set", "frame=390x260"]
         let r = try CLI.run(["run", "pipelines/caption.json", "-i", stored, "-o", dir + "/o.png"] + args)
         #expect(r.status == 0, "\(r.stderr)")
         let info = try #require(CLI.identify(dir + "/o.png"))
-        #expect(info.width == 3000 && info.height == 2002)
-        let reference = try CLI.run(["run", "pipelines/caption.json", "-i", Fixtures.photo, "-o", dir + "/r.png"] + args)
+        #expect(info.width == 600 && info.height == 400)
+        let reference = try CLI.run(["run", "pipelines/caption.json", "-i", dir + "/upright.jpg", "-o", dir + "/r.png"] + args)
         #expect(reference.status == 0)
-        // Same picture (up to the JPEG re-encoding of the rotated copy).
         let psnr = try #require(Fixtures.psnr(dir + "/o.png", dir + "/r.png"))
-        #expect(psnr > 35, "PSNR \(psnr)")
+        #expect(psnr > 35, "orientation \(orientation): PSNR \(psnr)")
+    }
+
+    @Test func batchCaptionsEachPhoto() throws {
+        let dir = try CLI.temporaryFolder("caption-batch")
+        for n in 0..<3 { _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "\(900 - n * 100)x", dir + "/p\(n).jpg"]) }
+        let r = try CLI.run(["run", "pipelines/caption.json", "-i", dir + "/p0.jpg", "-i", dir + "/p1.jpg", "-i", dir + "/p2.jpg",
+                             "-o", dir + "/out/{stem}-captioned.jpg", "--jobs", "2", "--json", "--set", "text=Batch"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.reports.count == 3)
+        for n in 0..<3 {
+            #expect(CLI.identify(dir + "/out/p\(n)-captioned.jpg")?.width == 900 - n * 100)
+        }
     }
 
     @Test func impossibleParametersAreValidationErrors() throws {

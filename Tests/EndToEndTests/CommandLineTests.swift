@@ -67,6 +67,15 @@ import Testing
         #expect(missing.status == 2 && missing.stderr.contains("none.json"))
     }
 
+    @Test func invalidUTF8InAManifestIsAClearError() throws {
+        let dir = try CLI.temporaryFolder("utf8")
+        let bytes = Array(#"{"sumi": 1, "stages": [{"stage": "text", "with": {"text": "caf"#.utf8) + [0xC3, 0x28] + Array(#""}}]}"#.utf8)
+        try Data(bytes).write(to: URL(fileURLWithPath: dir + "/bad.json"))
+        let r = try CLI.run(["validate", dir + "/bad.json"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("bad.json: invalid JSON at line 1") && r.stderr.contains("invalid UTF-8"), "\(r.stderr)")
+    }
+
     @Test func undeclaredSetIsAnError() throws {
         let r = try CLI.run(["validate", "pipelines/thumbnail.json", "--set", "colour=red"])
         #expect(r.status == 2)
