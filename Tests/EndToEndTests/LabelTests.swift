@@ -36,4 +36,16 @@ import Testing
         #expect(ink > 2000, "dark text pixels: \(ink)")
         #expect(saturated > 300, "coloured emoji pixels: \(saturated)")
     }
+
+    /// Every script the installed fonts cover renders without a missing-glyph warning.
+    @Test(arguments: ["안녕하세요", "สวัสดีครับ", "नमस्ते दुनिया", "שלום עולם", "Привет, мир", "你好，世界", "Γειά σου"])
+    func scriptHasAFont(text: String) throws {
+        let dir = try CLI.temporaryFolder("script")
+        try #"{"sumi": 1, "params": {"text": {"type": "string"}}, "stages": [{"stage": "text", "with": {"text": "${text}", "size": 32}}, {"stage": "encode", "with": {"path": "\#(dir)/t.png"}}]}"#
+            .write(toFile: dir + "/t.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", dir + "/t.json", "--set", "text=\(text)"])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty, "\(text): \(r.stderr)")
+        #expect((CLI.identify(dir + "/t.png")?.width ?? 0) > 32)
+    }
 }
