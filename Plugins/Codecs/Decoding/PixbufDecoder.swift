@@ -7,6 +7,9 @@ enum PixbufDecoder {
             throw StageError("\(name): corrupt \(format.displayName) header")
         }
         try header.check(name: name, format: format, maxPixels: maxPixels)
+        if format == .bmp, let end = ImageHeader.bmpPixelDataEnd(bytes), end > bytes.count {
+            throw StageError("\(name): truncated BMP data (the header needs \(end == .max ? "more" : String(end)) bytes, the file has \(bytes.count))")
+        }
         let loader = try PixbufLoader(type: format.rawValue, name: name)
         try loader.load(bytes, format: format)
         let image = try loader.image(format: format)

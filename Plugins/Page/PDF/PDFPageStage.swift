@@ -82,8 +82,11 @@ public struct PDFPageStage: Stage {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
                              parameter: "current-page")
         }
-        for (i, image) in images.enumerated() where image.width == 0 || image.height == 0 {
-            throw StageError("image \(i) is empty (\(image.width)x\(image.height))")
+        for (i, image) in images.enumerated() {
+            guard image.width > 0, image.height > 0 else { throw StageError("image \(i) is empty (\(image.width)x\(image.height))") }
+            if let problem = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale).sizeProblem {
+                throw StageError("page \(i): \(problem)", parameter: "scale")
+            }
         }
         if qualityGiven && compression != "jpeg" {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")

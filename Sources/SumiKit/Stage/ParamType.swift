@@ -32,7 +32,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         let name = name.trimmingWhitespace()
         if name.contains("|") {
             var alternatives: [ParamType] = []
-            for part in name.split(separator: "|") {
+            for part in name.split(separator: "|", omittingEmptySubsequences: false) {
                 guard let t = ParamType(name: String(part)) else { return nil }
                 alternatives.append(t)
             }
