@@ -58,7 +58,18 @@ struct Invocation {
         }
 
         guard let batch = batchInputs else {
-            if let output = arguments.output { overrides["output"] = .path(output) }
+            if let output = arguments.output {
+                // A batch template given a single input (a glob that matched one file) names its output too.
+                var resolved = output
+                if output.contains("{stem}") || output.contains("{name}"),
+                   let input = overrides["input"] ?? manifest.parameter(named: "input")?.defaultValue {
+                    switch input {
+                    case .path(let p), .string(let p): resolved = Self.expand(output, input: p)
+                    default: break
+                    }
+                }
+                overrides["output"] = .path(resolved)
+            }
             runs = [(nil, overrides)]
             return
         }

@@ -7,8 +7,8 @@ enum PixbufDecoder {
             throw StageError("\(name): corrupt \(format.displayName) header")
         }
         try header.check(name: name, format: format, maxPixels: maxPixels)
-        if format == .bmp, let end = ImageHeader.bmpPixelDataEnd(bytes), end > bytes.count {
-            throw StageError("\(name): truncated BMP data (the header needs \(end == .max ? "more" : String(end)) bytes, the file has \(bytes.count))")
+        if format == .bmp, let missing = BMPLayout.missingData(bytes) {
+            throw StageError("\(name): truncated BMP data (\(missing))")
         }
         let loader = try PixbufLoader(type: format.rawValue, name: name)
         try loader.load(bytes, format: format)
