@@ -188,6 +188,30 @@ import Testing
         #expect(r.stderr == "sumi: error: plugin library \(dir)/a.so cannot be opened: Too many levels of symbolic links\n", "\(r.stderr)")
     }
 
+    @Test func manifestsThatWouldExplodeAreRefusedQuickly() throws {
+        let dir = try CLI.temporaryFolder("explode")
+        // 30000 interpolated references to a 400 kB default: 12 GB of text.
+        let long = String(repeating: "${a}", count: 100_000)
+        let many = String(repeating: "${a}", count: 30_000)
+        let bomb = try writeManifest("""
+        {"sumi": 1, "params": {"a": {"type": "string", "default": "\(long)"}},
+         "stages": [{"id": "t", "stage": "text", "with": {"text": "\(many)"}}]}
+        """, in: dir)
+        let start = Date()
+        let r = try CLI.run(["validate", bomb])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("sumi: error: m.json: stages[0] \"t\" (text): parameter \"text\": its ${} references would substitute more than 16777216 bytes"), "\(r.stderr.prefix(300))")
+        // A type nested 200000 levels deep.
+        let nested = String(repeating: "list<", count: 200_000) + "number" + String(repeating: ">", count: 200_000)
+        try "{\"sumi\": 1, \"params\": {\"a\": {\"type\": \"\(nested)\"}}, \"stages\": [{\"stage\": \"text\", \"with\": {\"text\": \"x\"}}]}"
+            .write(toFile: "\(dir)/deep.json", atomically: true, encoding: .utf8)
+        let deep = try CLI.run(["validate", "\(dir)/deep.json"])
+        #expect(deep.status == 2)
+        #expect(deep.stderr.hasPrefix("sumi: error: deep.json: params.a: unknown type \"list<list<"), "\(deep.stderr.prefix(300))")
+        #expect(deep.stderr.count < 400, "the message repeats the whole type")
+        #expect(Date().timeIntervalSince(start) < 20)
+    }
+
     @Test func anEmptyAlternativeTypeIsUnknown() throws {
         let dir = try CLI.temporaryFolder("either")
         let manifest = try writeManifest("""

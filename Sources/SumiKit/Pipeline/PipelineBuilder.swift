@@ -52,7 +52,12 @@ public struct PipelineBuilder {
             var substituted: [(String, JSONValue)] = []
             for (name, raw) in entry.with {
                 do { substituted.append((name, try Substitution.substitute(raw, values: values, here: manifest.here))) } catch {
-                    throw fail(entry, "reference to undeclared parameter ${\(error.name)}", parameter: name)
+                    switch error {
+                    case .undeclared(let reference):
+                        throw fail(entry, "reference to undeclared parameter ${\(reference)}", parameter: name)
+                    case .tooLong:
+                        throw fail(entry, "its ${} references would substitute more than \(Substitution.maxLength) bytes", parameter: name)
+                    }
                 }
             }
             do { checked.append(try ParameterChecker(factory.descriptor).check(substituted)) } catch {
