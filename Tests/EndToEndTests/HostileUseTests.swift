@@ -179,6 +179,17 @@ import Testing
         #expect(CLI.identify("\(dir)/photo-small.png")?.width == 16)
     }
 
+    @Test func anOutputThatIsAFolderIsAValidationError() throws {
+        let dir = try CLI.temporaryFolder("folder-out")
+        let image = try CLI.run(["run", "pipelines/thumbnail.json", "-o", dir])
+        #expect(image.status == 2)
+        #expect(image.stderr == "sumi: error: thumbnail.json: stages[2] (encode): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(image.stderr)")
+        let pdf = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir])
+        #expect(pdf.status == 2)
+        #expect(pdf.stderr == "sumi: error: fullpage.json: stages[2] \"page\" (pdf-page): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(pdf.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
     @Test func aPluginSymlinkLoopIsNamed() throws {
         let dir = try CLI.temporaryFolder("loop")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/a.so", withDestinationPath: "\(dir)/b.so")

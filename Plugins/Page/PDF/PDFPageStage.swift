@@ -46,6 +46,9 @@ public struct PDFPageStage: Stage {
     public init(parameters: Parameters) throws {
         path = parameters.string("path") ?? ""
         guard !path.isEmpty else { throw StageError.invalidParameter("path", "required parameter is missing") }
+        if path != "-", FileIO.isDirectory(path) {
+            throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
+        }
         scale = parameters.number("scale") ?? 1
         currentPage = parameters.integer("current-page") ?? 0
         compression = parameters.string("compression") ?? "auto"

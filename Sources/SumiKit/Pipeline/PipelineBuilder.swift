@@ -174,8 +174,10 @@ public struct PipelineBuilder {
         }
         var ready = (0..<count).filter { indegree[$0] == 0 }
         var order: [Int] = []
-        while !ready.isEmpty {
-            let node = ready.removeFirst()
+        var next = 0
+        while next < ready.count {
+            let node = ready[next]
+            next += 1
             order.append(node)
             for c in consumers[node] {
                 indegree[c] -= 1
