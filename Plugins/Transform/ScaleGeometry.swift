@@ -56,13 +56,35 @@ public struct ScaleGeometry: Sendable, Hashable {
         let sourceWidth = image.metadata.fullWidth ?? image.width
         let sourceHeight = image.metadata.fullHeight ?? image.height
         let p = plan(width: sourceWidth, height: sourceHeight)
-        if p.resizeWidth > 65535 || p.resizeHeight > 65535 || p.resizeWidth * p.resizeHeight > 1 << 30 {
-            throw StageError("scaling \(image.width)x\(image.height) gives \(p.resizeWidth)x\(p.resizeHeight) pixels, more than the limit of 65535 a side and 2^30 in all")
+        if Self.exceedsLimit(p.resizeWidth, p.resizeHeight) {
+            if fit == .cover, factor == nil, width != nil, height != nil, image.width > 0, image.height > 0,
+               !Self.exceedsLimit(p.outputWidth, p.outputHeight) {
+                return coverCroppingFirst(image, width: p.outputWidth, height: p.outputHeight, filter: filter)
+            }
+            let size = Self.exceedsLimit(p.outputWidth, p.outputHeight) ? "\(p.outputWidth)x\(p.outputHeight)" : "\(p.resizeWidth)x\(p.resizeHeight)"
+            throw StageError("scaling \(image.width)x\(image.height) gives \(size) pixels, more than the limit of 65535 a side and 2^30 in all")
         }
         var resized = Resampler(filter: filter).resize(image, width: p.resizeWidth, height: p.resizeHeight)
         resized.metadata.fullWidth = nil
         resized.metadata.fullHeight = nil
         if p.outputWidth == p.resizeWidth && p.outputHeight == p.resizeHeight { return resized }
         return resized.cropped(x: p.cropX, y: p.cropY, width: p.outputWidth, height: p.outputHeight)
+    }
+
+    static func exceedsLimit(_ width: Int, _ height: Int) -> Bool {
+        width > 65535 || height > 65535 || width * height > 1 << 30
+    }
+
+    /// `cover` for an image whose resize before the crop would be too large (a very long strip into
+    /// a box): the middle of the source with the output's aspect ratio is cut out first, then resized.
+    func coverCroppingFirst(_ image: Image, width tw: Int, height th: Int, filter: ResampleFilter) -> Image {
+        let s = max(Double(tw) / Double(image.width), Double(th) / Double(image.height))
+        let cw = min(image.width, max(1, Int((Double(tw) / s).rounded())))
+        let ch = min(image.height, max(1, Int((Double(th) / s).rounded())))
+        let middle = image.cropped(x: (image.width - cw) / 2, y: (image.height - ch) / 2, width: cw, height: ch)
+        var resized = Resampler(filter: filter).resize(middle, width: tw, height: th)
+        resized.metadata.fullWidth = nil
+        resized.metadata.fullHeight = nil
+        return resized
     }
 }

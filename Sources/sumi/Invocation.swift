@@ -58,17 +58,39 @@ struct Invocation {
         }
 
         guard let batch = batchInputs else {
-            if let output = arguments.output { overrides["output"] = .path(output) }
+            if let output = arguments.output {
+                // A batch template given a single input (a glob that matched one file) names its output too.
+                var resolved = output
+                if output.contains("{stem}") || output.contains("{name}"),
+                   let input = overrides["input"] ?? manifest.parameter(named: "input")?.defaultValue {
+                    switch input {
+                    case .path(let p), .string(let p): resolved = Self.expand(output, input: p)
+                    default: break
+                    }
+                }
+                overrides["output"] = .path(resolved)
+            }
             runs = [(nil, overrides)]
             return
         }
+        if batch.filter({ $0 == "-" }).count > 1 {
+            throw SumiError(.usage, file: file, parameter: "input", "-i -: standard input can be read only once")
+        }
         let template = try Self.batchTemplate(arguments.output, manifest: manifest, file: file)
         var planned: [(input: String?, overrides: [String: ParamValue])] = []
+        var outputs: [String: String] = [:]
         for input in batch {
             var o = overrides
             o["input"] = .path(input)
             if manifest.parameter(named: "output") != nil {
-                o["output"] = .path(Self.expand(template, input: input))
+                let output = Self.expand(template, input: input)
+                // Two runs writing one file would race, and one result would silently be lost.
+                if let first = outputs[output] {
+                    throw SumiError(.usage, file: file, parameter: "output",
+                                    "-o \(template) gives \(output) for both \(first) and \(input); use {name} or separate folders")
+                }
+                outputs[output] = input
+                o["output"] = .path(output)
             }
             planned.append((input, o))
         }

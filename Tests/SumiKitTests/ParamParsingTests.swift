@@ -41,6 +41,10 @@ import SumiKit
         #expect(ParamType(name: "list<size>") == .list(.size))
         #expect(ParamType(name: "paths") == .paths)
         #expect(ParamType(name: "matrix") == nil)
+        // An empty alternative is no type (it used to make an `either` of nothing).
+        for name in ["|", "string|", "|number", "rect||string"] {
+            #expect(ParamType(name: name) == nil, "\(name)")
+        }
     }
 
     @Test func checkerFillsDefaultsAndChecksRanges() throws {

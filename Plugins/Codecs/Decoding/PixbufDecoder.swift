@@ -7,6 +7,9 @@ enum PixbufDecoder {
             throw StageError("\(name): corrupt \(format.displayName) header")
         }
         try header.check(name: name, format: format, maxPixels: maxPixels)
+        if format == .bmp, let missing = BMPLayout.missingData(bytes) {
+            throw StageError("\(name): truncated BMP data (\(missing))")
+        }
         let loader = try PixbufLoader(type: format.rawValue, name: name)
         try loader.load(bytes, format: format)
         let image = try loader.image(format: format)

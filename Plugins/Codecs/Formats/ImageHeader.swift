@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SumiKit
 
 /// An image's size read from the header alone, before any pixel memory is allocated.
@@ -39,6 +42,13 @@ struct ImageHeader {
         guard !overflow, pixels <= maxPixels else {
             let count = overflow ? "too many" : String(pixels)
             throw StageError("\(name): image is \(width)x\(height) (\(count) pixels), more than max-pixels \(maxPixels)")
+        }
+        // A raised max-pixels must still not ask for more memory than the machine has: the
+        // allocation would abort the process instead of failing.
+        let memory = Int(sysconf(Int32(_SC_PHYS_PAGES))) &* Int(sysconf(Int32(_SC_PAGESIZE)))
+        let (bytes, tooLarge) = pixels.multipliedReportingOverflow(by: 4)
+        if memory > 0, tooLarge || bytes > memory {
+            throw StageError("\(name): image is \(width)x\(height); its pixels need more memory than the machine has (\(memory >> 20) MiB)")
         }
     }
 }

@@ -51,6 +51,9 @@ public struct DecodeStage: RowStreamProducer {
         })
     }
 
+    /// A list of images is handed over whole.
+    public var streamsRows: Bool { !isList }
+
     /// Streams an upright JPEG row by row to the next stage; anything else goes over whole.
     public func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws {
         guard !isList else { throw StageError("a list of images cannot be streamed") }

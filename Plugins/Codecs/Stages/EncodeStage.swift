@@ -32,6 +32,9 @@ public struct EncodeStage: RowStreamConsumer {
 
     public init(parameters: Parameters) throws {
         path = parameters.string("path") ?? "-"
+        if path != "-", FileIO.isDirectory(path) {
+            throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
+        }
         if let name = parameters.string("format") {
             guard let chosen = ImageFormat(fileExtension: name), ImageFormat.writable.contains(chosen) else {
                 throw StageError.invalidParameter("format", "unknown format \"\(name)\"")

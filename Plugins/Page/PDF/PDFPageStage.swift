@@ -46,6 +46,9 @@ public struct PDFPageStage: Stage {
     public init(parameters: Parameters) throws {
         path = parameters.string("path") ?? ""
         guard !path.isEmpty else { throw StageError.invalidParameter("path", "required parameter is missing") }
+        if path != "-", FileIO.isDirectory(path) {
+            throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
+        }
         scale = parameters.number("scale") ?? 1
         currentPage = parameters.integer("current-page") ?? 0
         compression = parameters.string("compression") ?? "auto"
@@ -82,8 +85,11 @@ public struct PDFPageStage: Stage {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
                              parameter: "current-page")
         }
-        for (i, image) in images.enumerated() where image.width == 0 || image.height == 0 {
-            throw StageError("image \(i) is empty (\(image.width)x\(image.height))")
+        for (i, image) in images.enumerated() {
+            guard image.width > 0, image.height > 0 else { throw StageError("image \(i) is empty (\(image.width)x\(image.height))") }
+            if let problem = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale).sizeProblem {
+                throw StageError("page \(i): \(problem)", parameter: "scale")
+            }
         }
         if qualityGiven && compression != "jpeg" {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")

@@ -8,6 +8,11 @@ import SumiKit
 /// written in those larger units.
 struct PageGeometry: Sendable, Equatable {
     static let maximumSide = 14_400.0
+    /// The largest `/UserUnit` viewers accept (75 000, PDF 1.7 Annex C), so pages up to
+    /// 14400 × 75 000 points a side.
+    static let maximumUserUnit = 75_000.0
+    /// The smallest page side, in points: below it the page's coordinates round to nothing.
+    static let minimumSide = 0.01
 
     let pixelWidth: Int
     let pixelHeight: Int
@@ -22,6 +27,19 @@ struct PageGeometry: Sendable, Equatable {
         self.scale = scale
         let longest = max(Double(pixelWidth), Double(pixelHeight)) / scale
         userUnit = longest > PageGeometry.maximumSide ? (longest / PageGeometry.maximumSide).rounded(.up) : 1
+    }
+
+    /// Why a PDF cannot hold this page (too small or too large at this scale), or nil.
+    var sizeProblem: String? {
+        let size = "\(formatNumber(widthPoints))x\(formatNumber(heightPoints)) points"
+        if min(widthPoints, heightPoints) < PageGeometry.minimumSide {
+            return "\(pixelWidth)x\(pixelHeight) pixels at scale \(formatNumber(scale)) make a page of \(size), smaller than \(formatNumber(PageGeometry.minimumSide)) point a side"
+        }
+        if userUnit > PageGeometry.maximumUserUnit {
+            let largest = formatNumber(PageGeometry.maximumSide * PageGeometry.maximumUserUnit)
+            return "\(pixelWidth)x\(pixelHeight) pixels at scale \(formatNumber(scale)) make a page of \(size), larger than the \(largest) points a side a PDF can hold"
+        }
+        return nil
     }
 
     /// The page size in true points (1/72 inch).

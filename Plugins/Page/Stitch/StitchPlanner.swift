@@ -36,7 +36,14 @@ struct StitchPlanner {
             throw StageError("header (\(h) rows) and footer (\(f) rows) leave nothing of the \(minHeight)-row captures to scroll")
         }
         let resolved = try offsets ?? findOffsets(profiles: profiles, header: h, footer: f)
-        return StitchLayout(width: first.width, heights: captures.map(\.height), offsets: resolved, header: h, footer: f)
+        let layout = StitchLayout(width: first.width, heights: captures.map(\.height), offsets: resolved, header: h, footer: f)
+        // Checked before any row bookkeeping or pixel memory exists for it.
+        let (pixels, overflow) = layout.width.multipliedReportingOverflow(by: layout.height)
+        guard !overflow, pixels <= StitchStage.maxPixels else {
+            throw StageError("the stitched image would be \(layout.width)x\(layout.height) pixels, more than \(StitchStage.maxPixels)",
+                             parameter: offsets == nil ? nil : "offsets")
+        }
+        return layout
     }
 
     private func findOffsets(profiles: [CaptureProfile], header h: Int, footer f: Int) throws -> [Int] {

@@ -4,6 +4,10 @@ import SumiKit
 /// content. Fixed bars (a sticky header, a tab bar) are kept once; each capture's viewport rectangle
 /// in the result is remembered in `metadata.captureRects`.
 public struct StitchStage: Stage {
+    /// The largest stitched image, in pixels (Pillow's decompression bound, as `decode` uses): offsets
+    /// that would spread the captures further fail instead of exhausting memory.
+    public static let maxPixels = 178_956_970
+
     public static let descriptor = StageDescriptor(
         name: "stitch",
         summary: "Stitch overlapping scrolled captures into one tall image",

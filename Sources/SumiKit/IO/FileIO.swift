@@ -40,13 +40,24 @@ public enum FileIO {
     }
 
     /// Atomic write through a callback that writes to a file descriptor (for streamed output).
+    ///
+    /// A symbolic link is written through (its target is replaced, the link stays). A device, FIFO
+    /// or socket (`/dev/null`, a named pipe) is written in place: renaming over it would replace the
+    /// special file with a regular one.
     public static func writeAtomically(to path: String, _ body: (Int32) throws(StageError) -> Void) throws(StageError) {
         if path == "-" {
             try body(1)
             return
         }
-        let dir = directory(of: path)
-        let base = fileName(of: path)
+        let target = resolvingSymbolicLink(path)
+        var info = stat()
+        let existing = stat(target, &info) == 0
+        if existing, (info.st_mode & S_IFMT) != S_IFREG, (info.st_mode & S_IFMT) != S_IFDIR {
+            try writeInPlace(to: target, named: path, body)
+            return
+        }
+        let dir = directory(of: target)
+        let base = fileName(of: target)
         var template = Array("\(dir)/.\(base).sumi-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
@@ -61,10 +72,36 @@ public enum FileIO {
             close(fd)
             throw error
         }
-        fchmod(fd, 0o644 & ~currentUmask())
+        // A replaced file keeps its permissions; a new one gets the usual 0644 less the umask.
+        let isRegular = existing && (info.st_mode & S_IFMT) == S_IFREG
+        fchmod(fd, isRegular ? info.st_mode & 0o7777 : 0o644 & ~currentUmask())
         guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
-        guard rename(tempPath, path) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        guard rename(tempPath, target) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
         committed = true
+    }
+
+    /// Writes straight into an existing special file (device, FIFO, socket).
+    private static func writeInPlace(to target: String, named path: String,
+                                     _ body: (Int32) throws(StageError) -> Void) throws(StageError) {
+        let fd = open(target, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        do {
+            try body(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
+        guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+    }
+
+    /// The file a symbolic link finally points to (the path itself when it is no link or the link
+    /// is dangling).
+    private static func resolvingSymbolicLink(_ path: String) -> String {
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFLNK,
+              let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 
     /// Writes every byte, retrying short writes.

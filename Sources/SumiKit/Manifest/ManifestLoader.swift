@@ -83,7 +83,7 @@ public enum ManifestLoader {
         }
         guard let typeName = spec["type"]?.stringValue else { throw fail("missing \"type\"", place, nil) }
         guard let type = ParamType(name: typeName) else {
-            throw fail("unknown type \"\(typeName)\" (known: string, number, integer, bool, path, paths, color, size, point, rect, list<T>)", place, nil)
+            throw fail("unknown type \(JSONValue.string(typeName).shortDescription) (known: string, number, integer, bool, path, paths, color, size, point, rect, list<T>)", place, nil)
         }
         var summary: String?
         if let s = spec["summary"] {

@@ -1,8 +1,17 @@
 /// `${name}` references: a whole-string reference takes the parameter's typed value; a reference
 /// inside a longer string interpolates its text. `${here}` is the manifest's folder.
 public enum Substitution {
-    /// A reference that names no declared parameter.
-    public struct UndeclaredReference: Error, Sendable { public var name: String }
+    /// Why a value could not be substituted.
+    public enum Failure: Error, Sendable {
+        /// A reference that names no declared parameter.
+        case undeclared(name: String)
+        /// The substituted values would add more than `maxLength` bytes to one stage parameter.
+        case tooLong
+    }
+
+    /// The most that substituted values may add to one stage parameter (the size limit of a manifest
+    /// file): many references to a long value must not grow without bound.
+    public static let maxLength = 16 << 20
 
     static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.unicodeScalars.allSatisfy {
@@ -33,30 +42,43 @@ public enum Substitution {
     }
 
     /// Substitutes references in a stage parameter's JSON value.
-    public static func substitute(_ json: JSONValue, values: [String: ParamValue], here: String) throws(UndeclaredReference) -> JSONValue {
+    public static func substitute(_ json: JSONValue, values: [String: ParamValue], here: String) throws(Failure) -> JSONValue {
+        var budget = maxLength
+        return try substitute(json, values: values, here: here, budget: &budget)
+    }
+
+    /// `budget` is what substituted values may still add, in bytes, across the whole value.
+    static func substitute(_ json: JSONValue, values: [String: ParamValue], here: String,
+                           budget: inout Int) throws(Failure) -> JSONValue {
         switch json {
         case .string(let text):
-            return try substitute(text, values: values, here: here)
+            return try substitute(text, values: values, here: here, budget: &budget)
         case .array(let items):
             var out: [JSONValue] = []
-            for item in items { out.append(try substitute(item, values: values, here: here)) }
+            for item in items { out.append(try substitute(item, values: values, here: here, budget: &budget)) }
             return .array(out)
         case .object(let members):
             var out: [(String, JSONValue)] = []
-            for (k, v) in members { out.append((k, try substitute(v, values: values, here: here))) }
+            for (k, v) in members { out.append((k, try substitute(v, values: values, here: here, budget: &budget))) }
             return .object(out)
         default:
             return json
         }
     }
 
-    static func substitute(_ text: String, values: [String: ParamValue], here: String) throws(UndeclaredReference) -> JSONValue {
+    static func substitute(_ text: String, values: [String: ParamValue], here: String,
+                           budget: inout Int) throws(Failure) -> JSONValue {
         guard text.contains("${") else { return .string(text) }
+        func spend(_ text: String) throws(Failure) {
+            budget -= text.utf8.count
+            guard budget >= 0 else { throw .tooLong }
+        }
         // Whole-string reference: the typed value.
         if text.hasPrefix("${"), text.hasSuffix("}"), text.dropFirst(2).dropLast().allSatisfy({ $0 != "}" && $0 != "$" }) {
             let name = String(text.dropFirst(2).dropLast())
             if name == "here" { return .string(here) }
-            guard let value = values[name] else { throw UndeclaredReference(name: name) }
+            guard let value = values[name] else { throw .undeclared(name: name) }
+            try spend(value.description)
             return value.json
         }
         var out = ""
@@ -67,8 +89,12 @@ public enum Substitution {
             guard let close = after.firstIndex(of: "}") else { out += rest[start.lowerBound...]; rest = ""; break }
             let name = String(after[..<close])
             if name == "here" { out += here }
-            else if let value = values[name] { out += value.description }
-            else { throw UndeclaredReference(name: name) }
+            else if let value = values[name] {
+                let text = value.description
+                try spend(text)
+                out += text
+            }
+            else { throw .undeclared(name: name) }
             rest = after[after.index(after: close)...]
         }
         return .string(out + rest)

@@ -52,7 +52,12 @@ public struct PipelineBuilder {
             var substituted: [(String, JSONValue)] = []
             for (name, raw) in entry.with {
                 do { substituted.append((name, try Substitution.substitute(raw, values: values, here: manifest.here))) } catch {
-                    throw fail(entry, "reference to undeclared parameter ${\(error.name)}", parameter: name)
+                    switch error {
+                    case .undeclared(let reference):
+                        throw fail(entry, "reference to undeclared parameter ${\(reference)}", parameter: name)
+                    case .tooLong:
+                        throw fail(entry, "its ${} references would substitute more than \(Substitution.maxLength) bytes", parameter: name)
+                    }
                 }
             }
             do { checked.append(try ParameterChecker(factory.descriptor).check(substituted)) } catch {
@@ -169,8 +174,10 @@ public struct PipelineBuilder {
         }
         var ready = (0..<count).filter { indegree[$0] == 0 }
         var order: [Int] = []
-        while !ready.isEmpty {
-            let node = ready.removeFirst()
+        var next = 0
+        while next < ready.count {
+            let node = ready[next]
+            next += 1
             order.append(node)
             for c in consumers[node] {
                 indegree[c] -= 1

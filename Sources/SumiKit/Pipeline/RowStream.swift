@@ -130,7 +130,14 @@ public final class RowStream: @unchecked Sendable {
 /// A stage that can stream its image output row by row to a `RowStreamConsumer` that is its only
 /// consumer. It must end the stream: `begin` + `publish` up to the height, `deliver`, or throw.
 public protocol RowStreamProducer: Stage {
+    /// Whether this stage, as configured, produces one image that can be streamed (default: true;
+    /// a stage that produces a list says false and is run whole).
+    var streamsRows: Bool { get }
     func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws
+}
+
+extension RowStreamProducer {
+    public var streamsRows: Bool { true }
 }
 
 /// A stage that can consume an image row by row while it is being produced.

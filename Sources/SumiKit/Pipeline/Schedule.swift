@@ -90,7 +90,7 @@ final class Schedule: Sendable {
         guard consumers[index].count == 1, let consumer = consumers[index].first else { return nil }
         let node = pipeline.nodes[consumer]
         guard node.inputs.count == 1, node.inputs[0].sources == [index],
-              pipeline.nodes[index].stage is any RowStreamProducer,
+              (pipeline.nodes[index].stage as? any RowStreamProducer)?.streamsRows == true,
               node.stage is any RowStreamConsumer else { return nil }
         return consumer
     }

@@ -14,7 +14,11 @@ public enum PluginLoader {
 
     /// Loads one plugin library and registers its stages into `registry`.
     public static func loadLibrary(at path: String, into registry: StageRegistry) throws(SumiError) {
-        guard FileIO.exists(path) else { throw SumiError.usage("plugin library \(path) does not exist") }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT && lstat(path, &info) != 0 { throw SumiError.usage("plugin library \(path) does not exist") }
+            throw SumiError.usage("plugin library \(path) cannot be opened: \(FileIO.errorText(errno))")
+        }
         guard !FileIO.isDirectory(path) else {
             throw SumiError.usage("plugin library \(path) is a folder (use it as a plugin folder instead)")
         }

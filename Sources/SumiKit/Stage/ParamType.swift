@@ -29,10 +29,12 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     /// Parses a type name as written in a manifest (`"size"`, `"paths"`, `"list<number>"`,
     /// `"rect|string"`).
     public init?(name: String) {
+        // Real type names are short; a long one is refused before it is taken apart level by level.
+        guard name.utf8.count <= 256 else { return nil }
         let name = name.trimmingWhitespace()
         if name.contains("|") {
             var alternatives: [ParamType] = []
-            for part in name.split(separator: "|") {
+            for part in name.split(separator: "|", omittingEmptySubsequences: false) {
                 guard let t = ParamType(name: String(part)) else { return nil }
                 alternatives.append(t)
             }

@@ -1,0 +1,59 @@
+/// Whether a BMP file holds all the pixel data its headers promise. gdk-pixbuf fills the rows of a
+/// short file with black instead of failing, so the data is measured before decoding: the row bytes
+/// of an uncompressed BMP, the run-length codes of an RLE8 or RLE4 one.
+enum BMPLayout {
+    /// What is missing, or nil when the data is complete (or the headers are not ones this judges).
+    static func missingData(_ bytes: [UInt8]) -> String? {
+        guard bytes.count >= 26 else { return nil }
+        func le16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
+        func le32(_ at: Int) -> Int { Int(Int32(bitPattern: UInt32(le16(at)) | UInt32(le16(at + 2)) << 16)) }
+        let dataOffset = le32(10), headerSize = le32(14)
+        let width: Int, height: Int, bitsPerPixel: Int, compression: Int
+        if headerSize == 12 {
+            (width, height, bitsPerPixel, compression) = (le16(18), le16(20), le16(24), 0)
+        } else {
+            guard headerSize >= 40, bytes.count >= 34 else { return nil }
+            (width, height, bitsPerPixel, compression) = (abs(le32(18)), abs(le32(22)), le16(28), le32(30))
+        }
+        guard dataOffset >= 14 + headerSize, bitsPerPixel > 0 else { return nil }
+        switch compression {
+        case 0, 3, 6:   // BI_RGB, BI_BITFIELDS, BI_ALPHABITFIELDS: rows stored as they are
+            let (bits, o1) = width.multipliedReportingOverflow(by: bitsPerPixel)
+            let rowBytes = (bits + 31) / 32 * 4
+            let (rows, o2) = rowBytes.multipliedReportingOverflow(by: height)
+            let (end, o3) = dataOffset.addingReportingOverflow(rows)
+            guard o1 || o2 || o3 || end > bytes.count else { return nil }
+            return "the header needs \(o1 || o2 || o3 ? "more" : String(end)) bytes, the file has \(bytes.count)"
+        case 1, 2:      // BI_RLE8, BI_RLE4
+            let rows = runLengthRows(bytes, from: dataOffset, height: height, pixelsPerByte: compression == 1 ? 1 : 2)
+            return rows < height ? "the run-length data ends after \(rows) of \(height) rows" : nil
+        default:
+            return nil
+        }
+    }
+
+    /// How many rows the run-length codes from `start` cover before the data ends (`height` when
+    /// they reach the end-of-bitmap code or the last row, which some writers leave unterminated).
+    static func runLengthRows(_ bytes: [UInt8], from start: Int, height: Int, pixelsPerByte: Int) -> Int {
+        var at = start, rows = 0
+        while rows < height {
+            guard at + 2 <= bytes.count else { return rows == height - 1 ? height : rows }
+            let count = Int(bytes[at]), code = Int(bytes[at + 1])
+            at += 2
+            guard count == 0 else { continue }          // a run: count pixels of one value
+            switch code {
+            case 0: rows += 1                           // end of line
+            case 1: return height                       // end of bitmap
+            case 2:                                     // delta: skip right and down
+                guard at + 2 <= bytes.count else { return rows }
+                rows += Int(bytes[at + 1])
+                at += 2
+            default:                                    // absolute: `code` literal pixels, word-aligned
+                let length = (code + pixelsPerByte - 1) / pixelsPerByte
+                at += (length + 1) & ~1
+                if at > bytes.count { return rows }
+            }
+        }
+        return height
+    }
+}

@@ -1,0 +1,236 @@
+import Foundation
+import Glibc
+import Testing
+
+/// Ways a user could crash Sumi, lose data or get a damaged output: special output files, files
+/// that lie about their size, extreme parameters and clashing batch outputs. Each case checks the
+/// exit code, the message's place and what is (or is not) on disk.
+@Suite struct HostileUseTests {
+    func writeManifest(_ text: String, in dir: String) throws -> String {
+        let path = "\(dir)/m.json"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// An uncompressed 24-bit BMP of `width × height` grey pixels.
+    func bmp(width: Int, height: Int) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let row = (width * 3 + 3) / 4 * 4
+        let size = 54 + row * height
+        return Array("BM".utf8) + le32(size) + le32(0) + le32(54)
+            + le32(40) + le32(width) + le32(height) + le16(1) + le16(24) + le32(0) + le32(row * height)
+            + le32(2835) + le32(2835) + le32(0) + le32(0)
+            + [UInt8](repeating: 0x80, count: row * height)
+    }
+
+    @Test func truncatedBMPIsAnErrorNotABlackFill() throws {
+        let dir = try CLI.temporaryFolder("bmp")
+        let whole = bmp(width: 16, height: 16)
+        try Fixtures.write(whole, to: "\(dir)/whole.bmp")
+        try Fixtures.write(Array(whole.prefix(whole.count / 2)), to: "\(dir)/half.bmp")
+        let ok = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/whole.bmp", "-o", "\(dir)/whole.png", "--set", "width=8", "-q"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(CLI.identify("\(dir)/whole.png")?.width == 8)
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/half.bmp", "-o", "\(dir)/half.png", "--set", "width=8"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: thumbnail.json: stages[0] \"photo\" (decode): \(dir)/half.bmp: truncated BMP data"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/half.png"))
+    }
+
+    @Test func truncatedRunLengthBMPIsAnError() throws {
+        let dir = try CLI.temporaryFolder("rle")
+        try #require(CLI.tool("/usr/bin/convert", ["-size", "40x30", "gradient:red-blue", "-type", "palette",
+                                                   "-compress", "RLE", "BMP3:\(dir)/whole.bmp"]) != nil)
+        let whole = try Fixtures.bytes("\(dir)/whole.bmp")
+        try #require(whole[30] == 1, "ImageMagick did not write RLE8")
+        try Fixtures.write(Array(whole.prefix(whole.count * 2 / 3)), to: "\(dir)/cut.bmp")
+        let ok = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/whole.bmp", "-o", "\(dir)/whole.png", "--set", "width=20", "-q"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/cut.bmp", "-o", "\(dir)/cut.png", "--set", "width=20"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(dir)/cut.bmp: truncated BMP data (the run-length data ends after "), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/cut.png"))
+    }
+
+    @Test func aRaisedMaxPixelsStillRefusesMoreThanTheMachineHolds() throws {
+        let dir = try CLI.temporaryFolder("max-pixels")
+        try Fixtures.write(Fixtures.hugePNGHeader(width: 1_000_000, height: 1_000_000), to: "\(dir)/huge.png")
+        let manifest = try writeManifest("""
+        {"sumi": 1, "stages": [{"id": "in", "stage": "decode", "with": {"path": "\(dir)/huge.png", "max-pixels": 8000000000000000}},
+                               {"stage": "encode", "with": {"path": "\(dir)/o.png"}}]}
+        """, in: dir)
+        let r = try CLI.run(["run", manifest])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: m.json: stages[0] \"in\" (decode): \(dir)/huge.png: image is 1000000x1000000; its pixels need more memory than the machine has"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.png"))
+    }
+
+    @Test func aListOfImagesIntoEncodeIsAPortError() throws {
+        let dir = try CLI.temporaryFolder("list")
+        let manifest = try writeManifest("""
+        {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": ["\(Fixtures.photo)", "\(Fixtures.photo)"]}},
+                               {"stage": "encode", "with": {"path": "\(dir)/o.jpg"}}]}
+        """, in: dir)
+        let r = try CLI.run(["run", manifest])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr == "sumi: error: m.json: stages[1] (encode): port \"in\": expected an image, got images\n", "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.jpg"))
+    }
+
+    @Test func aNamedPipeOutputIsWrittenNotReplaced() throws {
+        let dir = try CLI.temporaryFolder("fifo")
+        let fifo = "\(dir)/out.png"
+        try #require(mkfifo(fifo, 0o644) == 0)
+        // Opened read-write, the pipe never blocks its writer; a small PNG fits in its buffer.
+        let fd = open(fifo, O_RDWR | O_NONBLOCK)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-o", fifo, "--set", "width=16", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the named pipe was replaced")
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let n = read(fd, &buffer, buffer.count)
+        #expect(n > 8 && Array(buffer.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "read \(n) bytes")
+    }
+
+    @Test func aSymbolicLinkOutputIsWrittenThroughAndKeepsPermissions() throws {
+        let dir = try CLI.temporaryFolder("link")
+        try Fixtures.write([1, 2, 3], to: "\(dir)/real.png")
+        chmod("\(dir)/real.png", 0o600)
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/link.png", withDestinationPath: "\(dir)/real.png")
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-o", "\(dir)/link.png", "--set", "width=16", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: "\(dir)/link.png")
+        #expect(attributes[.type] as? FileAttributeType == .typeSymbolicLink, "the link was replaced by a file")
+        #expect(CLI.identify("\(dir)/real.png")?.width == 16)
+        let real = try FileManager.default.attributesOfItem(atPath: "\(dir)/real.png")
+        #expect((real[.posixPermissions] as? Int) == 0o600)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["link.png", "real.png"])
+    }
+
+    @Test func stitchOffsetsThatWouldExhaustMemoryFail() throws {
+        let dir = try CLI.temporaryFolder("stitch")
+        let pages = ["page-0.png", "page-1.png"].map { CLI.root + "/pipelines/samples/" + $0 }
+        let r = try CLI.run(["run", "pipelines/fullpage.json", "-i", pages[0], "-i", pages[1], "-o", "\(dir)/p.pdf",
+                             "--set", "offsets=0,999999999"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: fullpage.json: stages[1] \"content\" (stitch): parameter \"offsets\": the stitched image would be 390x"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func pdfPagesTooSmallOrTooLargeForPDFAreRefused() throws {
+        let dir = try CLI.temporaryFolder("pdf-scale")
+        for (scale, phrase) in [("1e9", "smaller than 0.01 point"), ("1e-9", "larger than the")] {
+            let r = try CLI.run(["run", "pipelines/fullpage.json", "-o", "\(dir)/p.pdf", "--set", "scale=\(scale)"])
+            #expect(r.status == 1, "\(scale): \(r.stderr)")
+            #expect(r.stderr.hasPrefix("sumi: error: fullpage.json: stages[2] \"page\" (pdf-page): parameter \"scale\": page 0: "), "\(r.stderr)")
+            #expect(r.stderr.contains(phrase), "\(scale): \(r.stderr)")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+        // Small but writable pages still work.
+        let small = try CLI.run(["run", "pipelines/fullpage.json", "-o", "\(dir)/p.pdf", "--set", "scale=100", "-q"])
+        #expect(small.status == 0, "\(small.stderr)")
+    }
+
+    @Test func coverOfALongStripCropsBeforeResizing() throws {
+        let dir = try CLI.temporaryFolder("cover")
+        // 1×7000 blue: a 10×10 cover used to need a 10×70000 resize first, over the size limit.
+        try #require(CLI.tool("/usr/bin/convert", ["-size", "1x7000", "xc:#0000ff", "\(dir)/strip.png"]) != nil)
+        let manifest = try writeManifest("""
+        {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+         "stages": [{"stage": "decode", "with": {"path": "${input}"}},
+                    {"stage": "scale", "with": {"width": 10, "height": 10, "fit": "cover"}},
+                    {"stage": "encode", "with": {"path": "${output}"}}]}
+        """, in: dir)
+        let r = try CLI.run(["run", manifest, "-i", "\(dir)/strip.png", "-o", "\(dir)/box.png"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = CLI.identify("\(dir)/box.png")
+        #expect(size?.width == 10 && size?.height == 10)
+        let mean = CLI.tool("/usr/bin/convert", ["\(dir)/box.png", "-format", "%[fx:mean.r] %[fx:mean.b]", "info:"])
+        #expect(mean.map { String(decoding: $0, as: UTF8.self) } == "0 1")
+    }
+
+    @Test func batchOutputsThatCollideAreRefusedBeforeRunning() throws {
+        let dir = try CLI.temporaryFolder("clash")
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/a.jpg")
+        try FileManager.default.createDirectory(atPath: "\(dir)/other", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/other/a.jpg")
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/a.jpg", "-i", "\(dir)/other/a.jpg",
+                             "-o", "\(dir)/out/{stem}.png", "--set", "width=16"])
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: thumbnail.json: parameter \"output\": "), "\(r.stderr)")
+        #expect(r.stderr.contains("\(dir)/a.jpg") && r.stderr.contains("\(dir)/other/a.jpg"), "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").isEmpty)
+
+        let stdin = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "-", "-i", "-", "-o", "\(dir)/out/{name}.png"],
+                                stdin: Data([0xFF, 0xD8]))   // small: refused before it is read
+        #expect(stdin.status == 2 && stdin.stderr.contains("standard input can be read only once"), "\(stdin.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").isEmpty)
+    }
+
+    @Test func aBatchTemplateWithOneInputNamesTheOutput() throws {
+        let dir = try CLI.temporaryFolder("one-template")
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", Fixtures.photo, "-o", "\(dir)/{stem}-small.png", "--set", "width=16", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["photo-small.png"])
+        #expect(CLI.identify("\(dir)/photo-small.png")?.width == 16)
+    }
+
+    @Test func anOutputThatIsAFolderIsAValidationError() throws {
+        let dir = try CLI.temporaryFolder("folder-out")
+        let image = try CLI.run(["run", "pipelines/thumbnail.json", "-o", dir])
+        #expect(image.status == 2)
+        #expect(image.stderr == "sumi: error: thumbnail.json: stages[2] (encode): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(image.stderr)")
+        let pdf = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir])
+        #expect(pdf.status == 2)
+        #expect(pdf.stderr == "sumi: error: fullpage.json: stages[2] \"page\" (pdf-page): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(pdf.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func aPluginSymlinkLoopIsNamed() throws {
+        let dir = try CLI.temporaryFolder("loop")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/a.so", withDestinationPath: "\(dir)/b.so")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/b.so", withDestinationPath: "\(dir)/a.so")
+        let r = try CLI.run(["stages", "--plugin-path", dir])
+        #expect(r.status == 2)
+        #expect(r.stderr == "sumi: error: plugin library \(dir)/a.so cannot be opened: Too many levels of symbolic links\n", "\(r.stderr)")
+    }
+
+    @Test func manifestsThatWouldExplodeAreRefusedQuickly() throws {
+        let dir = try CLI.temporaryFolder("explode")
+        // 30000 interpolated references to a 400 kB default: 12 GB of text.
+        let long = String(repeating: "${a}", count: 100_000)
+        let many = String(repeating: "${a}", count: 30_000)
+        let bomb = try writeManifest("""
+        {"sumi": 1, "params": {"a": {"type": "string", "default": "\(long)"}},
+         "stages": [{"id": "t", "stage": "text", "with": {"text": "\(many)"}}]}
+        """, in: dir)
+        let start = Date()
+        let r = try CLI.run(["validate", bomb])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("sumi: error: m.json: stages[0] \"t\" (text): parameter \"text\": its ${} references would substitute more than 16777216 bytes"), "\(r.stderr.prefix(300))")
+        // A type nested 200000 levels deep.
+        let nested = String(repeating: "list<", count: 200_000) + "number" + String(repeating: ">", count: 200_000)
+        try "{\"sumi\": 1, \"params\": {\"a\": {\"type\": \"\(nested)\"}}, \"stages\": [{\"stage\": \"text\", \"with\": {\"text\": \"x\"}}]}"
+            .write(toFile: "\(dir)/deep.json", atomically: true, encoding: .utf8)
+        let deep = try CLI.run(["validate", "\(dir)/deep.json"])
+        #expect(deep.status == 2)
+        #expect(deep.stderr.hasPrefix("sumi: error: deep.json: params.a: unknown type \"list<list<"), "\(deep.stderr.prefix(300))")
+        #expect(deep.stderr.count < 400, "the message repeats the whole type")
+        #expect(Date().timeIntervalSince(start) < 20)
+    }
+
+    @Test func anEmptyAlternativeTypeIsUnknown() throws {
+        let dir = try CLI.temporaryFolder("either")
+        let manifest = try writeManifest("""
+        {"sumi": 1, "params": {"a": {"type": "string|", "default": "x"}},
+         "stages": [{"stage": "text", "with": {"text": "${a}"}}]}
+        """, in: dir)
+        let r = try CLI.run(["validate", manifest])
+        #expect(r.status == 2)
+        #expect(r.stderr.hasPrefix("sumi: error: m.json: params.a: unknown type \"string|\""), "\(r.stderr)")
+    }
+}
