@@ -81,11 +81,12 @@ if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
   row caption "caption" "djpeg|cjpeg" "convert"
 
   echo "== Batch of 20 captions"
-  mkdir -p "$WORK/batch"
-  INPUTS=$(for i in $(seq 1 20); do echo -n " -i $PHOTO"; done)
+  mkdir -p "$WORK/batch" "$WORK/batch-in"
+  for i in $(seq 1 20); do [ -f "$WORK/batch-in/photo-$i.jpg" ] || cp "$PHOTO" "$WORK/batch-in/photo-$i.jpg"; done
+  INPUTS=$(for i in $(seq 1 20); do echo -n " -i $WORK/batch-in/photo-$i.jpg"; done)
   bench batch --runs 3 \
-    "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}-{name}' --jobs 2 --quiet" \
-    "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}-{name}' --jobs 1 --quiet"
+    "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}.jpg' --jobs 2 --quiet" \
+    "$SUMI run pipelines/caption.json $INPUTS -o '$WORK/batch/{stem}.jpg' --jobs 1 --quiet"
   python3 -c "import json; r=json.load(open('$WORK/results/batch.json'))['results']; print('   images/s jobs 2 vs jobs 1: %.2fx' % (r[1]['median']/r[0]['median']))"
 fi
 
