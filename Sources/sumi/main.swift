@@ -25,9 +25,9 @@ if argv.first == "help", argv.count == 2, let text = Help.text(for: argv[1]) {
 do {
     let arguments = try Arguments.parse(argv)
     switch arguments.command {
-    case .run: exit(RunCommand(arguments: arguments).execute())
-    case .validate: exit(try ValidateCommand(arguments: arguments).execute())
-    case .stages, .inspect: exit(try ListingCommand(arguments: arguments).execute())
+    case .run: exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
+    case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
+    case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))
     }
 } catch {
     Terminal.error(error)

@@ -190,6 +190,24 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
+    @Test func lostStandardOutputIsAnError() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        for arguments in [["stages", "--json"], ["validate", "pipelines/thumbnail.json"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
+            process.standardOutput = full
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(arguments)")
+            #expect(message == "sumi: error: cannot write to standard output: No space left on device\n", "\(arguments): \(message)")
+        }
+    }
+
     @Test func aPluginSymlinkLoopIsNamed() throws {
         let dir = try CLI.temporaryFolder("loop")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/a.so", withDestinationPath: "\(dir)/b.so")
