@@ -241,6 +241,14 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 20)
     }
 
+    @Test func aNamedPipeInAPluginFolderIsRefusedWithoutBlocking() throws {
+        let dir = try CLI.temporaryFolder("plugin-fifo")
+        try #require(mkfifo("\(dir)/libpipe.so", 0o644) == 0)
+        let r = try CLI.run(["stages", "--plugin-path", dir])
+        #expect(r.status == 2)
+        #expect(r.stderr == "sumi: error: plugin library \(dir)/libpipe.so is not a regular file\n", "\(r.stderr)")
+    }
+
     @Test func anEmptyAlternativeTypeIsUnknown() throws {
         let dir = try CLI.temporaryFolder("either")
         let manifest = try writeManifest("""
