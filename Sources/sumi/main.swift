@@ -17,9 +17,13 @@ if argv.count >= 2, argv.dropFirst().contains(where: { $0 == "--help" || $0 == "
     Terminal.standardOutput(text + "\n")
     exit(0)
 }
-if argv.first == "help", argv.count == 2, let text = Help.text(for: argv[1]) {
+if argv.first == "help", argv.count >= 2 {
+    guard argv.count == 2, let text = Help.text(for: argv[1]) else {
+        Terminal.error(SumiError.usage("no help for \"\(argv.dropFirst().joined(separator: " "))\" (commands: run, validate, stages, inspect)"))
+        exit(2)
+    }
     Terminal.standardOutput(text + "\n")
-    exit(0)
+    exit(Terminal.exitStatus(0))
 }
 
 do {
