@@ -66,6 +66,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.png"))
     }
 
+    @Test func corruptGIFCodesAreAnErrorNotGarbage() throws {
+        let dir = try CLI.temporaryFolder("gif")
+        // 4×4, two colours, LZW minimum code size 2: clear (4), 0, then 7 where the next free code is 6.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [4, 0, 4, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
+                                                   0x2C, 0, 0, 0, 0, 4, 0, 4, 0, 0, 2, 2, 0xC4, 0x01, 0, 0x3B]
+        try Fixtures.write(gif, to: "\(dir)/bad.gif")
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/bad.gif", "-o", "\(dir)/bad.png", "--set", "width=4"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: thumbnail.json: stages[0] \"photo\" (decode): \(dir)/bad.gif: truncated or corrupt GIF data (invalid LZW code 7 after 1 of 16 pixels)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/bad.png"))
+        // ImageMagick's GIFs of a photo (dictionary resets, 12-bit codes) and an interlaced one still decode exactly.
+        for (name, options) in [("photo.gif", [String]()), ("interlaced.gif", ["-interlace", "GIF"])] {
+            try #require(CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "300x"] + options + ["\(dir)/\(name)"]) != nil)
+            let ok = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/\(name)", "-o", "\(dir)/\(name).png", "--set", "width=300", "-q"])
+            #expect(ok.status == 0, "\(name): \(ok.stderr)")
+            #expect(Fixtures.psnr("\(dir)/\(name)", "\(dir)/\(name).png") == .infinity, "\(name)")
+        }
+    }
+
     @Test func aListOfImagesIntoEncodeIsAPortError() throws {
         let dir = try CLI.temporaryFolder("list")
         let manifest = try writeManifest("""
