@@ -52,8 +52,12 @@ public struct TextStage: Stage {
         }
         self.text = text
         font = FontSpec(parsing: parameters.string("font") ?? "sans-serif")
-        if case .file(let path) = font, !FileIO.exists(path) {
-            throw StageError.invalidParameter("font", "font file not found: \(path)")
+        if case .file(let path) = font {
+            guard FileIO.exists(path) else { throw StageError.invalidParameter("font", "font file not found: \(path)") }
+            // A named pipe or device would block or never end when the font is read.
+            guard FileIO.isRegularFile(path) else {
+                throw StageError.invalidParameter("font", "\(path) is not an OpenType or TrueType font file")
+            }
         }
         size = parameters.number("size") ?? 17
         var style = BoxStyle()

@@ -2,26 +2,42 @@
 import Glibc
 #endif
 import SumiKit
+import Synchronization
 
 /// Writing to the terminal's streams.
 enum Terminal {
+    /// The `errno` of the first failed write to standard output (0: none), so that a listing or
+    /// report that could not be written (`> /dev/full`, a closed stdout) does not exit 0.
+    private static let outputError = Atomic<Int32>(0)
+
     static func standardError(_ text: String) {
-        writeAll(2, text)
+        _ = writeAll(2, text)
     }
 
     static func standardOutput(_ text: String) {
-        writeAll(1, text)
+        let code = writeAll(1, text)
+        if code != 0 { _ = outputError.compareExchange(expected: 0, desired: code, ordering: .relaxed) }
     }
 
-    /// Writes the whole text to a file descriptor (unbuffered, so lines from several threads never mix).
-    private static func writeAll(_ fd: Int32, _ text: String) {
+    /// `status`, or 1 with an error line when something printed on standard output was lost.
+    static func exitStatus(_ status: Int32) -> Int32 {
+        let code = outputError.load(ordering: .relaxed)
+        guard code != 0 else { return status }
+        standardError("sumi: error: cannot write to standard output: \(FileIO.errorText(code))\n")
+        return max(status, 1)
+    }
+
+    /// Writes the whole text to a file descriptor (unbuffered, so lines from several threads never
+    /// mix); returns 0, or the `errno` of the failed write.
+    private static func writeAll(_ fd: Int32, _ text: String) -> Int32 {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {
             let n = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue } else { return } }
+            if n < 0 { if errno == EINTR { continue } else { return errno } }
             offset += n
         }
+        return 0
     }
 
     /// Prints `sumi: error: …`.

@@ -17,17 +17,21 @@ if argv.count >= 2, argv.dropFirst().contains(where: { $0 == "--help" || $0 == "
     Terminal.standardOutput(text + "\n")
     exit(0)
 }
-if argv.first == "help", argv.count == 2, let text = Help.text(for: argv[1]) {
+if argv.first == "help", argv.count >= 2 {
+    guard argv.count == 2, let text = Help.text(for: argv[1]) else {
+        Terminal.error(SumiError.usage("no help for \"\(argv.dropFirst().joined(separator: " "))\" (commands: run, validate, stages, inspect)"))
+        exit(2)
+    }
     Terminal.standardOutput(text + "\n")
-    exit(0)
+    exit(Terminal.exitStatus(0))
 }
 
 do {
     let arguments = try Arguments.parse(argv)
     switch arguments.command {
-    case .run: exit(RunCommand(arguments: arguments).execute())
-    case .validate: exit(try ValidateCommand(arguments: arguments).execute())
-    case .stages, .inspect: exit(try ListingCommand(arguments: arguments).execute())
+    case .run: exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
+    case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
+    case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))
     }
 } catch {
     Terminal.error(error)

@@ -66,6 +66,25 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.png"))
     }
 
+    @Test func corruptGIFCodesAreAnErrorNotGarbage() throws {
+        let dir = try CLI.temporaryFolder("gif")
+        // 4×4, two colours, LZW minimum code size 2: clear (4), 0, then 7 where the next free code is 6.
+        let gif: [UInt8] = Array("GIF89a".utf8) + [4, 0, 4, 0, 0x80, 0, 0, 0, 0, 0, 255, 255, 255,
+                                                   0x2C, 0, 0, 0, 0, 4, 0, 4, 0, 0, 2, 2, 0xC4, 0x01, 0, 0x3B]
+        try Fixtures.write(gif, to: "\(dir)/bad.gif")
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/bad.gif", "-o", "\(dir)/bad.png", "--set", "width=4"])
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: thumbnail.json: stages[0] \"photo\" (decode): \(dir)/bad.gif: truncated or corrupt GIF data (invalid LZW code 7 after 1 of 16 pixels)"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/bad.png"))
+        // ImageMagick's GIFs of a photo (dictionary resets, 12-bit codes) and an interlaced one still decode exactly.
+        for (name, options) in [("photo.gif", [String]()), ("interlaced.gif", ["-interlace", "GIF"])] {
+            try #require(CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "300x"] + options + ["\(dir)/\(name)"]) != nil)
+            let ok = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/\(name)", "-o", "\(dir)/\(name).png", "--set", "width=300", "-q"])
+            #expect(ok.status == 0, "\(name): \(ok.stderr)")
+            #expect(Fixtures.psnr("\(dir)/\(name)", "\(dir)/\(name).png") == .infinity, "\(name)")
+        }
+    }
+
     @Test func aListOfImagesIntoEncodeIsAPortError() throws {
         let dir = try CLI.temporaryFolder("list")
         let manifest = try writeManifest("""
@@ -190,6 +209,32 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
+    @Test func lostStandardOutputIsAnError() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        for arguments in [["stages", "--json"], ["validate", "pipelines/thumbnail.json"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
+            process.standardOutput = full
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(arguments)")
+            #expect(message == "sumi: error: cannot write to standard output: No space left on device\n", "\(arguments): \(message)")
+        }
+    }
+
+    @Test func helpForAnUnknownCommandSaysSo() throws {
+        let r = try CLI.run(["help", "bogus"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "sumi: error: no help for \"bogus\" (commands: run, validate, stages, inspect)\n", "\(r.stderr)")
+        let ok = try CLI.run(["help", "run"])
+        #expect(ok.status == 0 && ok.stdout.contains("--jobs"))
+    }
+
     @Test func aPluginSymlinkLoopIsNamed() throws {
         let dir = try CLI.temporaryFolder("loop")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/a.so", withDestinationPath: "\(dir)/b.so")
@@ -221,6 +266,14 @@ import Testing
         #expect(deep.stderr.hasPrefix("sumi: error: deep.json: params.a: unknown type \"list<list<"), "\(deep.stderr.prefix(300))")
         #expect(deep.stderr.count < 400, "the message repeats the whole type")
         #expect(Date().timeIntervalSince(start) < 20)
+    }
+
+    @Test func aNamedPipeInAPluginFolderIsRefusedWithoutBlocking() throws {
+        let dir = try CLI.temporaryFolder("plugin-fifo")
+        try #require(mkfifo("\(dir)/libpipe.so", 0o644) == 0)
+        let r = try CLI.run(["stages", "--plugin-path", dir])
+        #expect(r.status == 2)
+        #expect(r.stderr == "sumi: error: plugin library \(dir)/libpipe.so is not a regular file\n", "\(r.stderr)")
     }
 
     @Test func anEmptyAlternativeTypeIsUnknown() throws {

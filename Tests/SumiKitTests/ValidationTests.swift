@@ -60,10 +60,22 @@ import SumiKit
          #"params.n: default: expected a size"#),
         (#"{"sumi": 1, "params": {"n": {"type": "size"}}, "stages": [{"stage": "solid"}]}"#, #"parameter "n" is required"#),
         (#"{"sumi": 1, "stages": [{"stage": "solid"}], }"#, "invalid JSON at line 1, column 45"),
+        (#"{"sumi": 1, "stages": [{"id": "s", "stage": "solid"}, {"stage": "solid", "from": "ghost"}]}"#,
+         #"stages[1] (solid): "from" given, but the stage has no input ports"#),
+        (#"{"sumi": 1, "params": {"n": {"type": "size|"}}, "stages": [{"stage": "solid"}]}"#, #"params.n: unknown type "size|""#),
     ])
     func errorsNameThePlace(manifest: String, expected: String) {
         let message = errorMessage { _ = try build(manifest) }
         #expect(message?.contains(expected) == true, "got: \(message ?? "no error")")
+    }
+
+    @Test func substitutionHasAByteBudget() {
+        // 20 references to a 1 MiB value: 20 MiB, over the 16 MiB a stage parameter may receive.
+        let manifest = #"{"sumi": 1, "params": {"s": {"type": "string", "default": "x"}}, "stages": [{"stage": "solid", "with": {"color": "\#(String(repeating: "${s}", count: 20))"}}]}"#
+        let message = errorMessage { _ = try build(manifest, overrides: ["s": .string(String(repeating: "x", count: 1 << 20))]) }
+        #expect(message == #"test.json: stages[0] (solid): parameter "color": its ${} references would substitute more than 16777216 bytes"#)
+        let fits = errorMessage { _ = try build(manifest, overrides: ["s": .string(String(repeating: "x", count: 1 << 10))]) }
+        #expect(fits?.contains("budget") != true && fits?.contains("would substitute") != true)
     }
 
     @Test func validationErrorsAreUsageErrors() {

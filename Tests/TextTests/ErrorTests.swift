@@ -22,6 +22,17 @@ import Testing
         #expect(e?.parameter == "font")
     }
 
+    @Test func aNamedPipeAsFontIsRefusedWithoutBlocking() throws {
+        let path = TextTestSupport.tempDirectory + "/pipe-\(getpid()).ttf"
+        unlink(path)
+        try #require(mkfifo(path, 0o644) == 0)
+        defer { unlink(path) }
+        // Opening the pipe to read it would wait for a writer forever.
+        let e = usageError(["text": .string("x"), "font": .string(path)])
+        #expect(e?.parameter == "font" && e?.isUsageError == true)
+        #expect(e?.message == "\(path) is not an OpenType or TrueType font file")
+    }
+
     @Test func unknownFamilyFallsBackWithAWarning() throws {
         let harness = StageHarness(TextStage.self)
         let content = try TextTestSupport.content(["text": .string("Hello 東京"), "font": .string("No Such Family, DejaVu Sans")],

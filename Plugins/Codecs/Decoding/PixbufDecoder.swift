@@ -10,6 +10,9 @@ enum PixbufDecoder {
         if format == .bmp, let missing = BMPLayout.missingData(bytes) {
             throw StageError("\(name): truncated BMP data (\(missing))")
         }
+        if format == .gif, let problem = GIFLayout.problem(bytes) {
+            throw StageError("\(name): truncated or corrupt GIF data (\(problem))")
+        }
         let loader = try PixbufLoader(type: format.rawValue, name: name)
         try loader.load(bytes, format: format)
         let image = try loader.image(format: format)

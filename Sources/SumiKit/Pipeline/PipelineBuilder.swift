@@ -98,7 +98,13 @@ public struct PipelineBuilder {
     func wire(_ entry: ManifestStage, _ descriptor: StageDescriptor, idIndex: [String: Int],
               factories: [StageFactory], fail: (ManifestStage, String, String?) -> SumiError) throws(SumiError) -> [(port: String, sources: [Int])] {
         let ports = descriptor.inputs
-        if ports.isEmpty { return [] }
+        if ports.isEmpty {
+            // The implicit chain is ignored; an explicit "from" is a mistake (a typo must not pass).
+            guard case .previous = entry.from else {
+                throw fail(entry, "\"from\" given, but the stage has no input ports", nil)
+            }
+            return []
+        }
         func resolve(_ id: String) throws(SumiError) -> Int {
             guard let index = idIndex[id] else {
                 throw fail(entry, "\"from\" names \"\(id)\", but no stage has that id", nil)

@@ -22,6 +22,10 @@ public enum PluginLoader {
         guard !FileIO.isDirectory(path) else {
             throw SumiError.usage("plugin library \(path) is a folder (use it as a plugin folder instead)")
         }
+        // Loading a named pipe would wait for a writer forever.
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw SumiError.usage("plugin library \(path) is not a regular file")
+        }
         let canonical = canonicalPath(path)
         let library = try libraries.withLock { (opened: inout [String: PluginLibrary]) throws(SumiError) -> PluginLibrary in
             if let known = opened[canonical] { return known }
