@@ -4,6 +4,7 @@ import Glibc
 import SumiKit
 
 let argv = Array(CommandLine.arguments.dropFirst())
+TemporaryFiles.removeOnSignal()
 
 if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
     Terminal.standardOutput(Help.main + "\n")

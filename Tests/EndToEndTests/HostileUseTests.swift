@@ -235,6 +235,39 @@ import Testing
         #expect(ok.status == 0 && ok.stdout.contains("--jobs"))
     }
 
+    @Test func aRunEndedBySIGTERMLeavesNoTemporaryFile() throws {
+        // (The test runner's children inherit SIGTERM blocked: sumi unblocks the signals it handles.)
+        let dir = try CLI.temporaryFolder("sigterm")
+        // A large page (the photo ×3, about 54 megapixels) takes a while to compress into the PDF.
+        let manifest = try writeManifest("""
+        {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": "\(Fixtures.photo)"}},
+                               {"stage": "scale", "with": {"factor": 3, "filter": "nearest"}},
+                               {"stage": "pdf-page", "with": {"path": "\(dir)/out/big.pdf"}}]}
+        """, in: dir)
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLI.binary)
+        process.arguments = ["run", manifest, "-q"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        var sawTemporaryFile = false
+        while process.isRunning {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(dir)/out")) ?? []
+            if names.contains(where: { $0.contains(".sumi-") }) {
+                sawTemporaryFile = true
+                process.terminate()
+                break
+            }
+            usleep(2000)
+        }
+        process.waitUntilExit()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        try #require(sawTemporaryFile, "the run ended before its output was being written: \(process.terminationStatus) \(message)")
+        #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").isEmpty)
+    }
+
     @Test func aPluginSymlinkLoopIsNamed() throws {
         let dir = try CLI.temporaryFolder("loop")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/a.so", withDestinationPath: "\(dir)/b.so")

@@ -22,7 +22,7 @@ enum GIFLayout {
         if flags & 0x80 != 0 { at += 3 << (Int(flags & 7) + 1) }
         guard at < bytes.count else { return "the first frame has no image data" }
         let minimumCodeSize = Int(bytes[at])
-        guard (2...11).contains(minimumCodeSize) else { return "the first frame's LZW code size is \(minimumCodeSize)" }
+        guard (1...11).contains(minimumCodeSize) else { return "the first frame's LZW code size is \(minimumCodeSize)" }
         return checkCodes(bytes, from: at + 1, minimumCodeSize: minimumCodeSize, pixels: width * height)
     }
 

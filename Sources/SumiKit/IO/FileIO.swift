@@ -62,9 +62,11 @@ public enum FileIO {
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
         let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
+        let slot = TemporaryFiles.remember(tempPath)
         var committed = false
         defer {
             if !committed { unlink(tempPath) }
+            TemporaryFiles.forget(slot)
         }
         do {
             try body(fd)
