@@ -51,6 +51,8 @@ demo: build
 
 # Unit, stage and end-to-end tests, in one release build (image code is too slow unoptimised).
 test: test-deps
+	@# SwiftPM can keep a stale build plan when source files were added or removed: replan.
+	rm -f .build/release.yaml
 	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
