@@ -106,6 +106,18 @@ import Testing
         }
     }
 
+    /// The contract's own example message, word for word.
+    @Test func contractExampleError() throws {
+        let dir = try CLI.temporaryFolder("caption-size")
+        let text = try String(contentsOfFile: CLI.root + "/pipelines/caption.json", encoding: .utf8)
+            .replacingOccurrences(of: "\"size\": 17", with: "\"size\": -3")
+        try text.write(toFile: dir + "/caption.json", atomically: true, encoding: .utf8)
+        let r = try CLI.run(["run", dir + "/caption.json"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr == "sumi: error: caption.json: stages[1] \"label\" (text): parameter \"size\": expected a number > 0, got -3\n")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/caption.jpg"))
+    }
+
     @Test func impossibleParametersAreValidationErrors() throws {
         let r = try CLI.run(["run", "pipelines/caption.json", "--set", "text=", "-o", "/tmp/never-written.jpg"])
         #expect(r.status == 2, "\(r.stderr)")
