@@ -58,7 +58,8 @@ public enum FileIO {
         }
         let dir = directory(of: target)
         let base = fileName(of: target)
-        var template = Array("\(dir)/.\(base).sumi-XXXXXX".utf8CString)
+        // mkstemp replaces the six trailing Xs with a unique suffix.
+        var template = Array("\(dir)/.\(base).sumi-\(String(repeating: "X", count: 6))".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
         let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
