@@ -28,11 +28,8 @@ struct Invocation {
                 throw SumiError(.usage, file: file, parameter: name, "--set: expected \(error.expected), got \(error.found)")
             }
         }
-        if let output = arguments.output, !arguments.inputs.isEmpty || true {
-            guard manifest.parameter(named: "output") != nil else {
-                throw SumiError(.usage, file: file, "-o given, but the manifest declares no \"output\" parameter")
-            }
-            _ = output
+        if arguments.output != nil, manifest.parameter(named: "output") == nil {
+            throw SumiError(.usage, file: file, "-o given, but the manifest declares no \"output\" parameter")
         }
 
         var batchInputs: [String]?

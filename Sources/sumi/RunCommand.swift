@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SumiKit
+import Synchronization
 
 /// `sumi run`: validates every run first, then runs them (up to `--jobs` at once in batch mode),
 /// reporting each; one failing input does not stop the others.
@@ -84,19 +85,17 @@ struct RunCommand {
 }
 
 /// The highest exit code seen across batch runs.
-final class WorstExit: @unchecked Sendable {
-    private let lock = NSLockLike()
-    private var value: Int32 = 0
-    func record(_ code: Int32) { lock.locked { value = max(value, code) } }
-    var code: Int32 { lock.locked { value } }
+final class WorstExit: Sendable {
+    private let value = Mutex<Int32>(0)
+    func record(_ code: Int32) { value.withLock { $0 = max($0, code) } }
+    var code: Int32 { value.withLock { $0 } }
 }
 
 /// Hands out indices 0, 1, 2, ... to batch workers.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLockLike()
-    private var next = 0
+final class Counter: Sendable {
+    private let next = Mutex(0)
     func take(below limit: Int) -> Int? {
-        lock.locked {
+        next.withLock { next in
             guard next < limit else { return nil }
             defer { next += 1 }
             return next

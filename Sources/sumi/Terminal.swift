@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SumiKit
 import Synchronization
+import Synchronization
 
 /// Writing to the terminal's streams.
 enum Terminal {
@@ -53,42 +54,29 @@ enum Terminal {
 }
 
 /// A one-line progress bar on stderr for batch runs.
-final class ProgressBar: @unchecked Sendable {
+final class ProgressBar: Sendable {
     private let total: Int
-    private var done = 0
-    private var failed = 0
-    private let lock = NSLockLike()
+    /// Runs finished, and how many of them failed.
+    private let counts = Mutex<(done: Int, failed: Int)>((0, 0))
 
     init(total: Int) { self.total = total }
 
     func advance(item: String, ok: Bool) {
-        lock.locked {
-            done += 1
-            if !ok { failed += 1 }
+        counts.withLock { counts in
+            counts.done += 1
+            if !ok { counts.failed += 1 }
             let width = 30
-            let filled = total == 0 ? width : width * done / total
+            let filled = total == 0 ? width : width * counts.done / total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
             let name = item.count > 40 ? "…" + item.suffix(39) : item
-            let failures = failed > 0 ? " \(failed) failed" : ""
-            Terminal.standardError("\r\u{1B}[K[\(bar)] \(done)/\(total)\(failures) \(name)")
-            if done == total { Terminal.standardError("\n") }
+            let failures = counts.failed > 0 ? " \(counts.failed) failed" : ""
+            Terminal.standardError("\r\u{1B}[K[\(bar)] \(counts.done)/\(total)\(failures) \(name)")
+            if counts.done == total { Terminal.standardError("\n") }
         }
     }
 
     /// Clears the bar so an error line can be printed cleanly.
     func clearLine() {
-        lock.locked { Terminal.standardError("\r\u{1B}[K") }
-    }
-}
-
-/// A pthread mutex for the CLI's small shared counters.
-final class NSLockLike: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    init() { pthread_mutex_init(&mutex, nil) }
-    deinit { pthread_mutex_destroy(&mutex) }
-    func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
+        counts.withLock { _ in Terminal.standardError("\r\u{1B}[K") }
     }
 }

@@ -24,9 +24,7 @@ enum JPEGDecoder {
             let scaled = try decoder.setScale(eighths: eighths)
             let (width, height) = swaps ? (scaled.height, scaled.width) : (scaled.width, scaled.height)
 
-            var metadata = ImageMetadata(sourceFormat: ImageFormat.jpeg.rawValue, sourcePath: name,
-                                         sourceOrientation: stored, orientationApplied: orient || stored == 1,
-                                         knownOpaque: true)
+            var metadata = sourceMetadata(name: name, stored: stored, orient: orient)
             if orientation == 1 && eighths == 8 { metadata.sourceBytes = bytes }
             if eighths != 8 {
                 // The consumer plans its output from the true size, not the rounded reduced one.
@@ -51,14 +49,20 @@ enum JPEGDecoder {
             let header = try decoder.readHeader()
             try header.check(name: name, format: .jpeg, maxPixels: maxPixels)
             let size = try decoder.setScale(eighths: 8)
-            let metadata = ImageMetadata(sourceFormat: ImageFormat.jpeg.rawValue, sourcePath: name, sourceBytes: bytes,
-                                         sourceOrientation: stored, orientationApplied: orient || stored == 1,
-                                         knownOpaque: true)
+            var metadata = sourceMetadata(name: name, stored: stored, orient: orient)
+            metadata.sourceBytes = bytes
             let buffer = stream.begin(width: size.width, height: size.height, metadata: metadata)
             try decoder.decode(into: buffer) { rows in stream.publish(rows: rows) }
             stream.publish(rows: size.height)
             return true
         }
+    }
+
+    /// What every JPEG decode records about its source (the untouched bytes are added only when
+    /// the pixels match them: no rotation, no scaling).
+    static func sourceMetadata(name: String, stored: Int, orient: Bool) -> ImageMetadata {
+        ImageMetadata(sourceFormat: ImageFormat.jpeg.rawValue, sourcePath: name, sourceOrientation: stored,
+                      orientationApplied: orient || stored == 1, knownOpaque: true)
     }
 
     /// The smallest M (1…8) for which an M/8 DCT-scaled decode is still at least `w`×`h`.

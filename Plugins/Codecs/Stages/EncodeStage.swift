@@ -76,15 +76,7 @@ public struct EncodeStage: RowStreamConsumer {
         let image = try inputImage(inputs)
         let format = resolvedFormat(source: image.metadata)
         warnIgnored(for: format, context: context)
-        let bytes: [UInt8]
-        do {
-            bytes = try encode(image, as: format)
-        } catch let error as StageError {
-            throw StageError("\(path): \(error.message)")
-        }
-        try FileIO.writeAtomically(bytes, to: path)
-        return .file(FileOutput(path: path, format: format.rawValue, bytes: bytes.count,
-                                width: Double(image.width), height: Double(image.height)))
+        return try write(format: format, width: image.width, height: image.height) { try encode(image, as: format) }
     }
 
     /// Encodes rows as the previous stage produces them (JPEG); other formats wait for the whole image.
@@ -95,9 +87,16 @@ public struct EncodeStage: RowStreamConsumer {
             return try process(StageInputs(["in": .image(try stream.image())]), context: context)
         }
         warnIgnored(for: format, context: context)
+        return try write(format: format, width: width, height: height) {
+            try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+        }
+    }
+
+    /// Encodes (errors named after the output path), writes atomically, and reports the file.
+    func write(format: ImageFormat, width: Int, height: Int, encode: () throws -> [UInt8]) throws -> Value {
         let bytes: [UInt8]
         do {
-            bytes = try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+            bytes = try encode()
         } catch let error as StageError {
             throw StageError("\(path): \(error.message)")
         }

@@ -44,9 +44,9 @@ public struct Runner: Sendable {
                 schedule.abandon(index)
                 return
             }
-            if let consumer = schedule.streamingConsumer(of: index) {
-                Runner.stream(from: index, to: consumer, inputs: inputs, schedule: schedule,
-                              contexts: (context(for: index), context(for: consumer)), file: file)
+            if let pair = schedule.streamingPair(of: index) {
+                Runner.stream(pair, inputs: inputs, schedule: schedule,
+                              contexts: (context(for: pair.producer), context(for: pair.consumer)), file: file)
                 return
             }
             let stopwatch = Stopwatch()
@@ -78,11 +78,10 @@ public struct Runner: Sendable {
 
     /// Runs a producer and its only consumer at the same time, each on its own thread, the image
     /// passing between them row by row.
-    static func stream(from producer: Int, to consumer: Int, inputs: StageInputs, schedule: Schedule,
+    static func stream(_ pair: StreamingPair, inputs: StageInputs, schedule: Schedule,
                        contexts: (StageContext, StageContext), file: String) {
         let nodes = schedule.pipeline.nodes
-        guard let source = nodes[producer].stage as? any RowStreamProducer,
-              let sink = nodes[consumer].stage as? any RowStreamConsumer else { return }
+        let (producer, consumer, source, sink) = (pair.producer, pair.consumer, pair.source, pair.sink)
         let stream = RowStream()
         let outcome = StreamOutcome()
         PosixThreads.run([

@@ -11,6 +11,14 @@ struct Stopwatch {
     }
 }
 
+/// A producer and its only consumer that pass an image row by row.
+struct StreamingPair: Sendable {
+    let producer: Int
+    let consumer: Int
+    let source: any RowStreamProducer
+    let sink: any RowStreamConsumer
+}
+
 /// What the two threads of a streamed pair report.
 final class StreamOutcome: Sendable {
     struct Values: Sendable {
@@ -86,13 +94,13 @@ final class Schedule: Sendable {
 
     /// The consumer to stream `index`'s image to: its only consumer, when that takes nothing else
     /// and both stages can stream.
-    func streamingConsumer(of index: Int) -> Int? {
+    func streamingPair(of index: Int) -> StreamingPair? {
         guard consumers[index].count == 1, let consumer = consumers[index].first else { return nil }
         let node = pipeline.nodes[consumer]
         guard node.inputs.count == 1, node.inputs[0].sources == [index],
-              (pipeline.nodes[index].stage as? any RowStreamProducer)?.streamsRows == true,
-              node.stage is any RowStreamConsumer else { return nil }
-        return consumer
+              let source = pipeline.nodes[index].stage as? any RowStreamProducer, source.streamsRows,
+              let sink = node.stage as? any RowStreamConsumer else { return nil }
+        return StreamingPair(producer: index, consumer: consumer, source: source, sink: sink)
     }
 
     /// Records a streamed pair at once (so the consumer is never also handed out as ready).
