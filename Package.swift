@@ -11,6 +11,7 @@ let package = Package(
     products: [
         .executable(name: "sumi", targets: ["sumi"]),
         .library(name: "SumiKit", targets: ["SumiKit"]),
+        .library(name: "SumiEngine", targets: ["SumiEngine"]),
         .library(name: "SumiPluginSDK", targets: ["SumiPluginSDK"]),
     ],
     targets: [
@@ -31,23 +32,17 @@ let package = Package(
         // The versioned C ABI between the host and plugin libraries.
         .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
 
-        // The core: stage protocol, values, manifest, validation, runner, registry, plugin loading.
-        .target(
-            name: "SumiKit",
-            dependencies: ["CSumiPlugin"],
-            path: "Sources/SumiKit",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-        ),
+        // What a stage author needs: values, the Stage protocol, parameters, descriptors, side data,
+        // row streams, file I/O and the stage test harness. Free of the imaging C libraries.
+        .target(name: "SumiKit", path: "Sources/SumiKit"),
+
+        // What runs pipelines: manifests, validation, the runner, the registry, plugin loading.
+        .target(name: "SumiEngine", dependencies: ["SumiKit", "CSumiPlugin"], path: "Sources/SumiEngine"),
 
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
-        .target(
-            name: "SumiPluginSDK",
-            dependencies: ["SumiKit", "CSumiPlugin"],
-            path: "Sources/SumiPluginSDK",
-            // A plugin library carries its own copy of the Swift core: bind its references to that
-            // copy, never to a host's symbols of the same name.
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
-        ),
+        // No unsafe flags here, so a plugin package can depend on Sumi by version; the plugin's own
+        // product adds `-Bsymbolic` (see docs/plugins.md).
+        .target(name: "SumiPluginSDK", dependencies: ["SumiKit", "CSumiPlugin"], path: "Sources/SumiPluginSDK"),
 
         // Built-in stage families, each registering through the plugin API.
         .target(
@@ -73,20 +68,20 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "sumi",
-            dependencies: ["SumiKit", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage"],
             path: "Sources/sumi"
         ),
 
         // Tests: the core, one target per stage family, end to end.
-        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit"], path: "Tests/SumiKitTests"),
+        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiEngine"], path: "Tests/SumiKitTests"),
         .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs"], path: "Tests/CodecsTests",
                     resources: []),
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
         .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),
-        .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiCompose", "SumiText"], path: "Tests/ComposeTests"),
+        .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText"], path: "Tests/ComposeTests"),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
-        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests"),
+        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests"),
     ],
     swiftLanguageModes: [.v6]
 )

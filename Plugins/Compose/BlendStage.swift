@@ -17,6 +17,7 @@ public struct BlendStage: Stage {
         summary: "Draws a placed layer (or a list of images) onto an image",
         inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: [.layer, .images])],
         output: .image,
+        effect: .pixels,
         parameters: [
             ParameterSpec("mode", .string, default: .string(BlendMode.over.rawValue),
                           values: BlendMode.allCases.map(\.rawValue),
@@ -52,7 +53,12 @@ public struct BlendStage: Stage {
         for (index, layer) in layers.enumerated() {
             changed = try draw(layer, number: layers.count > 1 ? index : nil, onto: &base) || changed
         }
-        if changed { base.metadata = base.metadata.derived }
+        if changed {
+            // Source-over onto an opaque base stays opaque, whatever the layer.
+            let opaque = base.metadata.knownOpaque
+            base.metadata = base.metadata.applying(.pixels)
+            base.metadata.knownOpaque = opaque
+        }
         return .image(base)
     }
 

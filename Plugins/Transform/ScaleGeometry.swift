@@ -64,9 +64,7 @@ public struct ScaleGeometry: Sendable, Hashable {
             let size = Self.exceedsLimit(p.outputWidth, p.outputHeight) ? "\(p.outputWidth)x\(p.outputHeight)" : "\(p.resizeWidth)x\(p.resizeHeight)"
             throw StageError("scaling \(image.width)x\(image.height) gives \(size) pixels, more than the limit of 65535 a side and 2^30 in all")
         }
-        var resized = Resampler(filter: filter).resize(image, width: p.resizeWidth, height: p.resizeHeight)
-        resized.metadata.fullWidth = nil
-        resized.metadata.fullHeight = nil
+        let resized = Resampler(filter: filter).resize(image, width: p.resizeWidth, height: p.resizeHeight)
         if p.outputWidth == p.resizeWidth && p.outputHeight == p.resizeHeight { return resized }
         return resized.cropped(x: p.cropX, y: p.cropY, width: p.outputWidth, height: p.outputHeight)
     }
@@ -82,9 +80,6 @@ public struct ScaleGeometry: Sendable, Hashable {
         let cw = min(image.width, max(1, Int((Double(tw) / s).rounded())))
         let ch = min(image.height, max(1, Int((Double(th) / s).rounded())))
         let middle = image.cropped(x: (image.width - cw) / 2, y: (image.height - ch) / 2, width: cw, height: ch)
-        var resized = Resampler(filter: filter).resize(middle, width: tw, height: th)
-        resized.metadata.fullWidth = nil
-        resized.metadata.fullHeight = nil
-        return resized
+        return Resampler(filter: filter).resize(middle, width: tw, height: th)
     }
 }

@@ -8,6 +8,7 @@ public struct ScaleStage: Stage {
         summary: "Resize an image (lanczos3, bicubic, bilinear, nearest or box; correct on premultiplied alpha)",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
+        effect: .geometry,
         parameters: [
             ParameterSpec("width", .integer, min: 1, max: 65535,
                           summary: "output width in pixels; alone, the height keeps the aspect ratio"),

@@ -4,10 +4,10 @@ import SumiKit
 /// A stage instance handed to the host as an opaque pointer: converts the host's C image buffers to
 /// `Image` values, runs the Swift stage and copies its image into the buffer the host allocates.
 final class ExportedInstance {
-    let stage: any Stage
+    let stage: any StageInstance
     let descriptor: StageDescriptor
 
-    init(stage: any Stage, descriptor: StageDescriptor) {
+    init(stage: any StageInstance, descriptor: StageDescriptor) {
         self.stage = stage
         self.descriptor = descriptor
     }

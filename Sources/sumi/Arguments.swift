@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// The parsed command line.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiEngine
 import SumiKit
 
 /// A manifest prepared for running: loaded, its plugins loaded, and the parameter values of each run

@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// Plugin discovery for the CLI: folders (`--plugin-path`, `SUMI_PLUGIN_PATH`) and single libraries

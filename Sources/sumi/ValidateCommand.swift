@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// `sumi validate`: everything `run` checks before the first pixel, and nothing more.

@@ -9,7 +9,7 @@ private func stitch(_ captures: [Image], _ parameters: [String: ParamValue] = [:
     try StageHarness(StitchStage.self).runImage(parameters, inputs: ["in": .images(captures)])
 }
 
-private func offsets(of image: Image) -> [Int] { image.metadata.captureRects.map { Int($0.y) } }
+private func offsets(of image: Image) -> [Int] { image.metadata.captureRects.map { Int($0?.y ?? -1) } }
 
 @Test(arguments: [0.05, 0.12, 0.3, 0.45, 0.6])
 func losslessCapturesReassembleExactly(overlap: Double) throws {
@@ -20,7 +20,7 @@ func losslessCapturesReassembleExactly(overlap: Double) throws {
     #expect(offsets(of: result) == positions)
     #expect(result.width == page.width && result.height == page.height)
     #expect(result.pixels == page.pixels, "stitched pixels differ from the original page")
-    #expect(result.metadata.captureRects.allSatisfy { $0.x == 0 && $0.width == Double(width) && $0.height == Double(viewport) })
+    #expect(result.metadata.captureRects.allSatisfy { $0?.x == 0 && $0?.width == Double(width) && $0?.height == Double(viewport) })
 }
 
 @Test func fixedBarsAreDetected() throws {

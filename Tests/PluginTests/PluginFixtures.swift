@@ -1,4 +1,5 @@
 import Foundation
+import SumiEngine
 import SumiKit
 
 /// The plugin libraries the tests load: the two examples (from `.build/plugins` when `make examples`

@@ -1,4 +1,5 @@
 import Testing
+import SumiEngine
 import SumiKit
 
 @Suite struct JSONParserTests {

@@ -1,5 +1,6 @@
 import Testing
 import Synchronization
+import SumiEngine
 import SumiKit
 
 @Suite struct RunnerTests {

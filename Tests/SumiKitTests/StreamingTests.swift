@@ -1,10 +1,11 @@
 import Testing
 import Dispatch
+import SumiEngine
 import SumiKit
 
 /// A producer that proves its consumer runs concurrently: it publishes half its rows, then waits for
 /// the consumer to confirm it read them before publishing the rest.
-struct HalfwayProducer: RowStreamProducer {
+struct HalfwayProducer: Stage, RowStreamProducer {
     static let descriptor = StageDescriptor(name: "halfway", summary: "Streams rows", output: .image,
         parameters: [ParameterSpec("fail", .bool, default: .bool(false), summary: "fail half way")])
     static let consumerReadHalf = DispatchSemaphore(value: 0)
@@ -26,7 +27,7 @@ struct HalfwayProducer: RowStreamProducer {
 }
 
 /// Reads rows as they come; sums them.
-struct RowSummer: RowStreamConsumer {
+struct RowSummer: Stage, RowStreamConsumer {
     static let descriptor = StageDescriptor(name: "summer", summary: "Sums rows",
         inputs: [PortSpec(name: "in", accepts: .image)], output: .file)
     init(parameters: Parameters) throws {}

@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// Small stages for exercising the core without image codecs.
@@ -81,9 +82,31 @@ struct FailStage: Stage {
     }
 }
 
+/// One solid image per size; a list of sizes makes a list of images (declared, so validation knows).
+struct SolidsStage: Stage {
+    static let descriptor = StageDescriptor(
+        name: "solids", summary: "Solid images", output: .image, listOutputParameter: "sizes",
+        parameters: [ParameterSpec("sizes", .either([.size, .list(.size)]), required: true, summary: "sizes")])
+    let sizes: [Size]
+    let isList: Bool
+    init(parameters: Parameters) throws {
+        if case .list(let items)? = parameters["sizes"] {
+            isList = true
+            sizes = items.compactMap { if case .size(let s) = $0 { s } else { nil } }
+        } else {
+            isList = false
+            sizes = [parameters.size("sizes") ?? Size(width: 1, height: 1)]
+        }
+    }
+    func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let images = sizes.map { Image(width: Int($0.width), height: Int($0.height), fill: .white) }
+        return isList ? .images(images) : .image(images[0])
+    }
+}
+
 func testRegistry() throws -> StageRegistry {
     let registry = StageRegistry()
-    try registry.register([SolidStage.self, InvertStage.self, SinkStage.self, PairStage.self, CountStage.self, FailStage.self]
+    try registry.register([SolidStage.self, SolidsStage.self, InvertStage.self, SinkStage.self, PairStage.self, CountStage.self, FailStage.self]
         .map { StageFactory($0) })
     return registry
 }

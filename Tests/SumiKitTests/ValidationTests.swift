@@ -1,4 +1,5 @@
 import Testing
+import SumiEngine
 import SumiKit
 
 /// Every validation error names its place: file, stage, parameter, what was expected and found.
@@ -79,12 +80,24 @@ import SumiKit
     }
 
     @Test func validationErrorsAreUsageErrors() {
-        do {
+        let error = #expect(throws: SumiError.self) {
             _ = try build(#"{"sumi": 1, "stages": [{"stage": "sold"}]}"#)
-        } catch let error as SumiError {
-            #expect(error.exitCode == 2)
-            #expect(error.file == "test.json")
-        } catch { Issue.record("unexpected \(error)") }
+        }
+        #expect(error?.exitCode == 2)
+        #expect(error?.file == "test.json")
+    }
+
+    /// What a stage produces follows its parameters: a list cannot reach a port that takes one image.
+    @Test func aListIntoAnImagePortIsRefusedNamingBothStages() throws {
+        let error = #expect(throws: SumiError.self) {
+            _ = try build(#"{"sumi": 1, "stages": [{"id": "shots", "stage": "solids", "with": {"sizes": ["2x2", "3x3"]}}, {"stage": "invert"}]}"#)
+        }
+        #expect(error?.exitCode == 2)
+        #expect(error?.description == #"test.json: stages[1] (invert): port "in" accepts image, but stages[0] "shots" (solids) produces images (a list, because its "sizes" is a list)"#)
+        // One size: an image, which the same port takes; a list still feeds a port that takes images.
+        _ = try build(#"{"sumi": 1, "stages": [{"stage": "solids", "with": {"sizes": "2x2"}}, {"stage": "invert"}]}"#)
+        let p = try build(#"{"sumi": 1, "stages": [{"stage": "solids", "with": {"sizes": ["2x2", "3x3"]}}, {"stage": "count"}]}"#)
+        #expect(try Runner(pipeline: p).run().outputs.first?.file.bytes == 2)
     }
 
     @Test func listsFeedAnImagesPort() throws {

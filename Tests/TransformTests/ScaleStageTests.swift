@@ -90,8 +90,7 @@ func gradient(width: Int, height: Int) -> Image {
 
     @Test func plansFromTheFullSizeOfAReducedImage() throws {
         var reduced = gradient(width: 750, height: 501)
-        reduced.metadata.fullWidth = 3000
-        reduced.metadata.fullHeight = 2002
+        reduced.metadata.fullSize = Size(width: 3000, height: 2002)
         let out = try harness.runImage(["width": .integer(512)], inputs: ["in": .image(reduced)])
         #expect(out.width == 512 && out.height == 342)
     }

@@ -28,8 +28,7 @@ enum JPEGDecoder {
             if orientation == 1 && eighths == 8 { metadata.sourceBytes = bytes }
             if eighths != 8 {
                 // The consumer plans its output from the true size, not the rounded reduced one.
-                metadata.fullWidth = Int(full.width)
-                metadata.fullHeight = Int(full.height)
+                metadata.fullSize = Size(width: Double(full.width), height: Double(full.height))
             }
             return try Image(width: width, height: height, metadata: metadata) { out in
                 try decoder.decode(into: out, orientation: orientation)

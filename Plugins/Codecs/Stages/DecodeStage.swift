@@ -5,13 +5,14 @@ import Synchronization
 /// `decode`: reads image files (or standard input for `-`) into images.
 ///
 /// One path gives an image; a list of paths gives a list of images (`.images`), in order, decoded
-/// concurrently. The descriptor declares `image` as the output kind, which also feeds ports that
-/// take a list.
-public struct DecodeStage: RowStreamProducer {
+/// concurrently. The descriptor says so (`listOutputParameter`), so validation refuses a list wired
+/// into a port that takes one image.
+public struct DecodeStage: Stage, RowStreamProducer {
     public static let descriptor = StageDescriptor(
         name: "decode",
         summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF or WebP file, or a list of them",
         output: .image,
+        listOutputParameter: "path",
         parameters: [
             ParameterSpec("path", .either([.path, .paths]), required: true,
                           summary: "file to read (- for standard input), or a list of files"),

@@ -2,7 +2,7 @@ import SumiKit
 
 /// `encode`: writes an image (or a layer, rasterised at its own size on transparent) to a file in
 /// PNG, JPEG, WebP, TIFF or BMP, atomically.
-public struct EncodeStage: RowStreamConsumer {
+public struct EncodeStage: Stage, RowStreamConsumer {
     public static let descriptor = StageDescriptor(
         name: "encode",
         summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF or BMP file",

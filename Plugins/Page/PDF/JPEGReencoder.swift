@@ -15,7 +15,7 @@ enum JPEGReencoder {
     static func encode(_ image: Image, quality: Int) throws -> [UInt8] {
         guard !image.isOpaque else { return try JPEGEncoder.encode(image, quality: quality) }
         let source = image.pixels
-        var straight = Image(width: image.width, height: image.height, metadata: image.metadata.derived) { out in
+        var straight = Image(width: image.width, height: image.height, metadata: image.metadata.applying(.pixels)) { out in
             var i = 0
             while i < source.count {
                 let a = UInt32(source[i + 3])

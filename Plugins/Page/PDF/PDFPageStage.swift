@@ -135,7 +135,11 @@ public struct PDFPageStage: Stage {
                 let known = rects.isEmpty ? "the image has no stitched captures" : "the image has \(rects.count) (capture:0 to capture:\(rects.count - 1))"
                 throw StageError("capture:\(n) does not exist: \(known)", parameter: "viewport")
             }
-            pixels = rects[n]
+            guard let rect = rects[n] else {
+                throw StageError("capture:\(n) is no longer known: a stage between stitch and pdf-page changed the image's geometry in a way that moved the capture out of the image or did not describe the change",
+                                 parameter: "viewport")
+            }
+            pixels = rect
         }
         guard geometry.contains(viewport: pixels) else {
             throw StageError("viewport \(pixels) is not inside page \(currentPage) (\(image.width)x\(image.height) pixels)",

@@ -13,6 +13,7 @@ public struct StitchStage: Stage {
         summary: "Stitch overlapping scrolled captures into one tall image",
         inputs: [PortSpec(name: "in", accepts: .images)],
         output: .image,
+        effect: .creates,
         parameters: [
             ParameterSpec("offsets", .either([.list(.number), .string]), default: .string("auto"), min: 0,
                           summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0)"),

@@ -56,12 +56,17 @@ public struct Resampler: Sendable {
 
     /// Resizes `image` to `width × height` pixels.
     public func resize(_ image: Image, width: Int, height: Int) -> Image {
-        if width == image.width && height == image.height { return image }
+        let change = ImageChange.geometry(.resize(fromWidth: image.width, fromHeight: image.height,
+                                                  toWidth: width, toHeight: height))
+        if width == image.width && height == image.height {
+            var same = image
+            same.metadata = image.metadata.applying(change)
+            return same
+        }
         let horizontal = width == image.width ? image : resizeRows(image, to: width)
         let result = height == image.height ? horizontal : resizeColumns(horizontal, to: height)
-        var meta = image.metadata.derived
-        meta.captureRects = []
-        return Image(width: result.width, height: result.height, pixels: result.pixels, metadata: meta)
+        return Image(width: result.width, height: result.height, pixels: result.pixels,
+                     metadata: image.metadata.applying(change))
     }
 
     @inline(__always)

@@ -1,22 +1,9 @@
-/// A pipeline stage.
+/// A configured stage, ready to run: what a pipeline holds for each entry of a manifest.
 ///
-/// A stage describes itself (`descriptor`), is created from parameters that have already been checked
-/// against that description (type, range, enumeration, defaults filled in), and turns its inputs into
-/// one output value. Creation happens while the whole manifest is validated, before any pixel is
-/// touched, so a stage that rejects a parameter combination in `init` stops the run early.
-///
-/// ```swift
-/// struct Invert: Stage {
-///     static let descriptor = StageDescriptor(
-///         name: "invert", summary: "Inverts colours",
-///         inputs: [PortSpec(name: "in", accepts: .image)], output: .image)
-///     init(parameters: Parameters) throws {}
-///     func process(_ inputs: StageInputs, context: StageContext) throws -> Value { ... }
-/// }
-/// ```
-public protocol Stage: Sendable {
-    static var descriptor: StageDescriptor { get }
-    init(parameters: Parameters) throws
+/// It turns its inputs into one output value. Built-in stages and Swift plugins are usually written
+/// as `Stage` types (which also describe and create themselves); a stage living in a C plugin
+/// library is only an instance, described and created by its `StageDefinition`.
+public protocol StageInstance: Sendable {
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value
 
     /// For a stage that only shrinks its image input: the smallest input size that gives the same
@@ -25,26 +12,49 @@ public protocol Stage: Sendable {
     func reducedInputSize(for size: Size) -> Size?
 }
 
-extension Stage {
+extension StageInstance {
     public func reducedInputSize(for size: Size) -> Size? { nil }
 }
 
-/// How a stage type is made: its descriptor and a factory. Built-in families and plugins register these.
-public struct StageFactory: Sendable {
+/// A stage written in Swift: it describes itself (`descriptor`) and is created from parameters that
+/// have already been checked against that description (type, range, enumeration, defaults filled
+/// in). Creation happens while the whole manifest is validated, before any pixel is touched, so a
+/// stage that rejects a parameter combination in `init` stops the run early.
+///
+/// ```swift
+/// struct Invert: Stage {
+///     static let descriptor = StageDescriptor(
+///         name: "invert", summary: "Inverts colours",
+///         inputs: [PortSpec(name: "in", accepts: .image)], output: .image, effect: .pixels)
+///     init(parameters: Parameters) throws {}
+///     func process(_ inputs: StageInputs, context: StageContext) throws -> Value { ... }
+/// }
+/// ```
+public protocol Stage: StageInstance {
+    static var descriptor: StageDescriptor { get }
+    init(parameters: Parameters) throws
+}
+
+/// A kind of stage: its descriptor, where it comes from, and how to make a configured instance.
+/// Built-in families and plugin libraries register these in the same way.
+public struct StageDefinition: Sendable {
     public let descriptor: StageDescriptor
     /// Where the stage comes from: `"builtin"` or the plugin library's path.
     public let origin: String
-    public let make: @Sendable (Parameters) throws -> any Stage
+    public let make: @Sendable (Parameters) throws -> any StageInstance
 
     public init(descriptor: StageDescriptor, origin: String = "builtin",
-                make: @escaping @Sendable (Parameters) throws -> any Stage) {
+                make: @escaping @Sendable (Parameters) throws -> any StageInstance) {
         self.descriptor = descriptor
         self.origin = origin
         self.make = make
     }
 
-    /// The factory of a Swift `Stage` type.
+    /// The definition of a Swift `Stage` type.
     public init<S: Stage>(_ type: S.Type, origin: String = "builtin") {
         self.init(descriptor: S.descriptor, origin: origin) { try S(parameters: $0) }
     }
 }
+
+/// The former name of `StageDefinition`.
+public typealias StageFactory = StageDefinition

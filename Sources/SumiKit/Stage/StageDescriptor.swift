@@ -6,17 +6,31 @@ public struct StageDescriptor: Sendable {
     public var summary: String
     /// Input ports in order. A stage with none (decode, text) starts a chain.
     public var inputs: [PortSpec]
-    /// What the stage produces.
+    /// What the stage produces (with `listOutputParameter`: when that parameter is a single value).
     public var output: ValueKind
+    /// When set, the stage produces a list (`images`) whenever this parameter is given as a list
+    /// (`decode` of several paths). Validation checks wiring against the kind that follows.
+    public var listOutputParameter: String?
+    /// What the stage does to the image on its first input port, for the side-data rules.
+    public var effect: ImageEffect
     public var parameters: [ParameterSpec]
 
     public init(name: String, summary: String, inputs: [PortSpec] = [], output: ValueKind,
+                listOutputParameter: String? = nil, effect: ImageEffect? = nil,
                 parameters: [ParameterSpec] = []) {
         self.name = name
         self.summary = summary
         self.inputs = inputs
         self.output = output
+        self.listOutputParameter = listOutputParameter
+        self.effect = effect ?? (inputs.isEmpty || output != .image ? .creates : .unknown)
         self.parameters = parameters
+    }
+
+    /// The kind of value the stage produces with these (checked) parameters.
+    public func outputKind(for parameters: Parameters) -> ValueKind {
+        if let name = listOutputParameter, case .list? = parameters[name] { return .images }
+        return output
     }
 
     public func parameter(named name: String) -> ParameterSpec? {
@@ -64,4 +78,18 @@ public struct ParameterSpec: Sendable {
         self.minExclusive = minExclusive
         self.values = values
     }
+}
+
+/// What a stage does to the image on its first input port, as the side-data rules see it
+/// (`ImageChange`). Swift stages state the exact change of each image with
+/// `ImageMetadata.applying(_:)`; the plugin host applies the declared effect for plugin stages.
+public enum ImageEffect: String, Sendable, CaseIterable {
+    /// The output is a new image (a source such as `decode`, or a stage whose output is not an image).
+    case creates
+    /// Pixel values change; every pixel stays where it was.
+    case pixels
+    /// Pixels move (crop, scale, flip, rotation); the stage states the transform.
+    case geometry
+    /// Not described: every entry that depends on pixel positions is dropped.
+    case unknown
 }

@@ -14,7 +14,7 @@ public struct StageHarness: Sendable {
     public init(factory: StageFactory) { self.factory = factory }
 
     /// Checks `parameters` against the descriptor exactly as a manifest's would be, and creates the stage.
-    public func make(_ parameters: [String: ParamValue] = [:]) throws -> any Stage {
+    public func make(_ parameters: [String: ParamValue] = [:]) throws -> any StageInstance {
         let checked: Parameters
         do { checked = try ParameterChecker(factory.descriptor).check(parameters) } catch {
             throw StageError.invalidParameter(error.parameter, error.message)

@@ -89,8 +89,7 @@ public struct Image: Sendable {
         let x0 = max(0, x), y0 = max(0, y)
         let x1 = min(width, x + w), y1 = min(height, y + h)
         let cw = max(0, x1 - x0), ch = max(0, y1 - y0)
-        var meta = metadata
-        meta.sourceBytes = nil
+        let meta = metadata.applying(.geometry(.crop(x: x0, y: y0, width: cw, height: ch)))
         return pixels.withUnsafeBufferPointer { src in
             Image(width: cw, height: ch, metadata: meta) { dst in
                 for row in 0..<ch {
@@ -100,47 +99,5 @@ public struct Image: Sendable {
                 }
             }
         }
-    }
-}
-
-/// What travels with an image besides its pixels.
-public struct ImageMetadata: Sendable {
-    /// The format the image was decoded from (`jpeg`, `png`, ...), if it was decoded.
-    public var sourceFormat: String?
-    /// The file the image was decoded from, if any.
-    public var sourcePath: String?
-    /// The encoded bytes of the source, kept when they can be passed through unchanged
-    /// (a JPEG that needed no rotation); cleared by any stage that changes pixels.
-    public var sourceBytes: [UInt8]?
-    /// The EXIF orientation (1–8) that was found in the source.
-    public var sourceOrientation: Int
-    /// Whether that orientation has been applied to the pixels (the image is upright).
-    public var orientationApplied: Bool
-    /// Set when the source format cannot carry alpha, so `isOpaque` needs no scan.
-    public var knownOpaque: Bool
-    /// When a decoder produced a reduced image (JPEG DCT scaling for a following shrink), the size of
-    /// the full image, so the consumer plans its output from the true aspect ratio.
-    public var fullWidth: Int?
-    public var fullHeight: Int?
-    /// The rectangles of stitched captures, in pixels of this image (top-left origin).
-    public var captureRects: [Rect]
-
-    public init(sourceFormat: String? = nil, sourcePath: String? = nil, sourceBytes: [UInt8]? = nil,
-                sourceOrientation: Int = 1, orientationApplied: Bool = true, knownOpaque: Bool = false,
-                captureRects: [Rect] = []) {
-        self.sourceFormat = sourceFormat
-        self.sourcePath = sourcePath
-        self.sourceBytes = sourceBytes
-        self.sourceOrientation = sourceOrientation
-        self.orientationApplied = orientationApplied
-        self.knownOpaque = knownOpaque
-        self.captureRects = captureRects
-    }
-
-    /// The metadata for a derived image whose pixels changed: the source bytes no longer match.
-    public var derived: ImageMetadata {
-        var copy = self
-        copy.sourceBytes = nil
-        return copy
     }
 }

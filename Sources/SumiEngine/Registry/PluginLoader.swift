@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import SumiKit
 
 /// Loads plugin libraries (`.so` files exporting `sumi_plugin_init`, see `sumi_plugin.h`) and
 /// registers their stages, with the library's path as their origin.
@@ -33,24 +34,11 @@ public enum PluginLoader {
             opened[canonical] = library
             return library
         }
-        let factories = library.factories
-        let present = factories.filter { registry.factory(named: $0.descriptor.name)?.origin == canonical }
-        if !factories.isEmpty && present.count == factories.count { return }
-        // Refuse a clash or a bad name before registering anything, so a refused plugin leaves no stage behind.
-        var seen = Set<String>()
-        for factory in factories {
-            let name = factory.descriptor.name
-            if let existing = registry.factory(named: name) {
-                throw SumiError.usage("stage \"\(name)\" from \(canonical) clashes with the stage of the same name from \(existing.origin)")
-            }
-            guard StageRegistry.isValidName(name) else {
-                throw SumiError.usage("stage name \"\(name)\" from \(canonical) is not valid (use lower-case letters, digits and '-')")
-            }
-            guard seen.insert(name).inserted else {
-                throw SumiError.usage("plugin \(library.name) (\(canonical)) offers two stages named \"\(name)\"")
-            }
-        }
-        try registry.register(factories)
+        let definitions = library.factories
+        let present = definitions.filter { registry.definition(named: $0.descriptor.name)?.origin == canonical }
+        if !definitions.isEmpty && present.count == definitions.count { return }
+        // All or none: the registry checks every name before adding any.
+        try registry.register(definitions)
     }
 
     /// Loads every `*.so` in `dir`, in name order. Anything there that is not a plugin is an error

@@ -26,6 +26,8 @@ public enum StageDescriptorJSON {
             .object([("name", .string(port.name)), ("type", .string(port.typeName))])
         })))
         members.append(("output", .string(descriptor.output.rawValue)))
+        if let list = descriptor.listOutputParameter { members.append(("list-output-when", .string(list))) }
+        members.append(("effect", .string(descriptor.effect.rawValue)))
         members.append(("params", .array(descriptor.parameters.map(encode))))
         return .object(members)
     }
@@ -82,7 +84,19 @@ public enum StageDescriptorJSON {
         for param in try array(json, "params", in: place) {
             parameters.append(try decodeParameter(param, in: place))
         }
-        return StageDescriptor(name: name, summary: summary, inputs: inputs, output: output, parameters: parameters)
+        var effect: ImageEffect?
+        if let effectName = try optionalString(json, "effect", in: place) {
+            guard let known = ImageEffect(rawValue: effectName) else {
+                throw Problem(message: "\(place): unknown effect \"\(effectName)\" (expected \(ImageEffect.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            effect = known
+        }
+        let listOutput = try optionalString(json, "list-output-when", in: place)
+        if let listOutput, !parameters.contains(where: { $0.name == listOutput }) {
+            throw Problem(message: "\(place): \"list-output-when\" names \"\(listOutput)\", which is not one of its parameters")
+        }
+        return StageDescriptor(name: name, summary: summary, inputs: inputs, output: output,
+                               listOutputParameter: listOutput, effect: effect, parameters: parameters)
     }
 
     static func decodeParameter(_ json: JSONValue, in stagePlace: String) throws(Problem) -> ParameterSpec {

@@ -1,3 +1,5 @@
+import SumiKit
+
 /// `${name}` references: a whole-string reference takes the parameter's typed value; a reference
 /// inside a longer string interpolates its text. `${here}` is the manifest's folder.
 public enum Substitution {

@@ -1,3 +1,5 @@
+import SumiKit
+
 /// An error with its place: file, stage (index, id, name) and parameter. Its `description` is the one
 /// line the CLI prints after `sumi: error: `.
 public struct SumiError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import CSumiPlugin
+import SumiKit
 
 /// A `sumi_error` owned by the host, and its conversion to Swift errors.
 struct PluginCallError {

@@ -1,4 +1,5 @@
 import CSumiPlugin
+import SumiKit
 
 /// One stage of a loaded plugin: its C function table and its decoded descriptor.
 ///

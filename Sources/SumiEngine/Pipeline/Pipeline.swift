@@ -1,3 +1,5 @@
+import SumiKit
+
 /// A validated pipeline: every stage created from checked parameters, every input wired to a
 /// producing stage of a compatible kind, in an order where producers come first.
 public struct Pipeline: Sendable {
@@ -7,7 +9,7 @@ public struct Pipeline: Sendable {
         public let index: Int
         public let entry: ManifestStage
         public let descriptor: StageDescriptor
-        public let stage: any Stage
+        public let stage: any StageInstance
         /// Port name → producing node indices (one, or several combined into a list of images).
         public let inputs: [(port: String, sources: [Int])]
     }

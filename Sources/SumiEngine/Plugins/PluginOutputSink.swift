@@ -1,4 +1,5 @@
 import CSumiPlugin
+import SumiKit
 
 /// The host side of one `process` call's `sumi_output`: allocates the output buffer the plugin asks
 /// for (the host owns it and frees it in `deinit`), and forwards the plugin's warnings.

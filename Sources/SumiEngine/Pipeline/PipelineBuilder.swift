@@ -1,3 +1,5 @@
+import SumiKit
+
 /// Turns a manifest plus parameter values into a validated `Pipeline`: checks stage names,
 /// references, parameter types and ranges, port kinds, duplicate ids and cycles — all before anything
 /// runs — and creates each stage.
@@ -41,7 +43,7 @@ public struct PipelineBuilder {
         }
 
         // Stages and parameters.
-        var factories: [StageFactory] = []
+        var factories: [StageDefinition] = []
         var checked: [Parameters] = []
         for entry in manifest.stages {
             guard let factory = registry.factory(named: entry.stage) else {
@@ -66,11 +68,12 @@ public struct PipelineBuilder {
             factories.append(factory)
         }
 
-        // Wiring and port kinds.
+        // Wiring and port kinds: what each stage produces follows from its parameters.
+        let produced = manifest.stages.map { factories[$0.index].descriptor.outputKind(for: checked[$0.index]) }
         var wiring: [[(port: String, sources: [Int])]] = []
         for entry in manifest.stages {
             let descriptor = factories[entry.index].descriptor
-            wiring.append(try wire(entry, descriptor, idIndex: idIndex, factories: factories, fail: fail))
+            wiring.append(try wire(entry, descriptor, idIndex: idIndex, factories: factories, produced: produced, fail: fail))
         }
 
         // Cycles (Kahn's algorithm).
@@ -81,7 +84,7 @@ public struct PipelineBuilder {
         // Create stages (stage-specific checks of parameter combinations).
         var nodes: [Pipeline.Node] = []
         for entry in manifest.stages {
-            let stage: any Stage
+            let stage: any StageInstance
             do { stage = try factories[entry.index].make(checked[entry.index]) } catch let error as StageError {
                 throw fail(entry, error.message, parameter: error.parameter)
             } catch let error as SumiError {
@@ -96,7 +99,7 @@ public struct PipelineBuilder {
     }
 
     func wire(_ entry: ManifestStage, _ descriptor: StageDescriptor, idIndex: [String: Int],
-              factories: [StageFactory], fail: (ManifestStage, String, String?) -> SumiError) throws(SumiError) -> [(port: String, sources: [Int])] {
+              factories: [StageDefinition], produced kinds: [ValueKind], fail: (ManifestStage, String, String?) -> SumiError) throws(SumiError) -> [(port: String, sources: [Int])] {
         let ports = descriptor.inputs
         if ports.isEmpty {
             // The implicit chain is ignored; an explicit "from" is a mistake (a typo must not pass).
@@ -154,18 +157,26 @@ public struct PipelineBuilder {
                 guard port.accepts.contains(.images) else {
                     throw fail(entry, "port \"\(portName)\" (\(port.typeName)) takes one input, but \"from\" lists \(sources.count)", nil)
                 }
-                for s in sources where !factories[s].descriptor.output.canFeed(.image) {
-                    let producer = factories[s].descriptor
-                    throw fail(entry, "port \"\(portName)\" needs images, but stages[\(s)] (\(producer.name)) produces \(producer.output.rawValue)", nil)
+                for s in sources where !kinds[s].canFeed(.images) {
+                    throw fail(entry, "port \"\(portName)\" needs images, but stages[\(s)]\(Self.label(s, factories, idIndex)) produces \(kinds[s].rawValue)", nil)
                 }
                 continue
             }
-            let produced = factories[sources[0]].descriptor.output
-            guard port.accepts.contains(where: { produced.canFeed($0) }) || (produced == .images && port.accepts.contains(.image)) else {
-                throw fail(entry, "port \"\(portName)\" accepts \(port.typeName), but stages[\(sources[0])] (\(factories[sources[0]].descriptor.name)) produces \(produced.rawValue)", nil)
+            let produced = kinds[sources[0]]
+            guard port.accepts.contains(where: { produced.canFeed($0) }) else {
+                let why = produced != factories[sources[0]].descriptor.output
+                    ? " (a list, because its \"\(factories[sources[0]].descriptor.listOutputParameter ?? "")\" is a list)" : ""
+                throw fail(entry, "port \"\(portName)\" accepts \(port.typeName), but stages[\(sources[0])]\(Self.label(sources[0], factories, idIndex)) produces \(produced.rawValue)\(why)", nil)
             }
         }
         return result
+    }
+
+    /// ` "id" (name)` of a stage, for messages that name a second stage.
+    static func label(_ index: Int, _ factories: [StageDefinition], _ idIndex: [String: Int]) -> String {
+        let name = factories[index].descriptor.name
+        if let id = idIndex.first(where: { $0.value == index })?.key { return " \"\(id)\" (\(name))" }
+        return " (\(name))"
     }
 
     static func topologicalOrder(count: Int, wiring: [[(port: String, sources: [Int])]],

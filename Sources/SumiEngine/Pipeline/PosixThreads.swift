@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiKit
 
 /// Plain POSIX threads, for work that blocks (a batch job waiting for its stages, a consumer waiting
 /// for rows): blocking inside Dispatch's small pool would starve the tasks it is waiting for.

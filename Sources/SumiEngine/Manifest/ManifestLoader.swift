@@ -1,3 +1,5 @@
+import SumiKit
+
 /// Reads a manifest file: JSON syntax (with line and column), the format version, known keys only,
 /// parameter declarations with parsed defaults, and the shape of each stage entry.
 public enum ManifestLoader {

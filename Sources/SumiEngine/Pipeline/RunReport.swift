@@ -1,3 +1,5 @@
+import SumiKit
+
 /// The JSON object `sumi run --json` prints for one pipeline run.
 public enum RunReport {
     public static func success(pipeline: String, input: String?, result: Runner.Result) -> JSONValue {

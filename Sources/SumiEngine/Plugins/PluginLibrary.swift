@@ -1,5 +1,6 @@
 import CSumiPlugin
 import Glibc
+import SumiKit
 
 /// A plugin library that has been opened and initialised: its name, version and stages, read from
 /// the `sumi_plugin` table it returned. Libraries are never unloaded (a Swift plugin's code must

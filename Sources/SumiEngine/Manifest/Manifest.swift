@@ -1,3 +1,5 @@
+import SumiKit
+
 /// A pipeline manifest as written: parameters and stages, before anything is resolved or checked
 /// against the stage registry. `ManifestLoader` builds it; `PipelineBuilder` validates it.
 public struct Manifest: Sendable {

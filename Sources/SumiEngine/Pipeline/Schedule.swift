@@ -1,4 +1,5 @@
 import Synchronization
+import SumiKit
 
 /// Wall time since creation.
 struct Stopwatch {
@@ -199,7 +200,7 @@ final class Schedule: Sendable {
     func sizeHint(for index: Int) -> (@Sendable (Size) -> Size?)? {
         let users = consumers[index]
         guard !users.isEmpty else { return nil }
-        var stages: [any Stage] = []
+        var stages: [any StageInstance] = []
         for user in users {
             let node = pipeline.nodes[user]
             guard node.inputs.allSatisfy({ $0.sources.count == 1 }) else { return nil }

@@ -129,7 +129,7 @@ public final class RowStream: @unchecked Sendable {
 
 /// A stage that can stream its image output row by row to a `RowStreamConsumer` that is its only
 /// consumer. It must end the stream: `begin` + `publish` up to the height, `deliver`, or throw.
-public protocol RowStreamProducer: Stage {
+public protocol RowStreamProducer: StageInstance {
     /// Whether this stage, as configured, produces one image that can be streamed (default: true;
     /// a stage that produces a list says false and is run whole).
     var streamsRows: Bool { get }
@@ -141,6 +141,6 @@ extension RowStreamProducer {
 }
 
 /// A stage that can consume an image row by row while it is being produced.
-public protocol RowStreamConsumer: Stage {
+public protocol RowStreamConsumer: StageInstance {
     func process(streaming stream: RowStream, context: StageContext) throws -> Value
 }

@@ -1,25 +1,20 @@
 import CSumiPlugin
+import SumiKit
 import Synchronization
 
 /// A stage instance living in a plugin library: created through the plugin's `create` with the
 /// checked parameters as JSON, run through `process` over C image buffers, and destroyed (through the
 /// plugin's `destroy`) when the last reference goes away.
 ///
-/// The descriptor of a plugin stage is its factory's (it is only known at load time); the static
-/// `descriptor` and `init(parameters:)` that `Stage` asks for describe and refuse a stage made
-/// without a plugin. `@unchecked Sendable`: `process` calls on one instance are serialised by `lock`,
-/// as the ABI promises plugins.
-final class PluginStage: Stage, @unchecked Sendable {
-    static let descriptor = StageDescriptor(
-        name: "plugin-stage", summary: "A stage from a plugin library (described by its factory)", output: .image)
-
+/// Its descriptor is its definition's (known at load time). The side data of the result follows
+/// the descriptor's declared `effect` (`unknown` unless the plugin declares `pixels` or `creates`):
+/// a plugin cannot keep capture rectangles pointing at pixels it moved.
+/// `@unchecked Sendable`: `process` calls on one instance are serialised by `lock`, as the ABI
+/// promises plugins.
+final class PluginStage: StageInstance, @unchecked Sendable {
     private let entry: PluginStageEntry
     private let instance: UnsafeMutableRawPointer?
     private let lock = Mutex<Void>(())
-
-    init(parameters: Parameters) throws {
-        throw StageError("a plugin stage is made by its plugin library's factory")
-    }
 
     /// Calls the plugin's `create`. A parameter error reads like a built-in stage's.
     init(entry: PluginStageEntry, parameters: Parameters) throws(StageError) {
@@ -65,10 +60,15 @@ final class PluginStage: Stage, @unchecked Sendable {
             throw StageError("\(entry.place): the plugin returned no image (it never called output->allocate)")
         }
         if let first = images.first {
-            var metadata = first.metadata.derived
-            metadata.knownOpaque = false
-            if first.width != result.width || first.height != result.height { metadata.captureRects = [] }
-            result.metadata = metadata
+            switch entry.descriptor.effect {
+            case .pixels where first.width == result.width && first.height == result.height:
+                result.metadata = first.metadata.applying(.pixels)
+            case .creates:
+                break
+            case .pixels, .geometry, .unknown:
+                // A plugin that moves pixels cannot state the transform through ABI v1.
+                result.metadata = first.metadata.applying(.unknown)
+            }
         }
         return .image(result)
     }

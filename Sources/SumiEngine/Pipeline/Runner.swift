@@ -1,5 +1,6 @@
 import Dispatch
 import Synchronization
+import SumiKit
 
 /// Runs a validated pipeline: each stage once, producers before consumers, independent branches
 /// concurrently; a value is released as soon as its last consumer has taken it.

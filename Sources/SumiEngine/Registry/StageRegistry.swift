@@ -1,0 +1,49 @@
+import Synchronization
+import SumiKit
+
+/// The stages Sumi knows, by name. Built-in families and plugin libraries register here the same way:
+/// a family name, an origin, and a list of `StageDefinition` values.
+public final class StageRegistry: Sendable {
+    private let storage = Mutex<[String: StageDefinition]>([:])
+
+    public init() {}
+
+    /// Registers stages, all or none: every name is checked (valid, not already registered, not
+    /// twice in `definitions`) before the first is added, so a refused family or plugin leaves no
+    /// stage behind. A plugin cannot silently replace a built-in stage or another plugin's.
+    public func register(_ definitions: [StageDefinition]) throws(SumiError) {
+        try storage.withLock { (table: inout [String: StageDefinition]) throws(SumiError) in
+            var seen: [String: StageDefinition] = [:]
+            for definition in definitions {
+                let name = definition.descriptor.name
+                guard StageRegistry.isValidName(name) else {
+                    throw SumiError.usage("stage name \"\(name)\" from \(definition.origin) is not valid (use lower-case letters, digits and '-')")
+                }
+                if let existing = table[name] ?? seen[name] {
+                    if existing.origin == definition.origin {
+                        throw SumiError.usage("\(definition.origin) offers two stages named \"\(name)\"")
+                    }
+                    throw SumiError.usage("stage \"\(name)\" from \(definition.origin) clashes with the stage of the same name from \(existing.origin)")
+                }
+                seen[name] = definition
+            }
+            table.merge(seen) { first, _ in first }
+        }
+    }
+
+    public func definition(named name: String) -> StageDefinition? {
+        storage.withLock { $0[name] }
+    }
+
+    /// The former name of `definition(named:)`.
+    public func factory(named name: String) -> StageDefinition? { definition(named: name) }
+
+    /// All stages, sorted by name.
+    public var all: [StageDefinition] {
+        storage.withLock { Array($0.values) }.sorted { $0.descriptor.name < $1.descriptor.name }
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+    }
+}
