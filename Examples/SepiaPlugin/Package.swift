@@ -13,7 +13,11 @@ let package = Package(
     targets: [
         .target(
             name: "SepiaPlugin",
-            dependencies: [.product(name: "SumiPluginSDK", package: "Sumi")]
+            dependencies: [.product(name: "SumiPluginSDK", package: "Sumi")],
+            // The library carries its own copy of SumiKit: bind its references to that copy, never to
+            // the host's symbols of the same name (a plugin's own package may use this flag; the
+            // products of a versioned dependency may not).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])]
         ),
         .testTarget(name: "SepiaPluginTests", dependencies: ["SepiaPlugin"]),
     ],

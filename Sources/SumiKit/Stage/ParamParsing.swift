@@ -76,6 +76,13 @@ extension ParamType {
             return try fromNumbers(numbers, found: .string(text))
         case .list, .either:
             return try parse(.string(text))
+        case .keyword(let word):
+            guard t == word else { break }
+            return .string(word)
+        case .tagged(let prefix, let type):
+            guard t.hasPrefix(prefix) else { break }
+            let inner = try type.parse(text: String(t.dropFirst(prefix.count)))
+            return .string(prefix + inner.description)
         }
         throw ParamTypeMismatch(expected: expectation, found: found)
     }
@@ -93,7 +100,7 @@ extension ParamType {
     /// Types whose text form contains commas themselves.
     var isStructured: Bool {
         switch self {
-        case .point, .rect, .list, .either, .string: true
+        case .point, .rect, .list, .either, .string, .keyword, .tagged: true
         default: false
         }
     }

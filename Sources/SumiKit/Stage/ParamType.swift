@@ -5,6 +5,10 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     case string, number, integer, bool, path, color, size, point, rect
     case list(ParamType)
     case either([ParamType])
+    /// Exactly this word (`"auto"`), as one alternative of `either`.
+    case keyword(String)
+    /// This text followed by a value of the type (`"capture:" integer` for `capture:2`).
+    case tagged(String, ParamType)
 
     /// A list of files.
     public static let paths = ParamType.list(.path)
@@ -23,6 +27,8 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .list(.path): "paths"
         case .list(let element): "list<\(element)>"
         case .either(let types): types.map(\.description).joined(separator: "|")
+        case .keyword(let word): "\"\(word)\""
+        case .tagged(let prefix, let type): "\"\(prefix)\"\(type)"
         }
     }
 
@@ -32,6 +38,18 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         // Real type names are short; a long one is refused before it is taken apart level by level.
         guard name.utf8.count <= 256 else { return nil }
         let name = name.trimmingWhitespace()
+        if name.hasPrefix("\""), !name.contains("|") {
+            // "word" or "prefix"type
+            let rest = name.dropFirst()
+            guard let close = rest.firstIndex(of: "\"") else { return nil }
+            let word = String(rest[..<close])
+            let after = String(rest[rest.index(after: close)...]).trimmingWhitespace()
+            guard !word.isEmpty else { return nil }
+            if after.isEmpty { self = .keyword(word); return }
+            guard let type = ParamType(name: after) else { return nil }
+            self = .tagged(word, type)
+            return
+        }
         if name.contains("|") {
             var alternatives: [ParamType] = []
             for part in name.split(separator: "|", omittingEmptySubsequences: false) {
@@ -76,6 +94,8 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case .list(.path): "a list of file paths"
         case .list(let element): "a list of \(element)"
         case .either(let types): types.map(\.expectation).joined(separator: " or ")
+        case .keyword(let word): "\"\(word)\""
+        case .tagged(let prefix, let type): "\"\(prefix)\" followed by \(type.expectation)"
         }
     }
 }
