@@ -164,4 +164,15 @@ extension InlinePipeline {
         located.stage = "column \(columns[index]) \(name)"
         return located
     }
+
+    /// A warning's `stages[i] …` place as the column of stage `i`.
+    static func locate(_ message: String, manifest: Manifest, columns: [Int]) -> String {
+        for entry in manifest.stages where entry.index < columns.count {
+            let place = ": \(entry.place): "
+            if message.contains(place) {
+                return message.replacingAll(place, with: ": column \(columns[entry.index]) (\(entry.stage)): ")
+            }
+        }
+        return message
+    }
 }

@@ -44,8 +44,11 @@ struct RunCommand {
 
         let overrides = invocation.overrides
         let manifest = invocation.manifest
+        let columns = invocation.inlineColumns
         let warn: @Sendable (String) -> Void = { message in
-            if !quiet && overrides.shouldShow(message, manifest: manifest) { Terminal.warning(message) }
+            if !quiet && overrides.shouldShow(message, manifest: manifest) {
+                Terminal.warning(columns.map { InlinePipeline.locate(message, manifest: manifest, columns: $0) } ?? message)
+            }
         }
         let batch = invocation.totalInputs > 1
         let tasks = plan.toRun
@@ -67,6 +70,7 @@ struct RunCommand {
                 tally.record(ok: true)
                 progress?.advance(item: input ?? name, ok: true)
             } catch {
+                let error = columns.map { InlinePipeline.locate(error, columns: $0) } ?? error
                 progress?.clearLine()
                 Terminal.error(error)
                 if json { Self.emit(RunReport.failure(pipeline: name, input: reported, error: error), toStderr: reportToStderr) }
