@@ -9,6 +9,9 @@ public struct ScaleGeometry: Sendable, Hashable {
     public var height: Int?
     public var factor: Double?
     public var fit: Fit
+    /// `false`: never enlarge — an image the plan would make larger on either side is left as it is
+    /// (`enlarge=false`, ImageMagick's `>` geometry, vips' `--size down`).
+    public var enlarge: Bool = true
 
     /// The resize size, then the crop rectangle inside it (the whole resized image unless `cover`).
     public struct Plan: Sendable, Hashable {
@@ -21,6 +24,14 @@ public struct ScaleGeometry: Sendable, Hashable {
     }
 
     public func plan(width w: Int, height h: Int) -> Plan {
+        let p = enlargingPlan(width: w, height: h)
+        if !enlarge && (p.resizeWidth > w || p.resizeHeight > h) {
+            return Plan(resizeWidth: w, resizeHeight: h, cropX: 0, cropY: 0, outputWidth: w, outputHeight: h)
+        }
+        return p
+    }
+
+    func enlargingPlan(width w: Int, height h: Int) -> Plan {
         let sw = Double(max(w, 1)), sh = Double(max(h, 1))
         func whole(_ v: Double) -> Int { max(1, Int(v.rounded())) }
         var rw: Int, rh: Int
@@ -56,6 +67,10 @@ public struct ScaleGeometry: Sendable, Hashable {
         let sourceWidth = image.metadata.fullWidth ?? image.width
         let sourceHeight = image.metadata.fullHeight ?? image.height
         let p = plan(width: sourceWidth, height: sourceHeight)
+        if p.resizeWidth == image.width && p.resizeHeight == image.height && p.outputWidth == image.width
+            && p.outputHeight == image.height && image.metadata.fullWidth == nil {
+            return image
+        }
         if Self.exceedsLimit(p.resizeWidth, p.resizeHeight) {
             if fit == .cover, factor == nil, width != nil, height != nil, image.width > 0, image.height > 0,
                !Self.exceedsLimit(p.outputWidth, p.outputHeight) {

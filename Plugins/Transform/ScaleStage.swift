@@ -20,6 +20,8 @@ public struct ScaleStage: Stage {
                           summary: "with width and height: contain (fit inside), cover (fill and crop the overflow), fill (stretch)"),
             ParameterSpec("filter", .string, default: .string("lanczos3"), values: ResampleFilter.allCases.map(\.rawValue),
                           summary: "resampling filter"),
+            ParameterSpec("enlarge", .bool, default: .bool(true),
+                          summary: "false: only shrink — an image already smaller than the target is left as it is"),
         ])
 
     /// How the output size follows from the input size.
@@ -36,7 +38,8 @@ public struct ScaleStage: Stage {
             throw StageError.invalidParameter("width", "give width, height or factor")
         }
         let fit = ScaleGeometry.Fit(rawValue: parameters.string("fit") ?? "contain") ?? .contain
-        geometry = ScaleGeometry(width: width, height: height, factor: factor, fit: fit)
+        geometry = ScaleGeometry(width: width, height: height, factor: factor, fit: fit,
+                                 enlarge: parameters.bool("enlarge") ?? true)
         filter = ResampleFilter(rawValue: parameters.string("filter") ?? "lanczos3") ?? .lanczos3
     }
 

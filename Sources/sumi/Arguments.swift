@@ -3,7 +3,7 @@ import SumiKit
 
 /// The parsed command line.
 struct Arguments {
-    enum Command: String { case run, validate, stages, inspect }
+    enum Command: String, CaseIterable { case run, validate, stages, inspect, schema, graph }
 
     var command: Command
     /// The manifest (run, validate) or stage name (inspect).
@@ -15,12 +15,15 @@ struct Arguments {
     var jobs: Int?
     var json = false
     var quiet = false
+    /// Input expansion, planning and validation (`BatchOptions.swift`).
+    var batch = BatchOptions()
 
     /// Parses `argv` without the program name. Throws a usage error naming the bad argument.
     static func parse(_ argv: [String]) throws(SumiError) -> Arguments {
         guard let first = argv.first else { throw SumiError.usage("no command given (try 'sumi --help')") }
         guard let command = Command(rawValue: first) else {
-            throw SumiError.usage("unknown command \"\(first)\" (commands: run, validate, stages, inspect; try 'sumi --help')")
+            let names = Command.allCases.map(\.rawValue)
+            throw SumiError.usage("unknown command \"\(first)\"\(NameSuggestion.hint(first, in: names)) (commands: \(names.joined(separator: ", ")); try 'sumi --help')")
         }
         var args = Arguments(command: command)
         var i = 1
@@ -30,10 +33,14 @@ struct Arguments {
             return argv[i]
         }
         let allowed: [Command: Set<String>] = [
-            .run: ["-i", "--input", "-o", "--output", "--set", "--plugin-path", "--jobs", "-j", "--json", "--quiet", "-q"],
-            .validate: ["--set", "--plugin-path", "-i", "--input", "-o", "--output", "--json", "--quiet", "-q"],
+            .run: Set(["-i", "--input", "-o", "--output", "--set", "--plugin-path", "--jobs", "-j", "--json", "--quiet", "-q"])
+                .union(BatchOptions.runOptions),
+            .validate: Set(["--set", "--plugin-path", "-i", "--input", "-o", "--output", "--json", "--quiet", "-q"])
+                .union(BatchOptions.validateOptions),
             .stages: ["--json", "--plugin-path"],
             .inspect: ["--json", "--plugin-path"],
+            .schema: ["--plugin-path"],
+            .graph: ["--plugin-path", "--set", "-i", "--input", "-o", "--output", "--svg"],
         ]
         while i < argv.count {
             var arg = argv[i]
@@ -47,8 +54,10 @@ struct Arguments {
                 return try value(arg)
             }
             if arg.hasPrefix("-") && arg != "-" {
-                guard allowed[command, default: []].contains(arg) else {
-                    throw SumiError.usage("unknown option \(arg) for 'sumi \(command.rawValue)' (try 'sumi \(command.rawValue) --help')")
+                let options = allowed[command, default: []]
+                guard options.contains(arg) else {
+                    let hint = NameSuggestion.hint(arg, in: options.filter { $0.hasPrefix("--") }.sorted())
+                    throw SumiError.usage("unknown option \(arg) for 'sumi \(command.rawValue)'\(hint) (try 'sumi \(command.rawValue) --help')")
                 }
             }
             switch arg {
@@ -70,8 +79,15 @@ struct Arguments {
             case "--json": args.json = true
             case "--quiet", "-q": args.quiet = true
             default:
-                guard args.target == nil else { throw SumiError.usage("unexpected argument \"\(arg)\"") }
-                args.target = arg
+                if try args.batch.parse(arg, value: optionValue) { break }
+                if args.target == nil {
+                    args.target = arg
+                } else if command == .run || command == .validate {
+                    // Positional inputs after the manifest, as after -i.
+                    args.inputs.append(arg)
+                } else {
+                    throw SumiError.usage("unexpected argument \"\(arg)\"")
+                }
             }
             i += 1
         }
@@ -80,7 +96,9 @@ struct Arguments {
             guard args.target != nil else { throw SumiError.usage("'sumi \(command.rawValue)' needs a manifest (try 'sumi \(command.rawValue) --help')") }
         case .inspect:
             guard args.target != nil else { throw SumiError.usage("'sumi inspect' needs a stage name (see 'sumi stages')") }
-        case .stages:
+        case .graph:
+            guard args.target != nil else { throw SumiError.usage("'sumi graph' needs a manifest or an inline pipeline") }
+        case .stages, .schema:
             if let t = args.target { throw SumiError.usage("unexpected argument \"\(t)\"") }
         }
         return args

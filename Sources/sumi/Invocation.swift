@@ -4,117 +4,206 @@ import Glibc
 import SumiEngine
 import SumiKit
 
-/// A manifest prepared for running: loaded, its plugins loaded, and the parameter values of each run
-/// (one run normally; one per input in batch mode).
+/// A manifest (or inline pipeline) prepared for running: loaded, its plugins loaded, `--set` applied,
+/// inputs expanded, and the parameter values of each run (one run normally; one per input in batch
+/// mode), already narrowed to this shard.
 struct Invocation {
+    /// One planned run of the pipeline.
+    struct Run {
+        /// The batch input the run is for.
+        var input: String?
+        var overrides: [String: ParamValue]
+        /// The run's `output` value, when the manifest declares one.
+        var output: String?
+    }
+
     let manifest: Manifest
     let registry: StageRegistry
-    /// Parameter overrides per run, and the batch input each run is for.
-    let runs: [(input: String?, overrides: [String: ParamValue])]
+    let runs: [Run]
+    /// Whether the pipeline was given inline rather than as a file.
+    let isInline: Bool
+    /// The stage parameters the user set (for "does not apply" warnings).
+    let overrides: StageOverrides
+    /// The number of inputs before sharding, and the shard (if any).
+    let totalInputs: Int
+    let shard: Shard?
+    /// For an inline pipeline, the column of each stage (by manifest index).
+    let inlineColumns: [Int]?
 
-    init(arguments: Arguments) throws(SumiError) {
-        let path = arguments.target ?? ""
-        manifest = try ManifestLoader.load(path: path)
+    init(arguments: Arguments, warn: @escaping (String) -> Void = { _ in }) throws(SumiError) {
+        let target = arguments.target ?? ""
         registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
-        try StageCatalog.loadManifestPlugins(manifest, into: registry)
-        let file = FileIO.fileName(of: path)
+        var manifest: Manifest
+        var overrides = StageOverrides()
+        if InlinePipeline.isInline(target) {
+            let parsed = try InlinePipeline.parse(target, registry: registry)
+            manifest = parsed.manifest
+            inlineColumns = parsed.columns
+            isInline = true
+            overrides.markAll(in: manifest)
+        } else {
+            manifest = try ManifestLoader.load(path: target)
+            try StageCatalog.loadManifestPlugins(manifest, into: registry)
+            isInline = false
+            inlineColumns = nil
+        }
+        let file = FileIO.fileName(of: manifest.path)
+        shard = try arguments.batch.shard.map { (text: String) throws(SumiError) in try Shard.parse(text) }
 
-        var overrides: [String: ParamValue] = [:]
+        // --set: manifest parameters by name, stage parameters by ID.PARAM.
+        var values: [String: ParamValue] = [:]
         for (name, text) in arguments.sets {
-            guard let param = manifest.parameter(named: name) else {
-                let known = manifest.params.map(\.name).joined(separator: ", ")
-                throw SumiError(.usage, file: file, parameter: name, "--set names an undeclared parameter (declared: \(known.isEmpty ? "none" : known))")
+            if name.contains(".") {
+                try overrides.apply(name, text, to: &manifest, registry: registry, file: file)
+                continue
             }
-            do { overrides[name] = try param.type.parse(text: text) } catch {
+            guard let param = manifest.parameter(named: name) else {
+                let known = manifest.params.map(\.name)
+                let ids = manifest.stages.compactMap(\.id)
+                let stageHint = ids.isEmpty ? "" : "; a stage parameter is set with ID.PARAM=VALUE (ids: \(ids.joined(separator: ", ")))"
+                throw SumiError(.usage, file: file, parameter: name, "--set names an undeclared parameter\(NameSuggestion.hint(name, in: known)) (declared: \(known.isEmpty ? "none" : known.joined(separator: ", ")))\(stageHint)")
+            }
+            do { values[name] = try param.type.parse(text: text) } catch {
                 throw SumiError(.usage, file: file, parameter: name, "--set: expected \(error.expected), got \(error.found)")
             }
         }
         if arguments.output != nil, manifest.parameter(named: "output") == nil {
-            throw SumiError(.usage, file: file, "-o given, but the manifest declares no \"output\" parameter")
+            throw SumiError(.usage, file: file, "-o given, but the \(isInline ? "pipeline has no encode stage without a path" : "manifest declares no \"output\" parameter")")
         }
 
-        var batchInputs: [String]?
+        var items: [InputItem] = []
         if !arguments.inputs.isEmpty {
-            guard let input = manifest.parameter(named: "input") else {
-                throw SumiError(.usage, file: file, "-i given, but the manifest declares no \"input\" parameter")
+            guard manifest.parameter(named: "input") != nil else {
+                throw SumiError(.usage, file: file, "-i given, but the \(isInline ? "pipeline has no decode stage without a path" : "manifest declares no \"input\" parameter")")
             }
-            switch input.type {
-            case .path, .string:
-                if arguments.inputs.count == 1 { overrides["input"] = .path(arguments.inputs[0]) }
-                else { batchInputs = arguments.inputs }
-            case .list(let element):
-                var items: [ParamValue] = []
-                for text in arguments.inputs {
-                    do { items.append(try element.parse(text: text)) } catch {
-                        throw SumiError(.usage, file: file, parameter: "input", "-i: expected \(error.expected), got \(error.found)")
-                    }
+            let expansion = InputExpansion(recursive: arguments.batch.recursive, strict: arguments.batch.strict, warn: warn)
+            items = try expansion.expand(arguments.inputs)
+            guard !items.isEmpty else { throw SumiError.usage("-i: no input images found") }
+        }
+        var userGiven = Set(values.keys)
+        if !items.isEmpty { userGiven.insert("input") }
+        if arguments.output != nil { userGiven.insert("output") }
+        overrides.markReferences(to: userGiven, in: manifest)
+        self.overrides = overrides
+
+        let plan = try Self.plan(manifest: manifest, items: items, output: arguments.output, values: values, file: file)
+        totalInputs = plan.count
+        self.manifest = manifest
+        if let shard {
+            runs = plan.filter { $0.input.map(shard.contains) ?? (shard.index == 1) }
+        } else {
+            runs = plan
+        }
+    }
+
+    /// The runs for `items`: one run with every input when `input` is a list; otherwise one run per
+    /// input, outputs from the `-o` (or default) template, and no two runs writing one file.
+    static func plan(manifest: Manifest, items: [InputItem], output: String?, values: [String: ParamValue],
+                     file: String) throws(SumiError) -> [Run] {
+        var overrides = values
+        let outputParam = manifest.parameter(named: "output")
+        var defaultOutput: String?
+        if case .path(let d)? = outputParam?.defaultValue { defaultOutput = d }
+        if case .string(let d)? = outputParam?.defaultValue { defaultOutput = d }
+        if let given = overrides["output"] { defaultOutput = given.description }
+
+        if let input = manifest.parameter(named: "input"), case .list(let element) = input.type, !items.isEmpty {
+            var list: [ParamValue] = []
+            for item in items {
+                do { list.append(try element.parse(text: item.path)) } catch {
+                    throw SumiError(.usage, file: file, parameter: "input", "-i: expected \(error.expected), got \(error.found)")
                 }
-                overrides["input"] = .list(items)
-            default:
-                throw SumiError(.usage, file: file, parameter: "input", "-i cannot set a parameter of type \(input.type)")
+            }
+            overrides["input"] = .list(list)
+            if let output { overrides["output"] = .path(output) }
+            return [Run(input: nil, overrides: overrides, output: output ?? defaultOutput)]
+        }
+        if let input = manifest.parameter(named: "input"), !items.isEmpty {
+            switch input.type {
+            case .path, .string: break
+            default: throw SumiError(.usage, file: file, parameter: "input", "-i cannot set a parameter of type \(input.type)")
             }
         }
 
-        guard let batch = batchInputs else {
-            if let output = arguments.output {
-                // A batch template given a single input (a glob that matched one file) names its output too.
-                var resolved = output
-                if output.contains("{stem}") || output.contains("{name}"),
-                   let input = overrides["input"] ?? manifest.parameter(named: "input")?.defaultValue {
-                    switch input {
-                    case .path(let p), .string(let p): resolved = Self.expand(output, input: p)
-                    default: break
+        // No -i: one run on the default input (a template output is filled from it).
+        if items.isEmpty {
+            let chosen = output ?? defaultOutput
+            if let chosen, outputParam != nil {
+                var resolved = chosen
+                if OutputTemplate.isTemplate(chosen) {
+                    let template = try OutputTemplate(chosen, origin: output != nil ? "-o" : "the default output")
+                    let inputValue = overrides["input"] ?? manifest.parameter(named: "input")?.defaultValue
+                    // Without an input the run stops at "input is required"; the template stays as written.
+                    if case .path(let p)? = inputValue {
+                        resolved = template.render(InputItem(path: p, relativeDirectory: ""), number: 1)
                     }
                 }
-                overrides["output"] = .path(resolved)
+                if output != nil || resolved != chosen { overrides["output"] = .path(resolved) }
+                return [Run(input: nil, overrides: overrides, output: resolved)]
             }
-            runs = [(nil, overrides)]
-            return
+            return [Run(input: nil, overrides: overrides, output: nil)]
         }
-        if batch.filter({ $0 == "-" }).count > 1 {
+
+        let standardInputs = items.filter { $0.path == "-" }.count
+        if standardInputs > 1 {
             throw SumiError(.usage, file: file, parameter: "input", "-i -: standard input can be read only once")
         }
-        let template = try Self.batchTemplate(arguments.output, manifest: manifest, file: file)
-        var planned: [(input: String?, overrides: [String: ParamValue])] = []
+        guard outputParam != nil else {
+            return items.map { Run(input: $0.path, overrides: overrides.merging(["input": .path($0.path)]) { $1 }, output: nil) }
+        }
+        // One input and a plain file: that file.
+        let chosen = output ?? defaultOutput
+        if items.count == 1, let chosen, !OutputTemplate.isTemplate(chosen), !Self.namesFolder(chosen) {
+            overrides["input"] = .path(items[0].path)
+            if let output { overrides["output"] = .path(output) }
+            return [Run(input: items.count == 1 && items[0].path != "-" ? items[0].path : nil, overrides: overrides, output: chosen)]
+        }
+        let template = try Self.batchTemplate(output, defaultOutput: defaultOutput, file: file)
+        var runs: [Run] = []
         var outputs: [String: String] = [:]
-        for input in batch {
-            var o = overrides
-            o["input"] = .path(input)
-            if manifest.parameter(named: "output") != nil {
-                let output = Self.expand(template, input: input)
-                // Two runs writing one file would race, and one result would silently be lost.
-                if let first = outputs[output] {
-                    throw SumiError(.usage, file: file, parameter: "output",
-                                    "-o \(template) gives \(output) for both \(first) and \(input); use {name} or separate folders")
-                }
-                outputs[output] = input
-                o["output"] = .path(output)
+        for (number, item) in items.enumerated() {
+            let path = template.render(item, number: number + 1)
+            // Two runs writing one file would race, and one result would silently be lost.
+            if let first = outputs[path] {
+                let advice = FileIO.fileName(of: first) == FileIO.fileName(of: item.path)
+                    ? "add {dir} (with --recursive) or {n} to the template"
+                    : "use {name} (the whole file name) or {n}"
+                throw SumiError(.usage, file: file, parameter: "output",
+                                "\(template.text) gives \(path) for both \(first) and \(item.path); \(advice)")
             }
-            planned.append((input, o))
+            outputs[path] = item.path
+            var o = overrides
+            o["input"] = .path(item.path)
+            o["output"] = .path(path)
+            runs.append(Run(input: item.path, overrides: o, output: path))
         }
-        runs = planned
+        return runs
     }
 
-    /// In batch mode `-o` must be a folder or a template containing `{stem}` or `{name}`.
-    static func batchTemplate(_ output: String?, manifest: Manifest, file: String) throws(SumiError) -> String {
-        guard manifest.parameter(named: "output") != nil else { return "" }
-        guard let output else {
-            throw SumiError(.usage, file: file, "several -i run the pipeline once per input: give -o a folder or a template with {stem} or {name}")
-        }
-        if output.contains("{stem}") || output.contains("{name}") { return output }
-        if FileIO.isDirectory(output) || output.hasSuffix("/") {
-            var ext = ""
-            if case .path(let d)? = manifest.parameter(named: "output")?.defaultValue { ext = FileIO.fileExtension(of: d) }
-            let folder = output.hasSuffix("/") ? String(output.dropLast()) : output
-            return ext.isEmpty ? "\(folder)/{name}" : "\(folder)/{stem}.\(ext)"
-        }
-        throw SumiError(.usage, file: file, "several -i run the pipeline once per input: -o \(output) must be an existing folder or a template with {stem} or {name}")
+    /// An error of building this pipeline, placed at its column when the pipeline is inline.
+    func locate(_ error: SumiError) -> SumiError {
+        inlineColumns.map { InlinePipeline.locate(error, columns: $0) } ?? error
     }
 
-    static func expand(_ template: String, input: String) -> String {
-        var out = template.replacingAll("{stem}", with: FileIO.stem(of: input))
-        out = out.replacingAll("{name}", with: FileIO.fileName(of: input))
-        return out
+    /// An existing folder, or a path ending in `/`.
+    static func namesFolder(_ path: String) -> Bool {
+        path != "-" && (path.hasSuffix("/") || FileIO.isDirectory(path))
+    }
+
+    /// In batch mode the output must be a folder or a template with tokens.
+    static func batchTemplate(_ output: String?, defaultOutput: String?, file: String) throws(SumiError) -> OutputTemplate {
+        let origin = output != nil ? "-o" : "the default output"
+        guard let chosen = output ?? defaultOutput else {
+            throw SumiError(.usage, file: file, "several inputs run the pipeline once each: give -o a folder or a template with {stem} or {name}")
+        }
+        if OutputTemplate.isTemplate(chosen) { return try OutputTemplate(chosen, origin: origin) }
+        if namesFolder(chosen) {
+            return try OutputTemplate(OutputTemplate.forFolder(chosen, defaultOutput: defaultOutput), origin: origin)
+        }
+        if output == nil {
+            throw SumiError(.usage, file: file, "several inputs run the pipeline once each: give -o a folder or a template with {stem} or {name} (the default output \(chosen) names one file)")
+        }
+        throw SumiError(.usage, file: file, "several inputs run the pipeline once each: -o \(chosen) must be an existing folder or a template with {stem} or {name}")
     }
 
     /// Creates the folder that will hold `path` (like `mkdir -p`), so default outputs such as

@@ -25,8 +25,8 @@ struct ListingCommand {
         }
         let name = arguments.target ?? ""
         guard let factory = registry.factory(named: name) else {
-            let names = registry.all.map(\.descriptor.name).joined(separator: ", ")
-            throw SumiError.usage("unknown stage \"\(name)\" (known stages: \(names))")
+            let names = registry.all.map(\.descriptor.name)
+            throw SumiError.usage("unknown stage \"\(name)\"\(NameSuggestion.hint(name, in: names)) (known stages: \(names.joined(separator: ", ")))")
         }
         if arguments.json {
             Terminal.standardOutput(factory.json.serialized() + "\n")

@@ -11,14 +11,19 @@ struct RunCommand {
     let arguments: Arguments
 
     func execute() -> Int32 {
+        let quiet = arguments.quiet
         let invocation: Invocation
         var pipelines: [(input: String?, pipeline: Pipeline)] = []
-        do {
-            invocation = try Invocation(arguments: arguments)
+        do throws(SumiError) {
+            invocation = try Invocation(arguments: arguments) { if !quiet { Terminal.warning($0) } }
             let builder = PipelineBuilder(registry: invocation.registry)
             for run in invocation.runs {
-                let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
-                pipelines.append((run.input, try builder.build(invocation.manifest, values: values)))
+                do throws(SumiError) {
+                    let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
+                    pipelines.append((run.input, try builder.build(invocation.manifest, values: values)))
+                } catch {
+                    throw invocation.locate(error)
+                }
             }
         } catch {
             Terminal.error(error)
@@ -28,30 +33,56 @@ struct RunCommand {
             }
             return error.exitCode
         }
+        if arguments.batch.printInline {
+            for (_, pipeline) in pipelines { Terminal.standardOutput(InlineForm.text(of: pipeline) + "\n") }
+            return 0
+        }
+        let plan = BatchPlan(invocation: invocation, pipelines: pipelines, skipExisting: arguments.batch.skipExisting)
+        if arguments.batch.dryRun {
+            plan.printDryRun(json: arguments.json, quiet: quiet)
+            return 0
+        }
 
-        let quiet = arguments.quiet
-        let warn: @Sendable (String) -> Void = { message in if !quiet { Terminal.warning(message) } }
-        let batch = pipelines.count > 1
-        let progress = batch && !quiet && Terminal.standardErrorIsTerminal ? ProgressBar(total: pipelines.count) : nil
+        let overrides = invocation.overrides
+        let manifest = invocation.manifest
+        let columns = invocation.inlineColumns
+        let warn: @Sendable (String) -> Void = { message in
+            if !quiet && overrides.shouldShow(message, manifest: manifest) {
+                Terminal.warning(columns.map { InlinePipeline.locate(message, manifest: manifest, columns: $0) } ?? message)
+            }
+        }
+        let batch = invocation.totalInputs > 1
+        let tasks = plan.toRun
+        let progress = tasks.count > 1 && !quiet && Terminal.standardErrorIsTerminal ? ProgressBar(total: tasks.count) : nil
         let json = arguments.json
         let name = invocation.manifest.name
         let worst = WorstExit()
-        let tasks = pipelines
+        let tally = BatchTally()
+        if json { for skipped in plan.skipped { Self.emit(plan.skipReport(skipped), toStderr: false) } }
 
         let runOne: @Sendable (Int) -> Void = { index in
             let (input, pipeline) = tasks[index]
+            let reported = batch ? input : nil
             if case .path(let out)? = pipeline.values["output"] { Invocation.makeParentFolder(of: out) }
             let reportToStderr = Self.writesToStandardOutput(pipeline)
             do throws(SumiError) {
                 let result = try Runner(pipeline: pipeline, warn: warn).run()
-                if json { Self.emit(RunReport.success(pipeline: name, input: input, result: result), toStderr: reportToStderr) }
+                if json { Self.emit(RunReport.success(pipeline: name, input: reported, result: result), toStderr: reportToStderr) }
+                tally.record(ok: true)
                 progress?.advance(item: input ?? name, ok: true)
             } catch {
+                let error = columns.map { InlinePipeline.locate(error, columns: $0) } ?? error
                 progress?.clearLine()
                 Terminal.error(error)
-                if json { Self.emit(RunReport.failure(pipeline: name, input: input, error: error), toStderr: reportToStderr) }
+                if json { Self.emit(RunReport.failure(pipeline: name, input: reported, error: error), toStderr: reportToStderr) }
                 worst.record(error.exitCode)
+                tally.record(ok: false)
                 progress?.advance(item: input ?? name, ok: false)
+            }
+        }
+        defer {
+            if json && (invocation.shard != nil || arguments.batch.skipExisting) {
+                Self.emit(plan.summary(tally: tally), toStderr: false)
             }
         }
 
@@ -90,6 +121,14 @@ final class WorstExit: Sendable {
     private let value = Mutex<Int32>(0)
     func record(_ code: Int32) { value.withLock { $0 = max($0, code) } }
     var code: Int32 { value.withLock { $0 } }
+}
+
+/// How many runs of a batch succeeded and failed.
+final class BatchTally: Sendable {
+    private let counts = Mutex<(ok: Int, failed: Int)>((0, 0))
+    func record(ok: Bool) { counts.withLock { if ok { $0.ok += 1 } else { $0.failed += 1 } } }
+    var ok: Int { counts.withLock { $0.ok } }
+    var failed: Int { counts.withLock { $0.failed } }
 }
 
 /// Hands out indices 0, 1, 2, ... to batch workers.

@@ -21,7 +21,7 @@ if argv.count >= 2, argv.dropFirst().contains(where: { $0 == "--help" || $0 == "
 }
 if argv.first == "help", argv.count >= 2 {
     guard argv.count == 2, let text = Help.text(for: argv[1]) else {
-        Terminal.error(SumiError.usage("no help for \"\(argv.dropFirst().joined(separator: " "))\" (commands: run, validate, stages, inspect)"))
+        Terminal.error(SumiError.usage("no help for \"\(argv.dropFirst().joined(separator: " "))\" (commands: \(Arguments.Command.allCases.map(\.rawValue).joined(separator: ", ")))"))
         exit(2)
     }
     Terminal.standardOutput(text + "\n")
@@ -34,6 +34,8 @@ do {
     case .run: exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
     case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
     case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))
+    case .schema: exit(Terminal.exitStatus(try SchemaCommand(arguments: arguments).execute()))
+    case .graph: exit(Terminal.exitStatus(try GraphCommand(arguments: arguments).execute()))
     }
 } catch {
     Terminal.error(error)

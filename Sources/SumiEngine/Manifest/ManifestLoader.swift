@@ -3,7 +3,8 @@ import SumiKit
 /// Reads a manifest file: JSON syntax (with line and column), the format version, known keys only,
 /// parameter declarations with parsed defaults, and the shape of each stage entry.
 public enum ManifestLoader {
-    static let topLevelKeys: Set<String> = ["sumi", "name", "summary", "params", "stages", "plugins"]
+    /// `$schema` lets an editor check the manifest against `sumi schema`; it is otherwise ignored.
+    static let topLevelKeys: Set<String> = ["$schema", "sumi", "name", "summary", "params", "stages", "plugins"]
     static let stageKeys: Set<String> = ["id", "stage", "from", "with"]
     static let paramKeys: Set<String> = ["type", "default", "summary"]
 

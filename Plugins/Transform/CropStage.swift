@@ -1,0 +1,75 @@
+import SumiKit
+
+/// `crop` — cuts a rectangle out of an image: an exact `rect`, or a `size` placed by `gravity`.
+public struct CropStage: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "crop",
+        summary: "Cut a rectangle out of an image (a rect, or a size placed by gravity)",
+        inputs: [PortSpec(name: "in", accepts: .image)],
+        output: .image,
+        parameters: [
+            ParameterSpec("rect", .rect, summary: "the rectangle to keep, \"X,Y,W,H\" in pixels; it must lie inside the image"),
+            ParameterSpec("size", .size, summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)"),
+            ParameterSpec("gravity", .string, default: .string("center"), values: Gravity.allCases.map(\.rawValue),
+                          summary: "with size: which part to keep"),
+        ])
+
+    enum Region: Sendable {
+        case rect(x: Int, y: Int, width: Int, height: Int)
+        case size(width: Int, height: Int, gravity: Gravity)
+    }
+
+    let region: Region
+
+    public init(parameters: Parameters) throws {
+        let rect = parameters.rect("rect"), size = parameters.size("size")
+        if rect != nil && size != nil { throw StageError.invalidParameter("size", "give either rect or size, not both") }
+        if let r = rect {
+            guard let x = Self.whole(r.x), let y = Self.whole(r.y), let w = Self.whole(r.width), let h = Self.whole(r.height) else {
+                throw StageError.invalidParameter("rect", "expected whole pixels, got \(r)")
+            }
+            guard x >= 0, y >= 0, w >= 1, h >= 1 else {
+                throw StageError.invalidParameter("rect", "expected x, y >= 0 and a width and height of at least 1, got \(r)")
+            }
+            if parameters.isGiven("gravity") { throw StageError.invalidParameter("gravity", "gravity places a size; rect is exact") }
+            region = .rect(x: x, y: y, width: w, height: h)
+        } else if let s = size {
+            guard let w = Self.whole(s.width), let h = Self.whole(s.height), w >= 1, h >= 1 else {
+                throw StageError.invalidParameter("size", "expected whole pixels of at least 1, got \(s)")
+            }
+            region = .size(width: w, height: h, gravity: Gravity(rawValue: parameters.string("gravity") ?? "center") ?? .center)
+        } else {
+            throw StageError.invalidParameter("rect", "give rect, or size (with gravity)")
+        }
+    }
+
+    static func whole(_ v: Double) -> Int? {
+        guard v == v.rounded(), abs(v) <= 1_073_741_824 else { return nil }
+        return Int(v)
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let image = try inputs.image("in")
+        let (x, y, w, h) = try rectangle(for: image)
+        var out = PixelGeometry.crop(image, x: x, y: y, width: w, height: h)
+        // side data: geometry cropped to (x, y, w, h) — capture rectangles move by (-x, -y) and are
+        // clipped; pass-through bytes no longer match.
+        out.metadata = image.metadata.derived
+        return .image(out)
+    }
+
+    /// The rectangle to keep in an image of this size.
+    func rectangle(for image: Image) throws -> (Int, Int, Int, Int) {
+        switch region {
+        case .rect(let x, let y, let w, let h):
+            guard x + w <= image.width, y + h <= image.height else {
+                throw StageError("the crop rectangle \(x),\(y),\(w),\(h) reaches outside the \(image.width)x\(image.height) image")
+            }
+            return (x, y, w, h)
+        case .size(let w, let h, let gravity):
+            let cw = min(w, image.width), ch = min(h, image.height)
+            let o = gravity.offset(inner: (cw, ch), outer: (image.width, image.height))
+            return (o.x, o.y, cw, ch)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import SumiKit
+
+/// `rotate` — turns an image clockwise: multiples of 90° move pixels exactly; any other angle is
+/// resampled (bilinear) into the box that holds the whole result, on `background`.
+public struct RotateStage: Stage {
+    public static let descriptor = StageDescriptor(
+        name: "rotate",
+        summary: "Turn an image clockwise (90/180/270 exactly; any angle onto a background)",
+        inputs: [PortSpec(name: "in", accepts: .image)],
+        output: .image,
+        parameters: [
+            ParameterSpec("angle", .number, required: true, min: -3600, max: 3600,
+                          summary: "degrees clockwise (negative: counter-clockwise)"),
+            ParameterSpec("background", .color, default: .color(.transparent),
+                          summary: "what fills the corners of an angle that is not a multiple of 90"),
+        ])
+
+    /// The angle in [0, 360).
+    let degrees: Double
+    let background: Color
+
+    public init(parameters: Parameters) throws {
+        let angle = parameters.number("angle") ?? 0
+        let normalised = angle.truncatingRemainder(dividingBy: 360)
+        degrees = normalised < 0 ? normalised + 360 : normalised
+        background = parameters.color("background") ?? .transparent
+    }
+
+    /// The number of quarter turns when the angle is a multiple of 90°.
+    var quarterTurns: Int? {
+        let q = degrees / 90
+        return q == q.rounded() ? Int(q) % 4 : nil
+    }
+
+    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let image = try inputs.image("in")
+        var out: Image
+        if let turns = quarterTurns {
+            if turns == 0 { return .image(image) }
+            out = PixelGeometry.rotateQuarterTurns(image, turns)
+        } else {
+            let size = PixelGeometry.rotatedSize(width: image.width, height: image.height, degrees: degrees)
+            guard size.width <= 65535, size.height <= 65535, size.width * size.height <= 1 << 30 else {
+                throw StageError("turning \(image.width)x\(image.height) by \(degrees)° gives \(size.width)x\(size.height) pixels, more than the limit of 65535 a side and 2^30 in all")
+            }
+            out = PixelGeometry.rotate(image, degrees: degrees, background: background)
+            out.metadata.knownOpaque = image.metadata.knownOpaque && background.alpha == 255
+        }
+        // side data: geometry rotated by `degrees` — capture rectangles turn with the image (dropped for
+        // angles that are not multiples of 90); pass-through bytes no longer match.
+        let opaque = out.metadata.knownOpaque || (quarterTurns != nil && image.metadata.knownOpaque)
+        out.metadata = image.metadata.derived
+        out.metadata.knownOpaque = opaque
+        return .image(out)
+    }
+}

@@ -1,0 +1,42 @@
+import SumiKit
+
+/// The options of `run` and `validate` beyond the contract's first version: how inputs expand, how a
+/// batch is split and resumed, and what is printed instead of running.
+struct BatchOptions {
+    /// `-r, --recursive`: folder inputs include their sub-folders.
+    var recursive = false
+    /// `--strict`: a non-image in a folder input is an error, not a warning.
+    var strict = false
+    /// `-n, --dry-run`: print the input → output plan and validate, decode nothing.
+    var dryRun = false
+    /// `--shard K/N` or `auto`.
+    var shard: String?
+    /// `--skip-existing`: runs whose output exists are skipped.
+    var skipExisting = false
+    /// `--print-inline`: print the pipeline in the one-line form and exit.
+    var printInline = false
+    /// `validate --template`: unset required parameters are listed, not an error.
+    var template = false
+    /// `graph --svg`.
+    var svg = false
+
+    static let runOptions: Set<String> = ["-r", "--recursive", "--strict", "-n", "--dry-run", "--shard",
+                                          "--skip-existing", "--print-inline"]
+    static let validateOptions: Set<String> = ["-r", "--recursive", "--strict", "--template"]
+
+    /// Takes `option` if it is one of these; `value` reads the option's value.
+    mutating func parse(_ option: String, value: () throws(SumiError) -> String) throws(SumiError) -> Bool {
+        switch option {
+        case "-r", "--recursive": recursive = true
+        case "--strict": strict = true
+        case "-n", "--dry-run": dryRun = true
+        case "--shard": shard = try value()
+        case "--skip-existing": skipExisting = true
+        case "--print-inline": printInline = true
+        case "--template": template = true
+        case "--svg": svg = true
+        default: return false
+        }
+        return true
+    }
+}

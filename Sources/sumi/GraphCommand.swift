@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiKit
+
+/// `sumi graph MANIFEST`: the validated stage graph as Graphviz DOT (stages as boxes with their
+/// parameters as written, edges labelled by port); `--svg` renders it with Graphviz's `dot`.
+struct GraphCommand {
+    let arguments: Arguments
+
+    func execute() throws(SumiError) -> Int32 {
+        let invocation = try Invocation(arguments: arguments)
+        // A template's unset parameters take stand-in values: the graph only needs the wiring.
+        var overrides = invocation.runs.first?.overrides ?? [:]
+        for param in invocation.manifest.params where param.defaultValue == nil && overrides[param.name] == nil {
+            overrides[param.name] = ValidateCommand.standIn(for: param.type, name: param.name)
+        }
+        let pipeline: Pipeline
+        do {
+            let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: overrides)
+            pipeline = try PipelineBuilder(registry: invocation.registry).build(invocation.manifest, values: values)
+        } catch {
+            throw invocation.locate(error)
+        }
+        let dot = Self.dot(pipeline)
+        guard arguments.batch.svg || (arguments.output.map { FileIO.fileExtension(of: $0) == "svg" } ?? false) else {
+            if let output = arguments.output {
+                do { try FileIO.writeAtomically(Array(dot.utf8), to: output) } catch {
+                    throw SumiError(.run, "\(error.message)")
+                }
+            } else {
+                Terminal.standardOutput(dot)
+            }
+            return 0
+        }
+        return try Self.renderSVG(dot, to: arguments.output)
+    }
+
+    static func dot(_ pipeline: Pipeline) -> String {
+        var text = "digraph \(quote(pipeline.manifest.name)) {\n"
+        text += "  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"sans-serif\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n"
+        for node in pipeline.nodes {
+            var lines = [node.entry.id.map { "\($0) (\(node.descriptor.name))" } ?? node.descriptor.name]
+            for (name, raw) in node.entry.with {
+                let value = raw.stringValue ?? raw.serialized()
+                lines.append("\(name)=\(value.count > 40 ? String(value.prefix(39)) + "…" : value)")
+            }
+            text += "  s\(node.index) [label=\(quote(lines.joined(separator: "\n")))];\n"
+        }
+        for node in pipeline.nodes {
+            for (port, sources) in node.inputs {
+                for source in sources {
+                    let label = node.inputs.count > 1 ? " [label=\(quote(port))]" : ""
+                    text += "  s\(source) -> s\(node.index)\(label);\n"
+                }
+            }
+        }
+        return text + "}\n"
+    }
+
+    /// A DOT string literal (newlines become `\n` line breaks).
+    static func quote(_ text: String) -> String {
+        var out = "\""
+        for ch in text {
+            switch ch {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            default: out.append(ch)
+            }
+        }
+        return out + "\""
+    }
+
+    /// Pipes DOT through `dot -Tsvg` (to `output`, or standard output).
+    static func renderSVG(_ dot: String, to output: String?) throws(SumiError) -> Int32 {
+        let dirs = (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin").split(separator: ":")
+        guard dirs.contains(where: { access("\($0)/dot", X_OK) == 0 }) else {
+            throw SumiError(.run, "SVG needs Graphviz's dot, which is not installed (apt-get install graphviz); without --svg, sumi graph prints DOT")
+        }
+        var command = "dot -Tsvg"
+        if let output { command += " -o '" + output.replacingAll("'", with: "'\\''") + "'" }
+        guard let pipe = popen(command, "w") else { throw SumiError(.run, "cannot start dot: \(FileIO.errorText(errno))") }
+        let bytes = Array(dot.utf8)
+        _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, pipe) }
+        let status = pclose(pipe)
+        guard status == 0 else { throw SumiError(.run, "dot failed (status \(status))") }
+        return 0
+    }
+}

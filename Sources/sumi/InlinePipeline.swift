@@ -1,0 +1,150 @@
+import SumiKit
+
+/// A pipeline written on one line, gst-launch style:
+/// `decode path=in.jpg ! scale width=1024 fit=contain ! encode path=out.webp`.
+///
+/// `!` links an element's output to the next element's first free input port. `id=NAME` names an
+/// element; `NAME.` refers to it from another chain (`photo. ! scale width=64 ! …` starts a branch
+/// from `photo`), and `NAME.PORT` links into one port (`label. ! out.layer`). Values are parsed by the
+/// parameter's type; quote them with '…' or "…" when they hold spaces. A `decode` (any stage without
+/// inputs) with no `path` reads `${input}` and an `encode` (any file writer) with no `path` writes
+/// `${output}`, so `-i`/`-o` and batches work as with a manifest.
+///
+/// The line becomes an ordinary manifest and is validated and run exactly as one; errors name the
+/// column of the element concerned.
+enum InlinePipeline {
+    /// How messages name the pipeline in place of a manifest file.
+    static let fileName = "pipeline"
+
+    /// A command-line target that is not a file and holds a space or `!` is an inline pipeline.
+    static func isInline(_ target: String) -> Bool {
+        !FileIO.exists(target) && (target.contains("!") || target.contains(" ") || target.contains("="))
+    }
+
+    /// A word of the line and its 1-based column.
+    struct Token {
+        var text: String
+        var column: Int
+        /// Whether any part was quoted (a quoted `!` is a value, not a link).
+        var quoted: Bool
+    }
+
+    /// One element: a stage with its properties, or a reference to a named stage.
+    struct Element {
+        var column: Int
+        var stage: String?
+        var reference: (id: String, port: String?)?
+        var id: String?
+        var properties: [(key: String, value: String, column: Int)] = []
+        /// The manifest index of a stage element.
+        var index: Int?
+    }
+
+    static func tokenize(_ line: String) throws(SumiError) -> [Token] {
+        var tokens: [Token] = []
+        var current = ""
+        var start = 0
+        var quoted = false
+        var quote: Character?
+        var inToken = false
+        var column = 0
+        var escaping = false
+        for ch in line {
+            column += 1
+            if let q = quote {
+                if escaping { current.append(ch); escaping = false; continue }
+                if q == "\"" && ch == "\\" { escaping = true; continue }
+                if ch == q { quote = nil } else { current.append(ch) }
+                continue
+            }
+            if ch == " " || ch == "\t" || ch == "\n" {
+                if inToken { tokens.append(Token(text: current, column: start, quoted: quoted)) }
+                current = ""; inToken = false; quoted = false
+                continue
+            }
+            if ch == "!" {
+                if inToken { tokens.append(Token(text: current, column: start, quoted: quoted)) }
+                tokens.append(Token(text: "!", column: column, quoted: false))
+                current = ""; inToken = false; quoted = false
+                continue
+            }
+            if !inToken { inToken = true; start = column }
+            if ch == "'" || ch == "\"" { quote = ch; quoted = true; continue }
+            current.append(ch)
+        }
+        if quote != nil {
+            throw fail(start, "a quote opened here is never closed")
+        }
+        if inToken { tokens.append(Token(text: current, column: start, quoted: quoted)) }
+        return tokens
+    }
+
+    static func fail(_ column: Int, _ message: String) -> SumiError {
+        SumiError(.usage, file: fileName, "column \(column): \(message)")
+    }
+
+    /// Parses the line into elements and links, then into a manifest.
+    static func parse(_ line: String, registry: StageRegistry) throws(SumiError) -> Parsed {
+        let tokens = try tokenize(line)
+        guard !tokens.isEmpty else { throw fail(1, "the pipeline is empty") }
+        var elements: [Element] = []
+        /// (source element, destination element, column of the `!`).
+        var links: [(from: Int, to: Int, column: Int)] = []
+        var pendingLink: Int?
+        for token in tokens {
+            if token.text == "!" && !token.quoted {
+                guard !elements.isEmpty, pendingLink == nil else {
+                    throw fail(token.column, "\"!\" needs an element before it")
+                }
+                pendingLink = token.column
+                continue
+            }
+            if let eq = token.text.firstIndex(of: "="), !token.text[..<eq].contains(".") {
+                let key = String(token.text[..<eq]), value = String(token.text[token.text.index(after: eq)...])
+                guard !key.isEmpty else { throw fail(token.column, "\(token.text): a parameter needs a name before \"=\"") }
+                if pendingLink != nil { throw fail(token.column, "\"!\" must be followed by a stage, not the parameter \(key)=…") }
+                guard !elements.isEmpty else { throw fail(token.column, "the parameter \(key)=… comes before any stage") }
+                var last = elements[elements.count - 1]
+                guard last.stage != nil else {
+                    throw fail(token.column, "\(key)=… follows the reference \"\(last.reference?.id ?? "")\", which takes no parameters")
+                }
+                if key == "id" {
+                    guard isValidID(value) else { throw fail(token.column, "id \"\(value)\" must be letters, digits, '-' and '_'") }
+                    last.id = value
+                } else {
+                    last.properties.append((key, value, token.column))
+                }
+                elements[elements.count - 1] = last
+                continue
+            }
+            var element = Element(column: token.column)
+            if let dot = token.text.firstIndex(of: ".") {
+                let id = String(token.text[..<dot])
+                let port = String(token.text[token.text.index(after: dot)...])
+                guard isValidID(id), port.isEmpty || isValidID(port) else {
+                    throw fail(token.column, "\"\(token.text)\" is neither a stage name nor a reference NAME. or NAME.PORT")
+                }
+                element.reference = (id, port.isEmpty ? nil : port)
+            } else {
+                guard registry.factory(named: token.text) != nil else {
+                    let names = registry.all.map(\.descriptor.name)
+                    throw fail(token.column, "unknown stage \"\(token.text)\"\(NameSuggestion.hint(token.text, in: names)); known stages: \(names.joined(separator: ", "))")
+                }
+                element.stage = token.text
+            }
+            elements.append(element)
+            if let column = pendingLink {
+                links.append((elements.count - 2, elements.count - 1, column))
+                pendingLink = nil
+            }
+        }
+        if let column = pendingLink { throw fail(column, "\"!\" at the end links to nothing; add a stage after it") }
+        return try manifest(elements: elements, links: links, registry: registry)
+    }
+
+    static func isValidID(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy {
+            ($0 >= "a" && $0 <= "z") || ($0 >= "A" && $0 <= "Z") || ($0 >= "0" && $0 <= "9") || $0 == "-" || $0 == "_"
+        }
+    }
+}
