@@ -16,6 +16,7 @@ static const char pixelate_descriptor[] =
     " \"summary\": \"Replaces each block of pixels by its average colour\","
     " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}],"
     " \"output\": \"image\","
+    " \"effect\": \"pixels\","
     " \"params\": [{\"name\": \"block\", \"type\": \"integer\", \"required\": false, \"default\": 8,"
     "              \"summary\": \"side of a block, in pixels\", \"min\": 1, \"max\": null, \"values\": null}]}";
 

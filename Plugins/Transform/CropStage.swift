@@ -7,6 +7,7 @@ public struct CropStage: Stage {
         summary: "Cut a rectangle out of an image (a rect, or a size placed by gravity)",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
+        effect: .geometry,
         parameters: [
             ParameterSpec("rect", .rect, summary: "the rectangle to keep, \"X,Y,W,H\" in pixels; it must lie inside the image"),
             ParameterSpec("size", .size, summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)"),
@@ -52,9 +53,7 @@ public struct CropStage: Stage {
         let image = try inputs.image("in")
         let (x, y, w, h) = try rectangle(for: image)
         var out = PixelGeometry.crop(image, x: x, y: y, width: w, height: h)
-        // side data: geometry cropped to (x, y, w, h) — capture rectangles move by (-x, -y) and are
-        // clipped; pass-through bytes no longer match.
-        out.metadata = image.metadata.derived
+        out.metadata = image.metadata.applying(.geometry(.crop(x: x, y: y, width: w, height: h)))
         return .image(out)
     }
 

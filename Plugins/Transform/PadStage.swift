@@ -7,6 +7,7 @@ public struct PadStage: Stage {
         summary: "Add a border: grow to a size (placed by gravity) or by margins, in a colour",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
+        effect: .geometry,
         parameters: [
             ParameterSpec("size", .size, summary: "the size to grow to, \"WxH\" (a side already larger is left as it is: pad never crops)"),
             ParameterSpec("gravity", .string, default: .string("center"), values: Gravity.allCases.map(\.rawValue),
@@ -65,10 +66,10 @@ public struct PadStage: Stage {
         }
         if width == image.width && height == image.height { return .image(image) }
         var out = PixelGeometry.pad(image, width: width, height: height, x: x, y: y, color: color)
-        // side data: geometry moved by (x, y) on a larger canvas — capture rectangles move by (x, y);
-        // pass-through bytes no longer match.
-        out.metadata = image.metadata.derived
-        if color.alpha < 255 { out.metadata.knownOpaque = false }
+        let moved = GeometryTransform(a: 1, b: 0, c: 0, d: 1, tx: Double(x), ty: Double(y),
+                                      width: width, height: height, coversOutput: false)
+        out.metadata = image.metadata.applying(.geometry(moved))
+        out.metadata.knownOpaque = image.metadata.knownOpaque && color.alpha == 255
         return .image(out)
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import SumiKit
 
 /// `rotate` — turns an image clockwise: multiples of 90° move pixels exactly; any other angle is
@@ -8,6 +9,7 @@ public struct RotateStage: Stage {
         summary: "Turn an image clockwise (90/180/270 exactly; any angle onto a background)",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
+        effect: .geometry,
         parameters: [
             ParameterSpec("angle", .number, required: true, min: -3600, max: 3600,
                           summary: "degrees clockwise (negative: counter-clockwise)"),
@@ -38,19 +40,24 @@ public struct RotateStage: Stage {
         if let turns = quarterTurns {
             if turns == 0 { return .image(image) }
             out = PixelGeometry.rotateQuarterTurns(image, turns)
+            out.metadata = image.metadata.applying(.geometry(.rotate(quarterTurns: turns, width: image.width, height: image.height)))
+            return .image(out)
         } else {
             let size = PixelGeometry.rotatedSize(width: image.width, height: image.height, degrees: degrees)
             guard size.width <= 65535, size.height <= 65535, size.width * size.height <= 1 << 30 else {
                 throw StageError("turning \(image.width)x\(image.height) by \(degrees)° gives \(size.width)x\(size.height) pixels, more than the limit of 65535 a side and 2^30 in all")
             }
             out = PixelGeometry.rotate(image, degrees: degrees, background: background)
-            out.metadata.knownOpaque = image.metadata.knownOpaque && background.alpha == 255
         }
-        // side data: geometry rotated by `degrees` — capture rectangles turn with the image (dropped for
-        // angles that are not multiples of 90); pass-through bytes no longer match.
-        let opaque = out.metadata.knownOpaque || (quarterTurns != nil && image.metadata.knownOpaque)
-        out.metadata = image.metadata.derived
-        out.metadata.knownOpaque = opaque
+        // Clockwise about the centre, into the box that holds the whole result.
+        let radians = degrees * .pi / 180, cosine = cos(radians), sine = sin(radians)
+        let cx = Double(image.width) / 2, cy = Double(image.height) / 2
+        let ox = Double(out.width) / 2, oy = Double(out.height) / 2
+        let turned = GeometryTransform(a: cosine, b: -sine, c: sine, d: cosine,
+                                       tx: ox - cosine * cx + sine * cy, ty: oy - sine * cx - cosine * cy,
+                                       width: out.width, height: out.height, coversOutput: false)
+        out.metadata = image.metadata.applying(.geometry(turned))
+        out.metadata.knownOpaque = image.metadata.knownOpaque && background.alpha == 255
         return .image(out)
     }
 }

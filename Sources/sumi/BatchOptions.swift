@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// The options of `run` and `validate` beyond the contract's first version: how inputs expand, how a

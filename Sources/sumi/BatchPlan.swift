@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiEngine
 import SumiKit
 
 /// The validated runs of `sumi run`, split into those to run and those `--skip-existing` skips; prints

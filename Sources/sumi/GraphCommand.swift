@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiEngine
 import SumiKit
 
 /// `sumi graph MANIFEST`: the validated stage graph as Graphviz DOT (stages as boxes with their

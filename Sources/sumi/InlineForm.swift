@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// The one-line form of a validated pipeline (`sumi run MANIFEST --print-inline`), with this run's

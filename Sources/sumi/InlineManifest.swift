@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 extension InlinePipeline {

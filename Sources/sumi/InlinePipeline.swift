@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// A pipeline written on one line, gst-launch style:

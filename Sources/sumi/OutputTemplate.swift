@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// An output path with tokens filled in per input: `{stem}` (file name without extension), `{name}`

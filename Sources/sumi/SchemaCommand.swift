@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// `sumi schema`: a JSON Schema (draft 2020-12) of manifests, with every registered stage's
@@ -116,6 +117,16 @@ struct SchemaCommand {
             return [.object([("type", .string("array")), ("items", .object([("anyOf", .array(items))]))])] + typeSchemas(element, spec: spec)
                 + [.object([("type", .string("string"))])]
         case .either(let types): return types.flatMap { typeSchemas($0, spec: spec) }
+        case .keyword(let word): return [.object([("const", .string(word))])]
+        case .tagged(let prefix, let inner):
+            let escaped = prefix.unicodeScalars.map { "\\^$.|?*+()[]{}".unicodeScalars.contains($0) ? "\\\($0)" : "\($0)" }.joined()
+            let rest: String
+            switch inner {
+            case .integer: rest = "-?[0-9]+"
+            case .number: rest = number
+            default: rest = ".+"
+            }
+            return [pattern("^\\s*\(escaped)\\s*\(rest)\\s*$")]
         }
     }
 }

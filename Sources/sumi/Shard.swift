@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiEngine
 import SumiKit
 
 /// One of N deterministic, disjoint parts of an input list (`--shard K/N`, K from 1 to N), for batches

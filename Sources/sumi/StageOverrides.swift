@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// `--set ID.PARAM=VALUE`: a stage parameter changed by stage id, written into the manifest's stage

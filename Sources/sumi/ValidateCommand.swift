@@ -74,6 +74,8 @@ struct ValidateCommand {
         case .rect: .rect(Rect(x: 0, y: 0, width: 1, height: 1))
         case .list(let element): .list([standIn(for: element, name: name)])
         case .either(let types): types.first.map { standIn(for: $0, name: name) } ?? .string(name)
+        case .keyword(let word): .string(word)
+        case .tagged(let prefix, let inner): .string(prefix + standIn(for: inner, name: name).description)
         }
     }
 }
