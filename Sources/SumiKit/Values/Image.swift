@@ -125,6 +125,15 @@ public struct ImageMetadata: Sendable {
     /// The rectangles of stitched captures, in pixels of this image (top-left origin).
     public var captureRects: [Rect]
 
+    // Colour and camera metadata, read by the decoders and written back by the encoders (all kept
+    // through geometry and pixel changes; the codecs own their parsing and rewriting).
+    /// The embedded ICC profile (RGB), or nil for sRGB / untagged.
+    public var iccProfile: [UInt8]?
+    /// The EXIF block as a TIFF structure (from its `II*\0`/`MM\0*` header, no `Exif\0\0` prefix).
+    public var exif: [UInt8]?
+    /// The XMP packet (UTF-8 XML).
+    public var xmp: [UInt8]?
+
     public init(sourceFormat: String? = nil, sourcePath: String? = nil, sourceBytes: [UInt8]? = nil,
                 sourceOrientation: Int = 1, orientationApplied: Bool = true, knownOpaque: Bool = false,
                 captureRects: [Rect] = []) {
