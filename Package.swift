@@ -22,6 +22,8 @@ let package = Package(
         systemLibrary("CGdkPixbuf", "gdk-pixbuf-2.0", apt: "libgdk-pixbuf-2.0-dev"),
         systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
         systemLibrary("CFribidi", "fribidi", apt: "libfribidi-dev"),
+        systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
+        systemLibrary("CHeif", "libheif", apt: "libheif-dev"),
         // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng).
         .target(
             name: "CSumiCodecs",
@@ -47,7 +49,7 @@ let package = Package(
         // Built-in stage families, each registering through the plugin API.
         .target(
             name: "SumiCodecs",
-            dependencies: ["SumiKit", "CSumiCodecs", "CGdkPixbuf"],
+            dependencies: ["SumiKit", "CSumiCodecs", "CGdkPixbuf", "CLcms2", "CHeif", "CZlib"],
             path: "Plugins/Codecs"
         ),
         .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),
@@ -56,7 +58,7 @@ let package = Package(
             dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi"],
             path: "Plugins/Text"
         ),
-        .target(name: "SumiCompose", dependencies: ["SumiKit"], path: "Plugins/Compose"),
+        .target(name: "SumiCompose", dependencies: ["SumiKit", "SumiCodecs"], path: "Plugins/Compose"),
         .target(
             name: "SumiPage",
             dependencies: ["SumiKit", "CZlib", "SumiCodecs"],

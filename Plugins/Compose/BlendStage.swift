@@ -1,3 +1,4 @@
+import SumiCodecs
 import SumiKit
 
 /// `blend`: draws one layer, or a list of images used as layers, onto an image with a `BlendMode`
@@ -6,7 +7,10 @@ import SumiKit
 /// Each layer is rasterised at its own placement and size (a vector layer at its final scale, so it
 /// stays sharp) and only that rectangle of the base is composited; a layer partly or wholly outside
 /// the base is clipped. A layer that misses the base entirely is not even rasterised, and leaves the
-/// base's pixels (and its pass-through source bytes) untouched.
+/// base's pixels (and its pass-through source bytes) untouched. A layer whose colour space differs
+/// from the base's (text and shapes are sRGB, as their colours are given; a raster layer has its
+/// own profile) is converted to the base's space first (lcms2, relative colorimetric), so a red
+/// caption is the same red on an Adobe RGB photo as on an sRGB one.
 public struct BlendStage: Stage {
     /// The largest layer, in pixels at its placement, that `blend` rasterises (Pillow's decompression
     /// bound, as `decode` uses): a mistaken placement fails instead of exhausting memory.
@@ -75,7 +79,10 @@ public struct BlendStage: Stage {
         guard bounds.width * bounds.height <= BlendStage.maxLayerPixels else {
             throw StageError("port \"layer\": \(which) would be \(formatNumber(bounds.width.rounded(.up)))x\(formatNumber(bounds.height.rounded(.up))) pixels at its placement, more than \(formatNumber(BlendStage.maxLayerPixels))")
         }
-        let (image, x, y) = try layer.rendered()
+        var (image, x, y) = try layer.rendered()
+        if !ColorProfile.sameSpace(image.metadata.iccProfile, base.metadata.iccProfile) {
+            try ColorConversion.convert(&image, to: base.metadata.iccProfile)
+        }
         return Compositor.composite(image, atX: x, y: y, onto: &base, mode: mode, opacity: opacity)
     }
 }

@@ -28,6 +28,8 @@ if argv.first == "help", argv.count >= 2 {
     exit(Terminal.exitStatus(0))
 }
 
+if argv.first == "formats" { exit(Terminal.exitStatus(FormatsCommand.execute(Array(argv.dropFirst())))) }
+
 do {
     let arguments = try Arguments.parse(argv)
     switch arguments.command {

@@ -1,7 +1,8 @@
 import SumiKit
 
-/// Decodes encoded image bytes — PNG, JPEG, GIF (first frame), BMP, TIFF or WebP, recognised by
-/// their magic bytes — into a premultiplied RGBA `Image`.
+/// Decodes encoded image bytes — PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or
+/// AVIF, recognised by their magic bytes — into a premultiplied RGBA `Image`, with the embedded
+/// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
 ///
 /// The size in the header is checked against `maxPixels` before any pixel memory is allocated.
 /// JPEG EXIF orientation is applied while decoding when `orient` is set, and `sizeHint` (given the
@@ -12,11 +13,22 @@ public enum ImageDecoder {
 
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels,
-                              sizeHint: ((Size) -> Size?)? = nil) throws -> Image {
+                              sizeHint: ((Size) -> Size?)? = nil,
+                              warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
         guard let format = ImageFormat(detecting: bytes) else {
-            throw StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF or WebP data)")
+            throw StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data)")
         }
+        if format == .heif || format == .avif {
+            return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: warn)
+        }
+        var image = try decodePixels(bytes, format: format, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
+        MetadataReader.read(bytes, format: format).apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
+        return image
+    }
+
+    static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, maxPixels: Int,
+                             sizeHint: ((Size) -> Size?)?) throws -> Image {
         switch format {
         case .jpeg:
             return try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
@@ -26,6 +38,8 @@ public enum ImageDecoder {
             return try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
         case .gif, .bmp, .tiff:
             return try PixbufDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels)
+        case .heif, .avif:
+            return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: { _ in })
         }
     }
 }

@@ -40,7 +40,7 @@ enum JPEGDecoder {
     /// finished. Returns false (having touched nothing) when the image needs rotating or flipping:
     /// then its rows are not written in order, and the caller decodes it whole.
     static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int,
-                       streamingInto stream: RowStream) throws -> Bool {
+                       streamingInto stream: RowStream, warn: (String) -> Void = { _ in }) throws -> Bool {
         let stored = EXIFOrientation.read(fromJPEG: bytes)
         guard !orient || stored == 1 else { return false }
         return try bytes.withUnsafeBufferPointer { data in
@@ -50,6 +50,7 @@ enum JPEGDecoder {
             let size = try decoder.setScale(eighths: 8)
             var metadata = sourceMetadata(name: name, stored: stored, orient: orient)
             metadata.sourceBytes = bytes
+            JPEGSegments.read(bytes).apply(to: &metadata, warn: { warn("\(name): \($0)") })
             let buffer = stream.begin(width: size.width, height: size.height, metadata: metadata)
             try decoder.decode(into: buffer) { rows in stream.publish(rows: rows) }
             stream.publish(rows: size.height)

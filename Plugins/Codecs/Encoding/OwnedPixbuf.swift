@@ -27,12 +27,20 @@ final class OwnedPixbuf {
         }
     }
 
-    /// Encodes with the gdk-pixbuf saver `type`.
-    func save(type: String) throws(StageError) -> [UInt8] {
+    /// Encodes with the gdk-pixbuf saver `type`, passing `iccProfile` as its `icc-profile` option.
+    func save(type: String, iccProfile: [UInt8]? = nil) throws(StageError) -> [UInt8] {
         var buffer: UnsafeMutablePointer<gchar>?
         var size: gsize = 0
         var error: UnsafeMutablePointer<GError>?
-        guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, type, nil, nil, &error) != 0, let buffer else {
+        var encodedProfile: UnsafeMutablePointer<gchar>?
+        if let iccProfile, !iccProfile.isEmpty {
+            encodedProfile = iccProfile.withUnsafeBufferPointer { g_base64_encode($0.baseAddress, gsize($0.count)) }
+        }
+        defer { g_free(encodedProfile) }
+        let saved = withOptions(encodedProfile) { keys, values in
+            gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &size, type, keys, values, &error)
+        }
+        guard saved != 0, let buffer else {
             var detail = ""
             if let error {
                 detail = error.pointee.message.map { ": " + String(cString: $0) } ?? ""
@@ -43,6 +51,18 @@ final class OwnedPixbuf {
         defer { g_free(buffer) }
         return buffer.withMemoryRebound(to: UInt8.self, capacity: Int(size)) {
             [UInt8](UnsafeBufferPointer(start: $0, count: Int(size)))
+        }
+    }
+
+    /// Calls `body` with NULL-terminated option key and value arrays (empty without a profile).
+    private func withOptions(_ profile: UnsafeMutablePointer<gchar>?,
+                             _ body: (UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?,
+                                      UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> gboolean) -> gboolean {
+        guard let profile else { return body(nil, nil) }
+        return "icc-profile".withCString { key in
+            var keys: [UnsafeMutablePointer<gchar>?] = [UnsafeMutablePointer(mutating: key), nil]
+            var values: [UnsafeMutablePointer<gchar>?] = [profile, nil]
+            return body(&keys, &values)
         }
     }
 }

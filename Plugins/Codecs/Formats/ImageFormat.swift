@@ -1,9 +1,11 @@
 /// The image file formats the codecs read and write, recognised by their magic bytes.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg, gif, bmp, tiff, webp
+    /// HEIF with HEVC images (HEIC, as phones write it) and AVIF (HEIF with AV1 images), via libheif.
+    case heif, avif
 
     /// The formats `encode` can write.
-    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .tiff, .bmp]
+    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .tiff, .bmp, .heif, .avif]
 
     /// The format of encoded bytes, from their first bytes (never from a file name).
     public init?(detecting bytes: [UInt8]) {
@@ -16,6 +18,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         else if starts(Array("BM".utf8)) && bytes.count >= 26 { self = .bmp }
         else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
         else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
+        else if let format = ImageFormat.isoMediaFormat(bytes) { self = format }
         else { return nil }
     }
 
@@ -28,6 +31,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         case "bmp", "dib": self = .bmp
         case "tif", "tiff": self = .tiff
         case "webp": self = .webp
+        case "heic", "heif", "hif": self = .heif
+        case "avif": self = .avif
         default: return nil
         }
     }
@@ -35,9 +40,24 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     /// Whether the format stores an alpha channel (the others flatten onto a background).
     public var carriesAlpha: Bool {
         switch self {
-        case .png, .gif, .tiff, .webp: true
+        case .png, .gif, .tiff, .webp, .heif, .avif: true
         case .jpeg, .bmp: false
         }
+    }
+
+    /// HEIF or AVIF from an ISO media `ftyp` box: its major brand, else its compatible brands.
+    static func isoMediaFormat(_ bytes: [UInt8]) -> ImageFormat? {
+        guard bytes.count >= 16, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return nil }
+        let size = min(bytes.count, max(16, Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])))
+        let heif: Set<String> = ["heic", "heix", "hevc", "hevx", "heim", "heis", "hevm", "hevs", "mif1", "msf1"]
+        func brand(_ at: Int) -> String { String(decoding: bytes[at..<(at + 4)], as: UTF8.self) }
+        let major = brand(8)
+        if major == "avif" || major == "avis" { return .avif }
+        if major == "mif1" || major == "msf1" {
+            let compatible = stride(from: 16, to: size - 3, by: 4).map(brand)
+            if compatible.contains("avif") && !compatible.contains(where: { $0.hasPrefix("he") }) { return .avif }
+        }
+        return heif.contains(major) ? .heif : nil
     }
 
     /// The name used in messages ("JPEG", "PNG", ...).

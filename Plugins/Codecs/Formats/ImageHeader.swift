@@ -28,7 +28,7 @@ struct ImageHeader {
             guard let ifd = TIFFDirectory(bytes), let w = ifd[TIFFDirectory.imageWidth],
                   let h = ifd[TIFFDirectory.imageLength] else { return nil }
             return ImageHeader(width: w, height: h)
-        case .jpeg, .png, .webp:
+        case .jpeg, .png, .webp, .heif, .avif:
             return nil
         }
     }

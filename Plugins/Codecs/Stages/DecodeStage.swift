@@ -10,14 +10,14 @@ import Synchronization
 public struct DecodeStage: Stage, RowStreamProducer {
     public static let descriptor = StageDescriptor(
         name: "decode",
-        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF or WebP file, or a list of them",
+        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or AVIF file, or a list of them",
         output: .image,
         listOutputParameter: "path",
         parameters: [
             ParameterSpec("path", .either([.path, .paths]), required: true,
                           summary: "file to read (- for standard input), or a list of files"),
             ParameterSpec("orient", .bool, default: .bool(true),
-                          summary: "apply the EXIF orientation of JPEG files"),
+                          summary: "apply the EXIF orientation of JPEG files (HEIF irot/imir are always applied)"),
             ParameterSpec("max-pixels", .integer, default: .integer(ImageDecoder.defaultMaxPixels), min: 1,
                           summary: "refuse images with more pixels than this, before decoding"),
         ])
@@ -40,10 +40,11 @@ public struct DecodeStage: Stage, RowStreamProducer {
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let sizeHint = context.sizeHint
-        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint)) }
+        let warn = context.warn
+        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint, warn: warn)) }
         let results = Mutex<[Result<Image, any Error>?]>(Array(repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = Result { try decode(paths[index], sizeHint: sizeHint) }
+            let result = Result { try decode(paths[index], sizeHint: sizeHint, warn: warn) }
             results.withLock { $0[index] = result }
         }
         return .images(try results.withLock { $0 }.map { result in
@@ -61,15 +62,16 @@ public struct DecodeStage: Stage, RowStreamProducer {
         let bytes = try FileIO.read(paths[0])
         let name = paths[0] == "-" ? "standard input" : paths[0]
         if ImageFormat(detecting: bytes) == .jpeg,
-           try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, streamingInto: stream) {
+           try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, streamingInto: stream,
+                                  warn: context.warn) {
             return
         }
-        stream.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels))
+        stream.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, warn: context.warn))
     }
 
-    func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?) throws -> Image {
+    func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?, warn: (String) -> Void) throws -> Image {
         let name = path == "-" ? "standard input" : path
         let bytes = try FileIO.read(path)
-        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
+        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint, warn: warn)
     }
 }

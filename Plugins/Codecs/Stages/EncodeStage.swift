@@ -1,23 +1,30 @@
 import SumiKit
 
 /// `encode`: writes an image (or a layer, rasterised at its own size on transparent) to a file in
-/// PNG, JPEG, WebP, TIFF or BMP, atomically.
+/// PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF, atomically, with the image's colour profile,
+/// EXIF and XMP (see `ProfileMode`, `MetadataMode`).
 public struct EncodeStage: Stage, RowStreamConsumer {
     public static let descriptor = StageDescriptor(
         name: "encode",
-        summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF or BMP file",
+        summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file",
         inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
         output: .file,
         parameters: [
             ParameterSpec("path", .path, required: true, summary: "file to write (- for standard output)"),
-            ParameterSpec("format", .string, values: ["png", "jpeg", "jpg", "webp", "tiff", "bmp"],
+            ParameterSpec("format", .string, values: ["png", "jpeg", "jpg", "webp", "tiff", "bmp", "heic", "heif", "avif"],
                           summary: "output format (default: from the file extension)"),
             ParameterSpec("quality", .integer, default: .integer(90), min: 1, max: 100,
-                          summary: "JPEG and WebP quality"),
+                          summary: "JPEG, WebP, HEIC and AVIF quality"),
             ParameterSpec("compression", .integer, min: 0, max: 9,
                           summary: "PNG zlib level (default \(PNGEncoder.defaultCompression))"),
             ParameterSpec("background", .color, default: .color(.white),
                           summary: "colour that formats without alpha (JPEG, BMP) flatten onto"),
+            ParameterSpec("profile", .string, default: .string(ProfileMode.keep.rawValue),
+                          values: ProfileMode.allCases.map(\.rawValue),
+                          summary: "colour profile: keep (write the source's), srgb (convert pixels to sRGB and tag it), strip (write none, pixels untouched)"),
+            ParameterSpec("metadata", .string, default: .string(MetadataMode.keep.rawValue),
+                          values: MetadataMode.allCases.map(\.rawValue),
+                          summary: "EXIF and XMP: keep (orientation reset, size updated, thumbnail dropped), strip, or strip-location (GPS removed)"),
         ])
 
     let path: String
@@ -29,8 +36,18 @@ public struct EncodeStage: Stage, RowStreamConsumer {
     let background: Color
     /// Parameters the manifest gave explicitly (some may not apply to the format).
     let given: Set<String>
+    let profile: ProfileMode
+    let metadataMode: MetadataMode
 
     public init(parameters: Parameters) throws {
+        guard let profile = ProfileMode(rawValue: parameters.string("profile") ?? "keep") else {
+            throw StageError.invalidParameter("profile", "expected keep, srgb or strip")
+        }
+        guard let metadataMode = MetadataMode(rawValue: parameters.string("metadata") ?? "keep") else {
+            throw StageError.invalidParameter("metadata", "expected keep, strip or strip-location")
+        }
+        self.profile = profile
+        self.metadataMode = metadataMode
         path = parameters.string("path") ?? "-"
         if path != "-", FileIO.isDirectory(path) {
             throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
@@ -66,29 +83,44 @@ public struct EncodeStage: Stage, RowStreamConsumer {
     /// The given parameters that `format` does not use.
     func ignored(for format: ImageFormat) -> [String] {
         var ignored: [String] = []
-        if given.contains("quality") && !(format == .jpeg || format == .webp) { ignored.append("quality") }
+        if given.contains("quality") && !(format == .jpeg || format == .webp || format == .heif || format == .avif) {
+            ignored.append("quality")
+        }
+        if given.contains("metadata") && (format == .bmp || format == .tiff) { ignored.append("metadata") }
         if given.contains("compression") && format != .png { ignored.append("compression") }
         if given.contains("background") && format.carriesAlpha { ignored.append("background") }
         return ignored
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputImage(inputs)
+        var image = try inputImage(inputs)
         let format = resolvedFormat(source: image.metadata)
         warnIgnored(for: format, context: context)
-        return try write(format: format, width: image.width, height: image.height) { try encode(image, as: format) }
+        // srgb converts; so does keep for BMP, which cannot carry a profile (its colours stay right).
+        if profile == .srgb || (profile == .keep && format == .bmp) {
+            try ColorConversion.convert(&image, to: nil)
+        }
+        let extra = OutputMetadata(for: image.metadata, width: image.width, height: image.height,
+                                   profile: profile, mode: metadataMode)
+        return try write(format: format, width: image.width, height: image.height) {
+            let encoded = try encode(image, as: format, metadata: extra)
+            return extra.embedded(in: encoded, format: format, width: image.width, height: image.height,
+                                  warn: context.warn)
+        }
     }
 
     /// Encodes rows as the previous stage produces them (JPEG); other formats wait for the whole image.
     public func process(streaming stream: RowStream, context: StageContext) throws -> Value {
         let (width, height, metadata) = try stream.waitForStart()
         let format = resolvedFormat(source: metadata)
-        guard format == .jpeg else {
+        guard format == .jpeg, profile != .srgb || ColorProfile.isSRGB(metadata.iccProfile) else {
             return try process(StageInputs(["in": .image(try stream.image())]), context: context)
         }
         warnIgnored(for: format, context: context)
+        let extra = OutputMetadata(for: metadata, width: width, height: height, profile: profile, mode: metadataMode)
         return try write(format: format, width: width, height: height) {
-            try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+            let encoded = try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+            return extra.embedded(in: encoded, format: format, width: width, height: height, warn: context.warn)
         }
     }
 
@@ -128,12 +160,13 @@ public struct EncodeStage: Stage, RowStreamConsumer {
         }
     }
 
-    func encode(_ image: Image, as format: ImageFormat) throws -> [UInt8] {
+    func encode(_ image: Image, as format: ImageFormat, metadata: OutputMetadata) throws -> [UInt8] {
         switch format {
         case .jpeg: try JPEGEncoder.encode(image, quality: quality, background: background)
         case .png: try PNGEncoder.encode(image, compression: compression)
         case .webp: try WebPEncoder.encode(image, quality: quality)
-        case .tiff: try TIFFEncoder.encode(image)
+        case .tiff: try TIFFEncoder.encode(image, profile: metadata.icc)
+        case .heif, .avif: try HEIFEncoder.encode(image, format: format, quality: quality, metadata: metadata)
         case .bmp: try BMPEncoder.encode(image, background: background)
         case .gif: throw StageError("GIF output is not supported")
         }

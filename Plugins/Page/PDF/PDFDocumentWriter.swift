@@ -1,10 +1,13 @@
+import SumiCodecs
 import SumiKit
 
 /// Writes a PDF 1.7 file of image pages, one image filling each page.
 ///
 /// Objects are written in order while their offsets are recorded; image data is compressed straight
 /// into the output, its length given by an indirect object written after the stream. The file ends
-/// with a classic cross-reference table and trailer.
+/// with a classic cross-reference table and trailer. An image with a colour profile other than sRGB
+/// gets an `/ICCBased` colour space carrying that profile (PDF 1.7 §8.6.5.5), so viewers show its
+/// colours as the photo's own viewer would.
 struct PDFDocumentWriter {
     /// How one page's image is stored.
     enum ImageData: Sendable {
@@ -48,6 +51,13 @@ struct PDFDocumentWriter {
     private struct Numbers {
         let page: Int, contents: Int, image: Int, imageLength: Int
         let mask: Int?, maskLength: Int?
+        var profile: Int? = nil
+    }
+
+    /// The RGB profile to embed for `page`, or nil (DeviceRGB) when it is sRGB or untagged.
+    static func profile(of page: Page) -> [UInt8]? {
+        guard let profile = page.image.metadata.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
+        return profile
     }
 
     func write(to out: PDFByteSink) throws {
@@ -59,6 +69,10 @@ struct PDFDocumentWriter {
             numbers.append(Numbers(page: next, contents: next + 1, image: next + 2, imageLength: next + 3,
                                    mask: hasAlpha ? next + 4 : nil, maskLength: hasAlpha ? next + 5 : nil))
             next += hasAlpha ? 6 : 4
+            if PDFDocumentWriter.profile(of: page) != nil {
+                numbers[numbers.count - 1].profile = next
+                next += 1
+            }
         }
         func begin(_ number: Int) throws {
             offsets[number] = out.offset
@@ -103,6 +117,12 @@ struct PDFDocumentWriter {
             try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
 
             try writeImage(page, n, out: out, begin: begin)
+            if let number = n.profile, let profile = PDFDocumentWriter.profile(of: page) {
+                try begin(number)
+                try out.write("<< /N 3 /Alternate /DeviceRGB /Length \(profile.count) >>\nstream\n")
+                try out.write(profile)
+                try out.write("\nendstream\nendobj\n")
+            }
         }
 
         try out.flush()
@@ -121,20 +141,21 @@ struct PDFDocumentWriter {
                             begin: (Int) throws -> Void) throws {
         let image = page.image
         let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
+        let rgb = n.profile.map { "[/ICCBased \($0) 0 R]" } ?? "/DeviceRGB"
         try begin(n.image)
         var dict = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) /BitsPerComponent 8"
         let length: Int
         switch page.data {
         case .flate:
-            dict += " /ColorSpace /DeviceRGB /Filter /FlateDecode"
+            dict += " /ColorSpace \(rgb) /Filter /FlateDecode"
             dict += " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(image.width) >>"
             try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
             length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
         case .jpeg(let bytes, let components, _):
-            length = try writeJPEG(bytes, components: components, dict: dict + mask, n, out: out)
+            length = try writeJPEG(bytes, components: components, rgb: rgb, dict: dict + mask, n, out: out)
         case .jpegReencoded(let quality, _):
             let bytes = try JPEGReencoder.encode(image, quality: quality)
-            length = try writeJPEG(bytes, components: 3, dict: dict + mask, n, out: out)
+            length = try writeJPEG(bytes, components: 3, rgb: rgb, dict: dict + mask, n, out: out)
         }
         try out.write("\nendstream\nendobj\n")
         try begin(n.imageLength)
@@ -152,9 +173,9 @@ struct PDFDocumentWriter {
         try out.write("\(masked)\nendobj\n")
     }
 
-    private func writeJPEG(_ bytes: [UInt8], components: Int, dict: String, _ n: Numbers,
+    private func writeJPEG(_ bytes: [UInt8], components: Int, rgb: String, dict: String, _ n: Numbers,
                            out: PDFByteSink) throws -> Int {
-        let space = components == 1 ? "/DeviceGray" : "/DeviceRGB"
+        let space = components == 1 ? "/DeviceGray" : rgb
         try out.write(dict + " /ColorSpace \(space) /Filter /DCTDecode /Length \(n.imageLength) 0 R >>\nstream\n")
         try out.write(bytes)
         return bytes.count

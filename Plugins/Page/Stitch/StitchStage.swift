@@ -40,7 +40,7 @@ public struct StitchStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let captures = try inputs.images("in")
+        let captures = try CaptureColour.unified(try inputs.images("in"))
         let layout = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer).plan()
         let uncovered = layout.uncoveredRows()
         if uncovered > 0 {
@@ -49,6 +49,7 @@ public struct StitchStage: Stage {
         var metadata = ImageMetadata()
         metadata.knownOpaque = uncovered == 0 && captures.allSatisfy(\.metadata.knownOpaque)
         metadata.captureRects = layout.captureRects
+        metadata.iccProfile = captures.first?.metadata.iccProfile
         return .image(layout.assemble(captures, metadata: metadata))
     }
 

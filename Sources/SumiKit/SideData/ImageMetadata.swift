@@ -75,4 +75,20 @@ public struct ImageMetadata: Sendable {
         get { sideData[CaptureRectangles.self] ?? [] }
         set { sideData[CaptureRectangles.self] = newValue.isEmpty ? nil : newValue }
     }
+
+    /// The embedded ICC profile (RGB), or nil for sRGB / untagged.
+    public var iccProfile: [UInt8]? {
+        get { sideData[ICCProfile.self] }
+        set { sideData[ICCProfile.self] = newValue }
+    }
+    /// The EXIF block as a TIFF structure (from its `II*\0`/`MM\0*` header, no `Exif\0\0` prefix).
+    public var exif: [UInt8]? {
+        get { sideData[EXIFBlock.self] }
+        set { sideData[EXIFBlock.self] = newValue }
+    }
+    /// The XMP packet (UTF-8 XML).
+    public var xmp: [UInt8]? {
+        get { sideData[XMPPacket.self] }
+        set { sideData[XMPPacket.self] = newValue }
+    }
 }

@@ -1,0 +1,85 @@
+import SumiKit
+
+/// What Sumi knows about colour spaces: the built profiles it offers (sRGB, Display P3, the spaces of
+/// H.273 code points) and the checks an embedded profile passes before it is trusted.
+public enum ColorProfile {
+    /// sRGB as ICC bytes (what `profile=srgb` tags).
+    public static let sRGBData: [UInt8] = LcmsProfile.sRGB().iccData() ?? []
+
+    /// Display P3 (DCI-P3 primaries, D65 white, sRGB curve), built from its published primaries.
+    public static func displayP3() -> LcmsProfile? {
+        LcmsProfile.rgb(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+                        white: (0.3127, 0.3290), curve: .sRGB, description: "Display P3")
+    }
+
+    /// The profile of H.273 colour primaries and transfer characteristics (PNG `cICP`, HEIF `nclx`),
+    /// or nil when it is sRGB (primaries 1 with the sRGB curve, or unspecified) or cannot be expressed
+    /// as an ICC profile (PQ, HLG, unknown primaries).
+    static func fromCICP(primaries: Int, transfer: Int) -> LcmsProfile? {
+        guard primaries != 2 else { return nil }              // unspecified: sRGB
+        guard let curve = TransferCurve(cicp: transfer == 2 ? 13 : transfer) else { return nil }
+        let d65 = (0.3127, 0.3290)
+        switch (primaries, curve) {
+        case (1, .sRGB):
+            return nil
+        case (1, _):
+            return LcmsProfile.rgb(red: (0.640, 0.330), green: (0.300, 0.600), blue: (0.150, 0.060),
+                                   white: d65, curve: curve, description: "BT.709 (H.273 \(primaries)/\(transfer))")
+        case (12, _):
+            return LcmsProfile.rgb(red: (0.680, 0.320), green: (0.265, 0.690), blue: (0.150, 0.060),
+                                   white: d65, curve: curve, description: "Display P3 (H.273 \(primaries)/\(transfer))")
+        case (9, _):
+            return LcmsProfile.rgb(red: (0.708, 0.292), green: (0.170, 0.797), blue: (0.131, 0.046),
+                                   white: d65, curve: curve, description: "BT.2020 (H.273 \(primaries)/\(transfer))")
+        case (5, _), (6, _):
+            let red = primaries == 5 ? (0.640, 0.330) : (0.630, 0.340)
+            let green = primaries == 5 ? (0.290, 0.600) : (0.310, 0.595)
+            return LcmsProfile.rgb(red: red, green: green, blue: (0.150, 0.060),
+                                   white: d65, curve: curve, description: "BT.601 (H.273 \(primaries)/\(transfer))")
+        default:
+            return nil
+        }
+    }
+
+    /// Checks embedded ICC bytes: the profile must be complete (its header's size matches), parse,
+    /// describe RGB, and convert to sRGB. Returns the bytes to keep, or nil with the reason (the
+    /// image is then treated as sRGB).
+    public static func validated(_ data: [UInt8]) -> (profile: [UInt8]?, problem: String?) {
+        guard data.count >= 132 else {
+            return (nil, "ICC profile of \(data.count) bytes is truncated")
+        }
+        let declared = Int(data[0]) << 24 | Int(data[1]) << 16 | Int(data[2]) << 8 | Int(data[3])
+        guard declared <= data.count else {
+            return (nil, "ICC profile is truncated (\(data.count) of \(declared) bytes)")
+        }
+        guard let profile = LcmsProfile(iccData: data) else {
+            return (nil, "ICC profile is corrupt")
+        }
+        guard profile.isRGB else {
+            return (nil, "ICC profile describes \(profile.colorSpaceName) data, not RGB")
+        }
+        guard ColorTransform(from: profile, to: LcmsProfile.sRGB()) != nil else {
+            return (nil, "ICC profile \"\(profile.name)\" cannot be used for conversion (corrupt tags)")
+        }
+        return (declared < data.count ? Array(data.prefix(declared)) : data, nil)
+    }
+
+    /// Whether `data` is sRGB in effect: nil, or a profile that maps test colours to sRGB unchanged.
+    public static func isSRGB(_ data: [UInt8]?) -> Bool {
+        guard let data else { return true }
+        if data == sRGBData { return true }
+        guard let profile = LcmsProfile(iccData: data),
+              let transform = ColorTransform(from: profile, to: LcmsProfile.sRGB()) else { return false }
+        let samples: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 128, 128, 128, 255,
+                                32, 200, 90, 255, 250, 240, 10, 255]
+        var converted = samples
+        converted.withUnsafeMutableBytes { transform.apply($0.baseAddress!, pixels: samples.count / 4) }
+        return zip(samples, converted).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+    }
+
+    /// Whether two optional profiles are the same space (same bytes, or both sRGB in effect).
+    public static func sameSpace(_ a: [UInt8]?, _ b: [UInt8]?) -> Bool {
+        if a == b { return true }
+        return isSRGB(a) && isSRGB(b)
+    }
+}

@@ -1,0 +1,87 @@
+import CLcms2
+import SumiKit
+
+/// One Little CMS profile handle, closed in `deinit`.
+///
+/// Made from ICC bytes (`init?(iccData:)`, nil when lcms2 cannot parse them), or built: sRGB, or an
+/// RGB space from its primaries and transfer curve (Display P3, the spaces of PNG `cICP` and HEIF
+/// `nclx` colour information).
+public final class LcmsProfile {
+    let handle: cmsHPROFILE
+
+    private init(handle: cmsHPROFILE) { self.handle = handle }
+
+    deinit { cmsCloseProfile(handle) }
+
+    /// Parses ICC bytes; nil when they are not a profile lcms2 can read.
+    public convenience init?(iccData: [UInt8]) {
+        guard iccData.count >= 132 else { return nil }
+        let handle = iccData.withUnsafeBytes { cmsOpenProfileFromMem($0.baseAddress, cmsUInt32Number($0.count)) }
+        guard let handle else { return nil }
+        self.init(handle: handle)
+    }
+
+    /// The IEC 61966-2-1 sRGB profile, as lcms2 builds it.
+    public static func sRGB() -> LcmsProfile {
+        // cmsCreate_sRGBProfile only fails when memory is exhausted.
+        LcmsProfile(handle: cmsCreate_sRGBProfile()!)
+    }
+
+    /// An RGB profile from CIE xy primaries and white point, with `curve` for all three channels.
+    static func rgb(red: (Double, Double), green: (Double, Double), blue: (Double, Double),
+                    white: (Double, Double), curve: TransferCurve, description: String) -> LcmsProfile? {
+        var whitePoint = cmsCIExyY(x: white.0, y: white.1, Y: 1)
+        var primaries = cmsCIExyYTRIPLE(Red: cmsCIExyY(x: red.0, y: red.1, Y: 1),
+                                        Green: cmsCIExyY(x: green.0, y: green.1, Y: 1),
+                                        Blue: cmsCIExyY(x: blue.0, y: blue.1, Y: 1))
+        guard let tone = curve.toneCurve() else { return nil }
+        defer { cmsFreeToneCurve(tone) }
+        var curves: [OpaquePointer?] = [tone, tone, tone]
+        guard let handle = cmsCreateRGBProfile(&whitePoint, &primaries, &curves) else { return nil }
+        let profile = LcmsProfile(handle: handle)
+        profile.setDescription(description)
+        return profile
+    }
+
+    private func setDescription(_ text: String) {
+        guard let mlu = cmsMLUalloc(nil, 1) else { return }
+        defer { cmsMLUfree(mlu) }
+        cmsMLUsetASCII(mlu, "en", "US", text)
+        cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+    }
+
+    /// Whether the profile describes RGB data (the only kind Sumi's pixels are).
+    public var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
+
+    /// The colour space signature as text ("RGB ", "GRAY", "CMYK", ...).
+    var colorSpaceName: String {
+        let signature = cmsGetColorSpace(handle).rawValue
+        let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: signature >> UInt32($0)) }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " ")
+    }
+
+    /// The profile's description ("Adobe RGB (1998)", ...), empty when it has none.
+    public var name: String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let length = cmsGetProfileInfoASCII(handle, cmsInfoDescription, "en", "US", &buffer, cmsUInt32Number(buffer.count))
+        guard length > 0 else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The profile serialised as ICC bytes.
+    public func iccData() -> [UInt8]? {
+        var size: cmsUInt32Number = 0
+        guard cmsSaveProfileToMem(handle, nil, &size) != 0, size > 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(size))
+        guard bytes.withUnsafeMutableBytes({ cmsSaveProfileToMem(handle, $0.baseAddress, &size) }) != 0 else { return nil }
+        return bytes
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        var text = Substring(self)
+        while text.last == set { text = text.dropLast() }
+        return String(text)
+    }
+}

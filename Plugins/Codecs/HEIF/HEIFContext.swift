@@ -1,0 +1,46 @@
+import CHeif
+import SumiKit
+
+/// Owns a libheif context (and the primary image handle when one was taken); freed in `deinit`.
+final class HEIFContext {
+    let context: OpaquePointer
+    private var handles: [OpaquePointer] = []
+
+    init() throws(StageError) {
+        guard let context = heif_context_alloc() else { throw StageError("out of memory for a HEIF context") }
+        self.context = context
+    }
+
+    deinit {
+        for handle in handles { heif_image_handle_release(handle) }
+        heif_context_free(context)
+    }
+
+    /// Raises libheif's error as a `StageError` prefixed with `what`.
+    static func check(_ error: heif_error, _ what: String) throws(StageError) {
+        guard error.code != heif_error_Ok else { return }
+        let detail = error.message.map { String(cString: $0) } ?? ""
+        throw StageError("\(what)\(detail.isEmpty ? "" : ": " + detail)")
+    }
+
+    /// Parses the file's boxes (no image is decoded); `data` must outlive the context.
+    func read(_ data: UnsafeRawBufferPointer, name: String, format: ImageFormat) throws(StageError) {
+        // Large enough for any max-pixels that fits in memory; the caller checks max-pixels itself.
+        heif_context_set_maximum_image_size_limit(context, 1 << 30)
+        try HEIFContext.check(heif_context_read_from_memory_without_copy(context, data.baseAddress, data.count, nil),
+                              "\(name): corrupt or truncated \(format.displayName) data")
+    }
+
+    /// The primary image's handle (released with the context).
+    func primaryImage(name: String, format: ImageFormat) throws(StageError) -> OpaquePointer {
+        guard heif_context_get_number_of_top_level_images(context) > 0 else {
+            throw StageError("\(name): \(format.displayName) file holds no image")
+        }
+        var handle: OpaquePointer?
+        try HEIFContext.check(heif_context_get_primary_image_handle(context, &handle),
+                              "\(name): \(format.displayName) file has no primary image")
+        guard let handle else { throw StageError("\(name): \(format.displayName) file has no primary image") }
+        handles.append(handle)
+        return handle
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import SumiCodecs
+import SumiKit
+import Testing
+
+@Suite struct HEIFTests {
+    let encoder = StageHarness(EncodeStage.self)
+
+    /// A HEIC made by libheif's own heif-enc from a JPEG carrying Adobe RGB and EXIF.
+    func heicFromHeifEnc(_ folder: PhotoScratch, size: String = "96x64") throws -> String {
+        let jpeg = folder.file("source.jpg")
+        #expect(try runTool(["/usr/bin/convert", "-size", size, "gradient:#d03020-#2040c0", "-profile",
+                             TestProfiles.adobeRGBPath, "-quality", "95", jpeg]).status == 0)
+        #expect(try runTool(["/usr/bin/exiftool", "-q", "-overwrite_original", "-Make=Apple", "-Model=iPhone 15",
+                             "-DateTimeOriginal=2024:01:02 03:04:05", jpeg]).status == 0)
+        let heic = folder.file("photo.heic")
+        #expect(try runTool(["/usr/bin/heif-enc", "-q", "90", jpeg, "-o", heic]).status == 0)
+        return heic
+    }
+
+    @Test func decodesHeifEncOutputWithProfileAndEXIF() throws {
+        let folder = try PhotoScratch()
+        let heic = try heicFromHeifEnc(folder)
+        let image = try ImageDecoder.decode(try folder.read("photo.heic"), name: heic)
+        #expect(image.width == 96 && image.height == 64)
+        #expect(image.metadata.sourceFormat == "heif")
+        #expect(image.metadata.iccProfile == (try TestProfiles.load(TestProfiles.adobeRGBPath)))
+        let tags = try #require(image.metadata.exif)
+        #expect(tags.count > 8)
+        // Pixels match heif-convert's decode of the same file.
+        #expect(try runTool(["/usr/bin/heif-convert", heic, folder.file("reference.png")]).status == 0)
+        let reference = try ImageDecoder.decode(try folder.read("reference.png"), name: "reference.png")
+        #expect(psnr(image, reference) > 40)
+    }
+
+    @Test func alphaSurvivesHEIFDecode() throws {
+        let folder = try PhotoScratch()
+        let (translucent, _) = Fixtures.translucent(width: 64, height: 48)
+        _ = try encoder.run(["path": .path(folder.file("a.png"))], inputs: ["in": .image(translucent)])
+        #expect(try runTool(["/usr/bin/heif-enc", "-L", folder.file("a.png"), "-o", folder.file("a.heic")]).status == 0)
+        let image = try ImageDecoder.decode(try folder.read("a.heic"), name: "a.heic")
+        #expect(!image.isOpaque)
+        var worst = 0
+        for i in stride(from: 3, to: image.pixels.count, by: 4) { worst = max(worst, abs(Int(image.pixels[i]) - Int(translucent.pixels[i]))) }
+        #expect(worst <= 2)
+    }
+
+    @Test(arguments: ["heic", "avif"])
+    func encodesWithQuality(ext: String) throws {
+        let folder = try PhotoScratch()
+        let smooth = Fixtures.smooth(width: 96, height: 64)
+        _ = try encoder.run(["path": .path(folder.file("hi.\(ext)")), "quality": .integer(90)], inputs: ["in": .image(smooth)])
+        _ = try encoder.run(["path": .path(folder.file("lo.\(ext)")), "quality": .integer(20)], inputs: ["in": .image(smooth)])
+        #expect(try folder.read("lo.\(ext)").count < (try folder.read("hi.\(ext)")).count)
+        #expect(try runTool(["/usr/bin/heif-convert", folder.file("hi.\(ext)"), folder.file("hi.png")]).status == 0)
+        let decoded = try ImageDecoder.decode(try folder.read("hi.png"), name: "hi.png")
+        #expect(psnr(smooth, decoded) > 35)
+        #expect(ImageFormat(detecting: try folder.read("hi.\(ext)")) == (ext == "avif" ? .avif : .heif))
+    }
+
+    @Test func maxPixelsIsCheckedFromTheHeader() throws {
+        let folder = try PhotoScratch()
+        _ = try heicFromHeifEnc(folder)
+        var bytes = try folder.read("photo.heic")
+        // Every ispe box claims 100000×100000.
+        let ispe = Array("ispe".utf8)
+        var patched = 0
+        for at in 4..<(bytes.count - 16) where Array(bytes[at..<(at + 4)]) == ispe {
+            for field in [at + 8, at + 12] { bytes.replaceSubrange(field..<(field + 4), with: [0x00, 0x01, 0x86, 0xA0]) }
+            patched += 1
+        }
+        #expect(patched > 0)
+        let message = errorMessage { _ = try ImageDecoder.decode(bytes, name: "huge.heic") }
+        #expect(message?.contains("huge.heic") == true)
+        #expect(message?.contains("100000x100000") == true || message?.contains("limit") == true, "\(message ?? "")")
+    }
+
+    @Test func truncatedHEICIsAnError() throws {
+        let folder = try PhotoScratch()
+        _ = try heicFromHeifEnc(folder)
+        let bytes = try folder.read("photo.heic")
+        for length in [bytes.count / 2, bytes.count - 20, 40] {
+            let message = errorMessage { _ = try ImageDecoder.decode(Array(bytes.prefix(length)), name: "cut.heic") }
+            #expect(message?.hasPrefix("cut.heic: ") == true, "\(length): \(message ?? "no error")")
+        }
+    }
+
+    @Test func heifWithoutPrimaryImageIsAnError() throws {
+        let folder = try PhotoScratch()
+        _ = try heicFromHeifEnc(folder)
+        var bytes = try folder.read("photo.heic")
+        let pitm = Array("pitm".utf8)
+        let at = try #require((4..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == pitm })
+        bytes.replaceSubrange(at..<(at + 4), with: Array("free".utf8))
+        let message = errorMessage { _ = try ImageDecoder.decode(bytes, name: "noprimary.heic") }
+        #expect(message?.hasPrefix("noprimary.heic: ") == true, "\(message ?? "no error")")
+    }
+}
