@@ -115,19 +115,6 @@ struct Invocation {
         out = out.replacingAll("{name}", with: FileIO.fileName(of: input))
         return out
     }
-
-    /// Creates the folder that will hold `path` (like `mkdir -p`), so default outputs such as
-    /// `out/caption.jpg` work in a fresh checkout.
-    static func makeParentFolder(of path: String) {
-        guard path != "-" else { return }
-        let folder = FileIO.directory(of: path)
-        guard !FileIO.exists(folder) else { return }
-        var current = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            current += "/" + part
-            if !FileIO.exists(current) { mkdir(current, 0o755) }
-        }
-    }
 }
 
 extension String {

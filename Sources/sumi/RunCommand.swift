@@ -39,7 +39,6 @@ struct RunCommand {
 
         let runOne: @Sendable (Int) -> Void = { index in
             let (input, pipeline) = tasks[index]
-            if case .path(let out)? = pipeline.values["output"] { Invocation.makeParentFolder(of: out) }
             let reportToStderr = Self.writesToStandardOutput(pipeline)
             do throws(SumiError) {
                 let result = try Runner(pipeline: pipeline, warn: warn).run()
@@ -54,6 +53,10 @@ struct RunCommand {
             }
         }
 
+        OutputFolders.create(for: tasks.compactMap { task in
+            if case .path(let out)? = task.pipeline.values["output"] { out } else { nil }
+        })
+        defer { OutputFolders.removeUnused() }
         let jobs = min(arguments.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), tasks.count)
         if jobs <= 1 {
             for i in tasks.indices { runOne(i) }

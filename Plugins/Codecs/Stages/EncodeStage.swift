@@ -88,7 +88,10 @@ public struct EncodeStage: RowStreamConsumer {
         }
         warnIgnored(for: format, context: context)
         return try write(format: format, width: width, height: height) {
-            try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+            let bytes = try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+            // Nothing is written before the decoder has ended: it can fail after its last row.
+            try stream.waitForEnd()
+            return bytes
         }
     }
 

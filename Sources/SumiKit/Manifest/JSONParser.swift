@@ -178,6 +178,9 @@ public struct JSONParser {
                         guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
+                    // No string in a manifest may hold NUL: the C calls that take paths, font
+                    // names or text would stop there and act on another string than the one shown.
+                    guard code != 0 else { throw error("\\u0000 (NUL) is not allowed in a string", at: index - 6) }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
                     scalars.append(scalar)
                 default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'", at: index - 2)
