@@ -266,3 +266,40 @@ import Testing
         #expect(CLI.tool("/usr/bin/qpdf", ["--check", "\(dir)/p.pdf"]) != nil)
     }
 }
+
+/// Hostile manifests: names too long to print, paths with NUL.
+@Suite struct HostileManifestTests {
+    // Row 15: a 10 MB stage name took 11 s and gave a 20 MB message.
+    @Test func aHugeUnknownStageNameGivesAShortMessageFast() throws {
+        let dir = try CLI.temporaryFolder("long-name")
+        let name = String(repeating: "x", count: 10_000_000)
+        try "{\"sumi\": 1, \"stages\": [{\"stage\": \"\(name)\"}]}"
+            .write(toFile: "\(dir)/m.json", atomically: true, encoding: .utf8)
+        let start = Date()
+        let r = try CLI.run(["validate", "\(dir)/m.json"])
+        let seconds = Date().timeIntervalSince(start)
+        #expect(r.status == 2, "\(r.stderr.prefix(300))")
+        #expect(r.stderr.hasPrefix("sumi: error: m.json: stages[0] (xxxx"), "\(r.stderr.prefix(300))")
+        #expect(r.stderr.contains("… (10000000 bytes)): unknown stage \"xxx"), "\(r.stderr.prefix(400))")
+        #expect(r.stderr.utf8.count < 2000, "\(r.stderr.utf8.count) bytes")
+        #expect(seconds < 10, "took \(seconds) s")
+    }
+
+    // Row 16: "real.png\u0000/../x" opened real.png while messages showed another name.
+    @Test func aPathWithNULIsRefused() throws {
+        let dir = try CLI.temporaryFolder("nul")
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/real.jpg")
+        let manifest = """
+        {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": "\(dir)/real.jpg\\u0000/../x"}},
+                               {"stage": "encode", "with": {"path": "\(dir)/o.png"}}]}
+        """
+        try manifest.write(toFile: "\(dir)/m.json", atomically: true, encoding: .utf8)
+        for command in ["validate", "run"] {
+            let r = try CLI.run([command, "\(dir)/m.json"])
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("sumi: error: m.json: invalid JSON at line 1, column "), "\(r.stderr)")
+            #expect(r.stderr.contains("\\u0000 (NUL) is not allowed in a string"), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.png"))
+    }
+}

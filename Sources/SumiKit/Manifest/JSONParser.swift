@@ -187,6 +187,17 @@ public struct JSONParser {
                 }
                 continue
             }
+            // A run of plain ASCII goes over in one piece (a long string costs one pass, not a
+            // decoder call per character).
+            if b >= 0x20, b < 0x80 {
+                let run = index
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80,
+                      bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+                scalars.append(contentsOf: String(decoding: bytes[run..<index], as: UTF8.self).unicodeScalars)
+                continue
+            }
             // UTF-8 sequence.
             let start = index
             let length: Int
