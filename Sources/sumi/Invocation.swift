@@ -13,9 +13,10 @@ struct Invocation {
 
     init(arguments: Arguments) throws(SumiError) {
         let path = arguments.target ?? ""
-        manifest = try ManifestLoader.load(path: path)
+        manifest = SafeMode.current.prepared(try ManifestLoader.load(path: path))
         registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
-        try StageCatalog.loadManifestPlugins(manifest, into: registry)
+        try ManifestPlugins.load(manifest, into: registry, command: arguments.command,
+                                 pluginFolders: ManifestPlugins.folders(arguments.pluginPaths))
         let file = FileIO.fileName(of: path)
 
         var overrides: [String: ParamValue] = [:]

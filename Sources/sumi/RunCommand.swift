@@ -17,7 +17,9 @@ struct RunCommand {
             let builder = PipelineBuilder(registry: invocation.registry)
             for run in invocation.runs {
                 let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
-                pipelines.append((run.input, try builder.build(invocation.manifest, values: values)))
+                let pipeline = try builder.build(invocation.manifest, values: values)
+                try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+                pipelines.append((run.input, pipeline))
             }
         } catch {
             Terminal.error(error)

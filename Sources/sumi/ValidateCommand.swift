@@ -10,7 +10,9 @@ struct ValidateCommand {
         var stageCount = 0
         for run in invocation.runs {
             let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
-            stageCount = try builder.build(invocation.manifest, values: values).nodes.count
+            let pipeline = try builder.build(invocation.manifest, values: values)
+            try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+            stageCount = pipeline.nodes.count
         }
         if !arguments.quiet {
             Terminal.standardOutput("\(arguments.target ?? ""): valid (\(stageCount) stages)\n")

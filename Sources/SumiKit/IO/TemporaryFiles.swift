@@ -100,6 +100,17 @@ public enum TemporaryFiles {
         pthread_detach(thread)
     }
 
+    /// Removes the temporary files and empty created folders, then exits with `status` at once
+    /// (a limit that ends a run from another thread).
+    public static func cleanUpAndExit(_ status: Int32) -> Never {
+        state.withLock { (state: inout State) -> Void in
+            for path in state.files.values { unlink(path) }
+            for folder in state.folders.reversed() { rmdir(folder) }
+            _exit(status)
+        }
+        _exit(status)
+    }
+
     /// Cleans up, then ends the process by `sig`. The lock is kept: no write starts or commits after.
     static func end(by sig: Int32) -> Never {
         state.withLock { (state: inout State) -> Void in
