@@ -75,6 +75,7 @@ static void install_errors(struct sumi_jpeg_error *err) {
 struct sumi_jpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     struct sumi_jpeg_error err;
+    struct jpeg_progress_mgr progress;
     const uint8_t *data;
     size_t size;
     int created;
@@ -83,6 +84,19 @@ struct sumi_jpeg_decoder {
     int inverted_cmyk;
     uint8_t *strip;
 };
+
+/* Called by libjpeg while it reads the data: stops a file with more than SUMI_JPEG_MAX_SCANS scans
+ * (as djpeg -maxscans does) before the next scan's pass over the whole image. */
+static void on_progress(j_common_ptr cinfo) {
+    if (!cinfo->is_decompressor) return;
+    j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
+    if (dinfo->input_scan_number > SUMI_JPEG_MAX_SCANS) {
+        struct sumi_jpeg_error *err = (struct sumi_jpeg_error *)cinfo->err;
+        snprintf(err->message, sizeof err->message, "JPEG data has more than %d scans (a limit against hostile files)",
+                 SUMI_JPEG_MAX_SCANS);
+        longjmp(err->jump, 1);
+    }
+}
 
 sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size) {
     sumi_jpeg_decoder *d = calloc(1, sizeof *d);
@@ -96,6 +110,8 @@ sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size) {
     }
     jpeg_create_decompress(&d->cinfo);
     d->created = 1;
+    d->progress.progress_monitor = on_progress;
+    d->cinfo.progress = &d->progress;
     return d;
 }
 

@@ -64,16 +64,23 @@ void sumi_png_decoder_destroy(sumi_png_decoder *d) {
 
 const char *sumi_png_decoder_error(const sumi_png_decoder *d) { return d ? d->message : "out of memory"; }
 
-int sumi_png_decoder_read_header(sumi_png_decoder *d, int *width, int *height, int *has_alpha) {
+int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, int *width, int *height,
+                                 int *has_alpha) {
     if (!d->png || !d->info) return -1;
     if (setjmp(png_jmpbuf(d->png))) return -1;
     png_set_read_fn(d->png, d, read_from_memory);
-    /* Sumi checks the pixel count itself (max-pixels); allow libpng's full range of sizes. */
+    /* libpng's own limits are opened to its full range: the pixel count is checked below against
+     * max-pixels, after the header and before png_read_update_info allocates the row buffers. */
     png_set_user_limits(d->png, 0x7fffffff, 0x7fffffff);
     png_read_info(d->png, d->info);
     png_uint_32 w = 0, h = 0;
     int depth = 0, color = 0, interlace = 0;
     png_get_IHDR(d->png, d->info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    if ((unsigned long long)w * (unsigned long long)h > (unsigned long long)(max_pixels < 1 ? 1 : max_pixels)) {
+        *width = (int)w;
+        *height = (int)h;
+        return -2;
+    }
     int trns = png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0;
     d->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || trns;
 

@@ -42,8 +42,9 @@ struct Invocation {
             isInline = true
             overrides.markAll(in: manifest)
         } else {
-            manifest = try ManifestLoader.load(path: target)
-            try StageCatalog.loadManifestPlugins(manifest, into: registry)
+            manifest = SafeMode.current.prepared(try ManifestLoader.load(path: target))
+            try ManifestPlugins.load(manifest, into: registry, command: arguments.command,
+                                     pluginFolders: ManifestPlugins.folders(arguments.pluginPaths))
             isInline = false
             inlineColumns = nil
         }
@@ -204,19 +205,6 @@ struct Invocation {
             throw SumiError(.usage, file: file, "several inputs run the pipeline once each: give -o a folder or a template with {stem} or {name} (the default output \(chosen) names one file)")
         }
         throw SumiError(.usage, file: file, "several inputs run the pipeline once each: -o \(chosen) must be an existing folder or a template with {stem} or {name}")
-    }
-
-    /// Creates the folder that will hold `path` (like `mkdir -p`), so default outputs such as
-    /// `out/caption.jpg` work in a fresh checkout.
-    static func makeParentFolder(of path: String) {
-        guard path != "-" else { return }
-        let folder = FileIO.directory(of: path)
-        guard !FileIO.exists(folder) else { return }
-        var current = folder.hasPrefix("/") ? "" : "."
-        for part in folder.split(separator: "/") {
-            current += "/" + part
-            if !FileIO.exists(current) { mkdir(current, 0o755) }
-        }
     }
 }
 

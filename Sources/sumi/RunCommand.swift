@@ -20,7 +20,9 @@ struct RunCommand {
             for run in invocation.runs {
                 do throws(SumiError) {
                     let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
-                    pipelines.append((run.input, try builder.build(invocation.manifest, values: values)))
+                    let pipeline = try builder.build(invocation.manifest, values: values)
+                    try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+                    pipelines.append((run.input, pipeline))
                 } catch {
                     throw invocation.locate(error)
                 }
@@ -63,7 +65,6 @@ struct RunCommand {
         let runOne: @Sendable (Int) -> Void = { index in
             let (input, pipeline) = tasks[index]
             let reported = batch ? input : nil
-            if case .path(let out)? = pipeline.values["output"] { Invocation.makeParentFolder(of: out) }
             let reportToStderr = Self.writesToStandardOutput(pipeline)
             do throws(SumiError) {
                 let result = try Runner(pipeline: pipeline, warn: warn).run()
@@ -86,6 +87,10 @@ struct RunCommand {
             }
         }
 
+        OutputFolders.create(for: tasks.compactMap { task in
+            if case .path(let out)? = task.pipeline.values["output"] { out } else { nil }
+        })
+        defer { OutputFolders.removeUnused() }
         let jobs = min(arguments.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), tasks.count)
         if jobs <= 1 {
             for i in tasks.indices { runOne(i) }

@@ -31,15 +31,4 @@ enum StageCatalog {
         for folder in folders { try PluginLoading.loadFolder(folder, into: registry) }
         return registry
     }
-
-    /// Loads the plugin libraries a manifest names.
-    static func loadManifestPlugins(_ manifest: Manifest, into registry: StageRegistry) throws(SumiError) {
-        for library in manifest.plugins {
-            do { try PluginLoading.loadLibrary(library, into: registry) } catch {
-                var e = error
-                e.file = e.file ?? FileIO.fileName(of: manifest.path)
-                throw e
-            }
-        }
-    }
 }

@@ -51,7 +51,9 @@ struct ValidateCommand {
             }
             do {
                 let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: overrides)
-                stageCount = try builder.build(invocation.manifest, values: values).nodes.count
+                let pipeline = try builder.build(invocation.manifest, values: values)
+                try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+                stageCount = pipeline.nodes.count
             } catch {
                 throw invocation.locate(error)
             }

@@ -4,8 +4,9 @@ import Glibc
 import SumiEngine
 import SumiKit
 
-let argv = Array(CommandLine.arguments.dropFirst())
 TemporaryFiles.removeOnSignal()
+// --safe and --allow-manifest-plugins may stand anywhere; the commands see the rest.
+let argv = SafeMode.arguments
 
 if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
     Terminal.standardOutput(Help.main + "\n")
@@ -33,7 +34,9 @@ if argv.first == "formats" { exit(Terminal.exitStatus(FormatsCommand.execute(Arr
 do {
     let arguments = try Arguments.parse(argv)
     switch arguments.command {
-    case .run: exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
+    case .run:
+        SafeMode.current.startLimits()
+        exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
     case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
     case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))
     case .schema: exit(Terminal.exitStatus(try SchemaCommand(arguments: arguments).execute()))

@@ -46,16 +46,16 @@ import Testing
            {"stage": "encode", "with": {"path": "${output}"}}]}
         """
         try manifest.write(toFile: "\(dir)/m.json", atomically: true, encoding: .utf8)
-        let r = try CLI.run(["run", "\(dir)/m.json", "-i", Fixtures.photo, "-o", "\(dir)/o.png", "--plugin-path", Self.folder, "--json"])
+        let r = try CLI.run(["run", "\(dir)/m.json", "-i", Fixtures.photo, "-o", "\(dir)/o.png", "--plugin-path", Self.folder, "--json", "--allow-manifest-plugins"])
         // libpixelate.so is found twice (manifest and folder) at different paths: a clash is refused.
         #expect(r.status == 2 && r.stderr.contains("pixelate"), "\(r.stderr)")
 
-        let ok = try CLI.run(["run", "\(dir)/m.json", "-i", Fixtures.photo, "-o", "\(dir)/o.png", "--json"],
+        let ok = try CLI.run(["run", "\(dir)/m.json", "-i", Fixtures.photo, "-o", "\(dir)/o.png", "--json", "--allow-manifest-plugins"],
                              environment: ["SUMI_PLUGIN_PATH": "\(dir)/only-sepia"])
         #expect(ok.status == 2) // the sepia folder does not exist yet
         try FileManager.default.createDirectory(atPath: "\(dir)/only-sepia", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: "\(Self.folder)/libSepiaPlugin.so", toPath: "\(dir)/only-sepia/libSepiaPlugin.so")
-        let run = try CLI.run(["run", "\(dir)/m.json", "-i", Fixtures.photo, "-o", "\(dir)/o.png", "--json"],
+        let run = try CLI.run(["run", "\(dir)/m.json", "-i", Fixtures.photo, "-o", "\(dir)/o.png", "--json", "--allow-manifest-plugins"],
                               environment: ["SUMI_PLUGIN_PATH": "\(dir)/only-sepia"])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(CLI.identify("\(dir)/o.png")?.width == 300)

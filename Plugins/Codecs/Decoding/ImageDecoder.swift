@@ -11,14 +11,24 @@ import SumiKit
 public enum ImageDecoder {
     public static let defaultMaxPixels = 178_956_970
 
+    /// Reads an image file (or standard input for `-`), refusing data that is no supported image
+    /// after its first bytes rather than after reading all of it.
+    public static func read(_ path: String, name: String) throws(StageError) -> [UInt8] {
+        try FileIO.read(path) { (first: [UInt8]) throws(StageError) in
+            if ImageFormat(detecting: first) == nil { throw notAnImage(name) }
+        }
+    }
+
+    static func notAnImage(_ name: String) -> StageError {
+        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data)")
+    }
+
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels,
                               sizeHint: ((Size) -> Size?)? = nil,
                               warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
-        guard let format = ImageFormat(detecting: bytes) else {
-            throw StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data)")
-        }
+        guard let format = ImageFormat(detecting: bytes) else { throw notAnImage(name) }
         if format == .heif || format == .avif {
             return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: warn)
         }

@@ -6,7 +6,7 @@ enum PNGDecoder {
     static func decode(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Image {
         try bytes.withUnsafeBufferPointer { data in
             let decoder = try PNGDecompressor(data, name: name)
-            let (header, hasAlpha) = try decoder.readHeader()
+            let (header, hasAlpha) = try decoder.readHeader(maxPixels: maxPixels)
             try header.check(name: name, format: .png, maxPixels: maxPixels)
             let metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name,
                                          knownOpaque: !hasAlpha)

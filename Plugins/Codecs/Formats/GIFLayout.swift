@@ -26,6 +26,27 @@ enum GIFLayout {
         return checkCodes(bytes, from: at + 1, minimumCodeSize: minimumCodeSize, pixels: width * height)
     }
 
+    /// The first frame: its size, and the file cut after that frame's data with a trailer added, so
+    /// that gdk-pixbuf (which decodes every frame of an animation) decodes only the one Sumi uses.
+    /// Nil when the walk does not reach a whole first frame (left to the decoder and `problem`).
+    static func firstFrame(_ bytes: [UInt8]) -> (width: Int, height: Int, file: [UInt8])? {
+        guard bytes.count >= 13 else { return nil }
+        var at = 13
+        if bytes[10] & 0x80 != 0 { at += 3 << (Int(bytes[10] & 7) + 1) }
+        while at < bytes.count, bytes[at] == 0x21 {
+            guard let end = skipSubBlocks(bytes, from: at + 2) else { return nil }
+            at = end
+        }
+        guard at + 10 <= bytes.count, bytes[at] == 0x2C else { return nil }
+        let width = Int(bytes[at + 5]) | Int(bytes[at + 6]) << 8
+        let height = Int(bytes[at + 7]) | Int(bytes[at + 8]) << 8
+        let flags = bytes[at + 9]
+        at += 10
+        if flags & 0x80 != 0 { at += 3 << (Int(flags & 7) + 1) }
+        guard at < bytes.count, let end = skipSubBlocks(bytes, from: at + 1) else { return nil }
+        return (width, height, Array(bytes[..<end]) + [0x3B])
+    }
+
     /// The index after a chain of sub-blocks (ending with a zero-length block), or nil if cut off.
     static func skipSubBlocks(_ bytes: [UInt8], from start: Int) -> Int? {
         var at = start

@@ -27,11 +27,15 @@ struct TIFFDirectory {
         guard u16(start + 2) == 42, let ifdOffset = u32(start + 4) else { return nil }
         let ifd = start + ifdOffset
         guard ifdOffset >= 8, let count = u16(ifd), count <= 1000 else { return nil }
+        // A tag given twice counts as libtiff counts it: the first entry wins, and one it cannot
+        // read as a single number leaves the tag unreadable (a later entry does not stand in).
+        var seen = Set<UInt16>()
         for i in 0..<count {
             let entry = ifd + 2 + i * 12
             guard let tag = u16(entry), let type = u16(entry + 2), let n = u32(entry + 4) else { break }
-            guard n == 1 else { continue }
+            guard seen.insert(UInt16(tag)).inserted, n == 1 else { continue }
             switch type {
+            case 1: if entry + 8 < end { values[UInt16(tag)] = Int(bytes[entry + 8]) }
             case 3: if let v = u16(entry + 8) { values[UInt16(tag)] = v }
             case 4: if let v = u32(entry + 8) { values[UInt16(tag)] = v }
             default: continue

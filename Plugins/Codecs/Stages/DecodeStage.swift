@@ -59,8 +59,8 @@ public struct DecodeStage: Stage, RowStreamProducer {
     /// Streams an upright JPEG row by row to the next stage; anything else goes over whole.
     public func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws {
         guard !isList else { throw StageError("a list of images cannot be streamed") }
-        let bytes = try FileIO.read(paths[0])
         let name = paths[0] == "-" ? "standard input" : paths[0]
+        let bytes = try ImageDecoder.read(paths[0], name: name)
         if ImageFormat(detecting: bytes) == .jpeg,
            try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, streamingInto: stream,
                                   warn: context.warn) {
@@ -71,7 +71,7 @@ public struct DecodeStage: Stage, RowStreamProducer {
 
     func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?, warn: (String) -> Void) throws -> Image {
         let name = path == "-" ? "standard input" : path
-        let bytes = try FileIO.read(path)
+        let bytes = try ImageDecoder.read(path, name: name)
         return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint, warn: warn)
     }
 }

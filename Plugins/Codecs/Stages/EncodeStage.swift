@@ -120,6 +120,8 @@ public struct EncodeStage: Stage, RowStreamConsumer {
         let extra = OutputMetadata(for: metadata, width: width, height: height, profile: profile, mode: metadataMode)
         return try write(format: format, width: width, height: height) {
             let encoded = try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
+            // Nothing is written before the decoder has ended: it can fail after its last row.
+            try stream.waitForEnd()
             return extra.embedded(in: encoded, format: format, width: width, height: height, warn: context.warn)
         }
     }

@@ -62,8 +62,10 @@ public struct PDFPageStage: Stage {
         switch value {
         case nil: return nil
         case .rect(let r)?:
-            guard r.width > 0, r.height > 0 else {
-                throw StageError.invalidParameter("viewport", "the rectangle must have a width and height > 0, got \(r)")
+            // Under a pixel a side, a viewport is no view: and 1e-300 would round to an empty
+            // /FitR box in the file.
+            guard r.width >= 1, r.height >= 1 else {
+                throw StageError.invalidParameter("viewport", "the rectangle must be at least 1 pixel wide and high, got \(r)")
             }
             return .rect(r)
         case .string(let text)?:
@@ -104,7 +106,14 @@ public struct PDFPageStage: Stage {
         var rect = Rect.zero
         if let pixels = try viewportPixels(images[currentPage], geometry: current) {
             rect = current.pointsRect(viewport: pixels)
-            writer.viewport = .init(page: currentPage, fitR: current.fitR(viewport: pixels), points: rect)
+            let box = current.fitR(viewport: pixels)
+            // The box as the file will spell it must still have an area (a huge scale can shrink
+            // a pixel below the numbers' precision).
+            guard PDFSyntax.number(box[0]) != PDFSyntax.number(box[2]), PDFSyntax.number(box[1]) != PDFSyntax.number(box[3]) else {
+                throw StageError("viewport \(pixels) is too small to be written at scale \(scale) (under 0.0001 page units)",
+                                 parameter: "viewport")
+            }
+            writer.viewport = .init(page: currentPage, fitR: box, points: rect)
         }
         var written = 0
         try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in

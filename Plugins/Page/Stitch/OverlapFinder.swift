@@ -22,6 +22,13 @@ struct OverlapFinder {
             ?? approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB)
     }
 
+    /// Rows probed per distance before the exact comparison of every row.
+    static let probes = 64
+    /// Distances compared row by row in full before the exact search gives up.
+    static let fullChecks = 32
+    /// Rows of each overlap scored in the approximate search's coarse pass.
+    static let coarseRows = 256
+
     /// The fewest overlapping rows that count as an overlap.
     static func minimumOverlap(_ lengthA: Int, _ lengthB: Int) -> Int {
         max(4, min(lengthA, lengthB) / 50)
@@ -34,10 +41,21 @@ struct OverlapFinder {
         let h = header
         return pa.rowHashes.withUnsafeBufferPointer { ha in
             pb.rowHashes.withUnsafeBufferPointer { hb in
+                // Each distance is first checked on at most `probes` spread rows; only distances
+                // that pass get the full check, and at most `fullChecks` of them: uniform or
+                // periodic content (where many distances pass the probes) then goes on to the
+                // approximate search instead of costing rows² comparisons.
+                var fullChecks = OverlapFinder.fullChecks
                 for d in 0...(lengthA - minimum) {
                     let count = min(lengthB, lengthA - d)
                     guard count >= minimum, hb[h] == ha[h + d] else { continue }
-                    var k = 1
+                    let step = max(1, count / OverlapFinder.probes)
+                    var k = step
+                    while k < count, hb[h + k] == ha[h + d + k] { k += step }
+                    guard k >= count, hb[h + count - 1] == ha[h + d + count - 1] else { continue }
+                    guard fullChecks > 0 else { return nil }
+                    fullChecks -= 1
+                    k = 1
                     while k < count, hb[h + k] == ha[h + d + k] { k += 1 }
                     if k == count { return d }
                 }
@@ -56,7 +74,12 @@ struct OverlapFinder {
         guard lengthA >= minimum, lengthB >= minimum else { return nil }
         let sa = pa.signatures(of: a), sb = pb.signatures(of: b)
         let candidates = 0...(lengthA - minimum)
-        let coarse = candidates.map { signatureCost(sa, sb, distance: $0, lengthA: lengthA, lengthB: lengthB, rowStep: 4) }
+        // The coarse pass looks at about `coarseRows` rows of each overlap (every fourth row of a
+        // short one): its cost grows with the captures' height, not with its square.
+        let coarse = candidates.map { d in
+            let step = max(4, min(lengthB, lengthA - d) / OverlapFinder.coarseRows)
+            return signatureCost(sa, sb, distance: d, lengthA: lengthA, lengthB: lengthB, rowStep: step)
+        }
         let sorted = coarse.sorted()
         let typical = sorted[sorted.count / 2]
         var shortlist = Set<Int>()

@@ -19,6 +19,7 @@ struct StitchPlanner {
             throw StageError("\(offsets.count) offsets for \(captures.count) captures", parameter: "offsets")
         }
         let minHeight = captures.map(\.height).min() ?? 0
+        try checkSizeBeforeSearch(width: first.width)
         let profiles = captures.map(CaptureProfile.init)
         let detector = FixedBarDetector(captures: captures, profiles: profiles)
         // Leave at least a fifth of the shortest capture to scroll.
@@ -44,6 +45,23 @@ struct StitchPlanner {
                              parameter: offsets == nil ? nil : "offsets")
         }
         return layout
+    }
+
+    /// Refuses, before any row is compared, a stitch whose result must exceed `maxPixels`: with given
+    /// offsets the result's height is known; found ones give at least the tallest capture.
+    private func checkSizeBeforeSearch(width: Int) throws {
+        var height = captures.map(\.height).max() ?? 0
+        if let offsets {
+            for (offset, capture) in zip(offsets, captures) {
+                let (bottom, overflow) = offset.addingReportingOverflow(capture.height)
+                height = overflow ? Int.max : max(height, bottom)
+            }
+        }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= StitchStage.maxPixels else {
+            throw StageError("the stitched image would be \(offsets == nil ? "at least " : "")\(width)x\(height) pixels, more than \(StitchStage.maxPixels)",
+                             parameter: offsets == nil ? nil : "offsets")
+        }
     }
 
     private func findOffsets(profiles: [CaptureProfile], header h: Int, footer f: Int) throws -> [Int] {

@@ -7,6 +7,8 @@ public struct StitchStage: Stage {
     /// The largest stitched image, in pixels (Pillow's decompression bound, as `decode` uses): offsets
     /// that would spread the captures further fail instead of exhausting memory.
     public static let maxPixels = 178_956_970
+    /// The most rows a fixed bar may have: more than any capture that fits in `maxPixels` is tall.
+    public static let maxBarRows = 1_000_000
 
     public static let descriptor = StageDescriptor(
         name: "stitch",
@@ -18,8 +20,10 @@ public struct StitchStage: Stage {
             ParameterSpec("offsets", .either([.list(.number), .string]), default: .string("auto"), min: 0,
                           summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0)"),
             ParameterSpec("header", .either([.integer, .string]), default: .string("auto"), min: 0,
+                          max: Double(maxBarRows),
                           summary: "rows of a fixed bar at the top of every capture, or \"auto\" to detect them"),
             ParameterSpec("footer", .either([.integer, .string]), default: .string("auto"), min: 0,
+                          max: Double(maxBarRows),
                           summary: "rows of a fixed bar at the bottom of every capture, or \"auto\" to detect them"),
         ])
 
@@ -83,12 +87,22 @@ public struct StitchStage: Stage {
     static func parseRows(_ value: ParamValue?, name: String) throws -> Rows {
         switch value {
         case nil: return .auto
-        case .integer(let n)?: return .fixed(n)
+        case .integer(let n)?:
+            guard (0...maxBarRows).contains(n) else {
+                throw StageError.invalidParameter(name, "expected a number of rows from 0 to \(maxBarRows), got \(n)")
+            }
+            return .fixed(n)
         case .string(let text)?:
             let t = text.trimmed.lowercased()
             if t == "auto" { return .auto }
-            if let n = Int(t), n >= 0 { return .fixed(n) }
-            throw StageError.invalidParameter(name, "expected \"auto\" or a number of rows >= 0, got \"\(text)\"")
+            // Digits only, and a range before any arithmetic: "9223372036854775807" is refused here.
+            if !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
+                guard t.utf8.count <= 7, let n = Int(t), n <= maxBarRows else {
+                    throw StageError.invalidParameter(name, "expected a number of rows from 0 to \(maxBarRows), got \(String(text.prefix(40)))")
+                }
+                return .fixed(n)
+            }
+            throw StageError.invalidParameter(name, "expected \"auto\" or a number of rows from 0 to \(maxBarRows), got \"\(String(text.prefix(40)))\"")
         case let other?:
             throw StageError.invalidParameter(name, "expected \"auto\" or a number of rows >= 0, got \(other)")
         }

@@ -30,6 +30,13 @@ void sumi_jpeg_decoder_destroy(sumi_jpeg_decoder *decoder);
 /* The last error message ("" when none). */
 const char *sumi_jpeg_decoder_error(const sumi_jpeg_decoder *decoder);
 
+/*
+ * The most scans a JPEG may have. Each scan of a progressive (or arithmetic-coded) JPEG passes over
+ * the whole image, so a small hostile file with thousands of scans costs minutes (`djpeg -maxscans`
+ * guards against the same). Encoders' scan scripts use about 10; 100 leaves ample room.
+ */
+#define SUMI_JPEG_MAX_SCANS 100
+
 /* Reads the header only: stored size and colour components. No pixel memory is allocated. */
 int sumi_jpeg_decoder_read_header(sumi_jpeg_decoder *decoder, int *width, int *height, int *components);
 
@@ -81,8 +88,13 @@ typedef struct sumi_png_decoder sumi_png_decoder;
 sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size);
 void sumi_png_decoder_destroy(sumi_png_decoder *decoder);
 const char *sumi_png_decoder_error(const sumi_png_decoder *decoder);
-/* Reads the chunks up to the image data: size, and whether the image can carry transparency. */
-int sumi_png_decoder_read_header(sumi_png_decoder *decoder, int *width, int *height, int *has_alpha);
+/*
+ * Reads the chunks up to the image data: size, and whether the image can carry transparency.
+ * Returns -2 (with the size filled in) when the image has more than `max_pixels` pixels: refused
+ * before libpng allocates its row buffers.
+ */
+int sumi_png_decoder_read_header(sumi_png_decoder *decoder, long long max_pixels, int *width, int *height,
+                                 int *has_alpha);
 /* Decodes into `out` (width * height * 4 bytes): any bit depth and colour type to 8-bit RGBA. */
 int sumi_png_decoder_decode(sumi_png_decoder *decoder, uint8_t *out);
 

@@ -42,7 +42,8 @@ public struct ManifestStage: Sendable {
 
     /// How messages name the stage: `stages[1] "label" (text)`.
     public var place: String {
-        if let id { "stages[\(index)] \"\(id)\" (\(stage))" } else { "stages[\(index)] (\(stage))" }
+        let name = MessageText.cut(stage)
+        return if let id { "stages[\(index)] \"\(MessageText.cut(id))\" (\(name))" } else { "stages[\(index)] (\(name))" }
     }
 
     /// The name used in run reports: the id, or the stage name.

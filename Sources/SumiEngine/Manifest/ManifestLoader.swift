@@ -29,7 +29,7 @@ public enum ManifestLoader {
         }
         guard let top = json.objectValue else { throw fail("expected a JSON object at the top level, got \(json.typeName)") }
         for (key, _) in top where !topLevelKeys.contains(key) {
-            throw fail("unknown key \"\(key)\" (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
+            throw fail("unknown key \"\(MessageText.cut(key))\" (known: \(topLevelKeys.sorted().joined(separator: ", ")))")
         }
         guard let version = json["sumi"] else { throw fail("missing \"sumi\": 1 (the manifest format version)") }
         guard version == .number(1) else {
@@ -76,13 +76,13 @@ public enum ManifestLoader {
 
     static func parseParameter(_ name: String, _ spec: JSONValue, here: String,
                                fail: (String, String?, String?) -> SumiError) throws(SumiError) -> ManifestParameter {
-        let place = "params.\(name)"
+        let place = "params.\(MessageText.cut(name))"
         guard Substitution.isValidName(name) else {
             throw fail("parameter names use letters, digits, '-' and '_'", place, nil)
         }
         guard let members = spec.objectValue else { throw fail("expected {\"type\": ..., \"default\": ...}, got \(spec.shortDescription)", place, nil) }
         for (key, _) in members where !paramKeys.contains(key) {
-            throw fail("unknown key \"\(key)\" (known: default, summary, type)", place, nil)
+            throw fail("unknown key \"\(MessageText.cut(key))\" (known: default, summary, type)", place, nil)
         }
         guard let typeName = spec["type"]?.stringValue else { throw fail("missing \"type\"", place, nil) }
         guard let type = ParamType(name: typeName) else {
@@ -115,9 +115,10 @@ public enum ManifestLoader {
             }
             id = text
         }
-        place = id.map { "stages[\(index)] \"\($0)\" (\(stageName))" } ?? "stages[\(index)] (\(stageName))"
+        let shown = MessageText.cut(stageName)
+        place = id.map { "stages[\(index)] \"\(MessageText.cut($0))\" (\(shown))" } ?? "stages[\(index)] (\(shown))"
         for (key, _) in members where !stageKeys.contains(key) {
-            throw fail("unknown key \"\(key)\" (known: from, id, stage, with)", place, nil)
+            throw fail("unknown key \"\(MessageText.cut(key))\" (known: from, id, stage, with)", place, nil)
         }
         var from = StageSource.previous
         switch entry["from"] {

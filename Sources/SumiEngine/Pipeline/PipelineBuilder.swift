@@ -49,7 +49,7 @@ public struct PipelineBuilder {
             guard let factory = registry.factory(named: entry.stage) else {
                 let names = registry.all.map(\.descriptor.name)
                 let hint = Self.closest(entry.stage, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-                throw fail(entry, "unknown stage \"\(entry.stage)\"\(hint); known stages: \(names.joined(separator: ", "))")
+                throw fail(entry, "unknown stage \"\(MessageText.cut(entry.stage))\"\(hint); known stages: \(names.joined(separator: ", "))")
             }
             var substituted: [(String, JSONValue)] = []
             for (name, raw) in entry.with {
@@ -220,7 +220,10 @@ public struct PipelineBuilder {
             }
             return previous[b.count]
         }
-        let scored = names.map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
+        // The distance is at least the difference in length: most names need no table at all.
+        let length = name.count
+        let scored = names.filter { abs($0.count - length) <= 2 }
+            .map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
         return scored.min { $0.1 < $1.1 }?.0
     }
 }

@@ -91,6 +91,7 @@ public struct Runner: Sendable {
                 do {
                     try source.process(inputs, context: contexts.0, streamingInto: stream)
                     if !stream.isComplete { throw StageError("the stage ended without producing its image") }
+                    stream.finish()
                     outcome.set { $0.producerMilliseconds = stopwatch.milliseconds }
                 } catch {
                     stream.fail(error)

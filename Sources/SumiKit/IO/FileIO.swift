@@ -7,7 +7,13 @@ import Musl
 /// Reading and writing whole files with POSIX calls (no Foundation), with errors that name the path.
 public enum FileIO {
     /// Reads a whole file, or standard input for `-`. Refuses files larger than `limit` bytes.
-    public static func read(_ path: String, limit: Int = 1 << 31) throws(StageError) -> [UInt8] {
+    ///
+    /// `prefix`, when given, is called once with the first `prefixLength` bytes as soon as they are
+    /// read (not at all for a shorter file) and throws to refuse the rest: `/dev/zero` or an
+    /// endless stream of zeros on standard input is refused after its first bytes, not 2 GiB later.
+    public static func read(_ path: String, limit: Int = 1 << 31, prefixLength: Int = 32,
+                            prefix: (([UInt8]) throws(StageError) -> Void)? = nil) throws(StageError) -> [UInt8] {
+        try refuseNUL(path)
         let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw StageError("\(path): \(errorText(errno))") }
         defer { if fd != 0 { close(fd) } }
@@ -19,6 +25,7 @@ public enum FileIO {
         let expected = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
         bytes.reserveCapacity(expected > 0 ? expected : 1 << 16)
         var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(expected + 1, 1 << 24)))
+        var prefixChecked = prefix == nil
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
@@ -27,6 +34,10 @@ public enum FileIO {
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
+            if !prefixChecked, bytes.count >= prefixLength, let prefix {
+                prefixChecked = true
+                try prefix(Array(bytes.prefix(prefixLength)))
+            }
             if bytes.count > limit { throw StageError("\(path): file larger than \(limit) bytes") }
         }
         return bytes
@@ -49,6 +60,7 @@ public enum FileIO {
             try body(1)
             return
         }
+        try refuseNUL(path)
         let target = resolvingSymbolicLink(path)
         var info = stat()
         let existing = stat(target, &info) == 0
@@ -59,16 +71,13 @@ public enum FileIO {
         let dir = directory(of: target)
         let base = fileName(of: target)
         // mkstemp replaces the six trailing Xs with a unique suffix.
-        var template = Array("\(dir)/.\(base).sumi-\(String(repeating: "X", count: 6))".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
-        let tempPath = String(cString: template.map { UInt8(bitPattern: $0) } + [])
-        let slot = TemporaryFiles.remember(tempPath)
-        var committed = false
-        defer {
-            if !committed { unlink(tempPath) }
-            TemporaryFiles.forget(slot)
+        let created = TemporaryFiles.create(template: "\(dir)/.\(base).sumi-\(String(repeating: "X", count: 6))")
+        guard case .success(let (fd, _, token)) = created else {
+            let code = if case .failure(let error) = created { error.code } else { EIO }
+            throw StageError("\(path): cannot write: \(errorText(code))")
         }
+        var committed = false
+        defer { if !committed { TemporaryFiles.discard(token) } }
         do {
             try body(fd)
         } catch {
@@ -79,7 +88,8 @@ public enum FileIO {
         let isRegular = existing && (info.st_mode & S_IFMT) == S_IFREG
         fchmod(fd, isRegular ? info.st_mode & 0o7777 : 0o644 & ~currentUmask())
         guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
-        guard rename(tempPath, target) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        let renamed = TemporaryFiles.commit(token, to: target)
+        guard renamed == 0 else { throw StageError("\(path): cannot write: \(errorText(renamed))") }
         committed = true
     }
 
@@ -117,6 +127,14 @@ public enum FileIO {
                 throw StageError("\(path): cannot write: \(errorText(errno))")
             }
             offset += n
+        }
+    }
+
+    /// A path with a NUL byte would be cut there by every system call: refused, not silently
+    /// shortened to another file's name.
+    public static func refuseNUL(_ path: String) throws(StageError) {
+        if path.utf8.contains(0) {
+            throw StageError("\(MessageText.cut(path.replacingNUL)): a path may not contain a NUL character", isUsageError: true)
         }
     }
 

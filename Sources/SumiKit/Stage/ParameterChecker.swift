@@ -19,7 +19,7 @@ public struct ParameterChecker {
             guard let spec = descriptor.parameter(named: name) else {
                 let known = descriptor.parameters.map(\.name)
                 let hint = known.isEmpty ? "the stage takes no parameters" : "known: " + known.joined(separator: ", ")
-                throw Problem(parameter: name, message: "unknown parameter (\(hint))")
+                throw Problem(parameter: MessageText.cut(name), message: "unknown parameter (\(hint))")
             }
             let value: ParamValue
             do { value = try spec.type.parse(json) } catch {

@@ -9,10 +9,16 @@ import Glibc
 /// The producer calls `begin` (which gives it the pixel buffer), then `publish(rows:)` as rows are
 /// finished top to bottom — or `deliver` with a whole image when it cannot stream. The consumer waits
 /// with `waitForRows`. Either side's failure reaches the other: `fail` wakes a waiting consumer.
+///
+/// The last row counts as final only once the producer has *ended* without error (`finish`, called
+/// by the runner after the producer returned): a decoder can publish its last row and still fail on
+/// the trailer (a JPEG without its EOI marker). So a consumer that has every row — and so may write
+/// its output — knows that the producer succeeded; `waitForEnd` says so explicitly.
 public final class RowStream: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
     private var started = false
+    private var ended = false
     private var rowsReady = 0
     private var failure: (any Error)?
     private var whole: Image?
@@ -72,6 +78,15 @@ public final class RowStream: @unchecked Sendable {
         }
     }
 
+    /// The producer returned without error after publishing every row (or delivering its image):
+    /// the last rows become final. Called by the runner, never by the producer itself.
+    public func finish() {
+        locked {
+            ended = true
+            pthread_cond_broadcast(&condition)
+        }
+    }
+
     /// The producer failed (or the consumer gave up): every wait returns with an error.
     public func fail(_ error: any Error) {
         locked {
@@ -95,13 +110,24 @@ public final class RowStream: @unchecked Sendable {
     }
 
     /// Waits until at least `rows` rows (capped at the height) are final; returns how many are.
+    /// Asking for every row also waits until the producer has ended without error.
     public func waitForRows(_ rows: Int) throws -> Int {
         try locked {
-            while failure == nil && (!started || rowsReady < min(rows, info.height)) {
+            while failure == nil && !(started && rowsReady >= min(rows, info.height)
+                                      && (rows < info.height || ended)) {
                 pthread_cond_wait(&condition, &mutex)
             }
             if failure != nil { throw ProducerFailed() }
             return rowsReady
+        }
+    }
+
+    /// Waits until the producer has ended; throws when it failed. A consumer calls this before any
+    /// lasting effect (renaming its output into place), so a failed producer always fails it first.
+    public func waitForEnd() throws {
+        try locked {
+            while failure == nil && !ended { pthread_cond_wait(&condition, &mutex) }
+            if failure != nil { throw ProducerFailed() }
         }
     }
 
@@ -113,8 +139,8 @@ public final class RowStream: @unchecked Sendable {
 
     /// The whole image, once every row is final (a copy when it was streamed).
     public func image() throws -> Image {
-        let start = try waitForStart()
-        _ = try waitForRows(start.height)
+        _ = try waitForStart()
+        try waitForEnd()
         return locked {
             if let whole { return whole }
             let source = storage.map { UnsafeBufferPointer($0) }
@@ -140,7 +166,8 @@ extension RowStreamProducer {
     public var streamsRows: Bool { true }
 }
 
-/// A stage that can consume an image row by row while it is being produced.
+/// A stage that can consume an image row by row while it is being produced. It must not make any
+/// lasting effect (an output file renamed into place) before `RowStream.waitForEnd` returned.
 public protocol RowStreamConsumer: StageInstance {
     func process(streaming stream: RowStream, context: StageContext) throws -> Value
 }

@@ -178,10 +178,24 @@ public struct JSONParser {
                         guard (0xDC00..<0xE000).contains(low) else { throw error("unpaired surrogate in \\u escape") }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
+                    // No string in a manifest may hold NUL: the C calls that take paths, font
+                    // names or text would stop there and act on another string than the one shown.
+                    guard code != 0 else { throw error("\\u0000 (NUL) is not allowed in a string", at: index - 6) }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
                     scalars.append(scalar)
                 default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'", at: index - 2)
                 }
+                continue
+            }
+            // A run of plain ASCII goes over in one piece (a long string costs one pass, not a
+            // decoder call per character).
+            if b >= 0x20, b < 0x80 {
+                let run = index
+                while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80,
+                      bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
+                    index += 1
+                }
+                scalars.append(contentsOf: String(decoding: bytes[run..<index], as: UTF8.self).unicodeScalars)
                 continue
             }
             // UTF-8 sequence.

@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiEngine
+import SumiKit
+
+/// Which of a manifest's `plugins` a command loads. A plugin is code: `validate` never loads a
+/// manifest's plugins; `run` loads those inside the configured plugin folders (`--plugin-path`,
+/// `SUMI_PLUGIN_PATH`), and others only with `--allow-manifest-plugins`; a `--safe` run loads none.
+enum ManifestPlugins {
+    static func load(_ manifest: Manifest, into registry: StageRegistry, command: Arguments.Command,
+                     pluginFolders: [String]) throws(SumiError) {
+        let file = FileIO.fileName(of: manifest.path)
+        guard !manifest.plugins.isEmpty else { return }
+        if command == .validate {
+            // Stages the plugins would bring are unknown here: say why, rather than only "unknown".
+            for stage in manifest.stages where registry.factory(named: stage.stage) == nil {
+                throw SumiError(.usage, file: file, stage: stage.place,
+                                "unknown stage \"\(MessageText.cut(stage.stage))\": validate never loads a manifest's plugins (that would run their code); give the plugin's folder with --plugin-path to check its stages")
+            }
+            return
+        }
+        let mode = SafeMode.current
+        if mode.safe {
+            throw SumiError(.usage, file: file, "--safe: the manifest names plugins (\(manifest.plugins.map(MessageText.cut).joined(separator: ", "))); a safe run loads no manifest plugins")
+        }
+        let folders = pluginFolders.compactMap(SafePaths.canonical)
+        for library in manifest.plugins {
+            let inFolder = folders.contains { SafePaths.isBelow(library, root: $0, creating: false) }
+            guard inFolder || mode.allowManifestPlugins else {
+                throw SumiError(.usage, file: file, "plugins: \(MessageText.cut(library)) is outside the configured plugin folders; loading it runs its code: give --allow-manifest-plugins to allow it")
+            }
+            do { try PluginLoading.loadLibrary(library, into: registry) } catch {
+                var e = error
+                e.file = e.file ?? file
+                throw e
+            }
+        }
+    }
+
+    /// The configured plugin folders: `--plugin-path`, then `SUMI_PLUGIN_PATH`.
+    static func folders(_ pluginPaths: [String]) -> [String] {
+        var folders = pluginPaths
+        if let env = getenv("SUMI_PLUGIN_PATH") {
+            folders += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
+        }
+        return folders
+    }
+}

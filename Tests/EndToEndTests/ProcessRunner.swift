@@ -1,0 +1,34 @@
+import Foundation
+
+/// Runs any program (a shell line, Python) the way `CLI.run` runs `sumi`, capturing what it prints.
+enum ProcessRunner {
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                    in directory: String? = nil) throws -> CLI.Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? CLI.root)
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "SUMI_PLUGIN_PATH")
+        for (k, v) in environment { env[k] = v }
+        process.environment = env
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        nonisolated(unsafe) var errData = Data()
+        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !reader.isFinished { usleep(1000) }
+        return CLI.Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+    }
+
+    /// `bash -c script`.
+    static func shell(_ script: String, environment: [String: String] = [:], in directory: String? = nil) throws -> CLI.Result {
+        try run("/bin/bash", ["-c", script], environment: environment, in: directory)
+    }
+}
