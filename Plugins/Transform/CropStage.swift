@@ -2,18 +2,17 @@ import SumiKit
 
 /// `crop` — cuts a rectangle out of an image: an exact `rect`, or a `size` placed by `gravity`.
 public struct CropStage: Stage {
+    static let rect = Parameter<Rect?>("rect", summary: "the rectangle to keep, \"X,Y,W,H\" in pixels; it must lie inside the image")
+    static let size = Parameter<Size?>("size", summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)")
+    static let gravity = Parameter<Gravity>("gravity", default: .center, summary: "with size: which part to keep")
+
     public static let descriptor = StageDescriptor(
         name: "crop",
         summary: "Cut a rectangle out of an image (a rect, or a size placed by gravity)",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
         effect: .geometry,
-        parameters: [
-            ParameterSpec("rect", .rect, summary: "the rectangle to keep, \"X,Y,W,H\" in pixels; it must lie inside the image"),
-            ParameterSpec("size", .size, summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)"),
-            ParameterSpec("gravity", .string, default: .string("center"), values: Gravity.allCases.map(\.rawValue),
-                          summary: "with size: which part to keep"),
-        ])
+        parameters: [rect.spec, size.spec, gravity.spec])
 
     enum Region: Sendable {
         case rect(x: Int, y: Int, width: Int, height: Int)
@@ -23,7 +22,7 @@ public struct CropStage: Stage {
     let region: Region
 
     public init(parameters: Parameters) throws {
-        let rect = parameters.rect("rect"), size = parameters.size("size")
+        let rect = try parameters[Self.rect], size = try parameters[Self.size]
         if rect != nil && size != nil { throw StageError.invalidParameter("size", "give either rect or size, not both") }
         if let r = rect {
             guard let x = Self.whole(r.x), let y = Self.whole(r.y), let w = Self.whole(r.width), let h = Self.whole(r.height) else {
@@ -38,7 +37,7 @@ public struct CropStage: Stage {
             guard let w = Self.whole(s.width), let h = Self.whole(s.height), w >= 1, h >= 1 else {
                 throw StageError.invalidParameter("size", "expected whole pixels of at least 1, got \(s)")
             }
-            region = .size(width: w, height: h, gravity: Gravity(rawValue: parameters.string("gravity") ?? "center") ?? .center)
+            region = .size(width: w, height: h, gravity: try parameters[Self.gravity])
         } else {
             throw StageError.invalidParameter("rect", "give rect, or size (with gravity)")
         }

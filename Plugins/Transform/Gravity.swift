@@ -1,7 +1,7 @@
 import SumiKit
 
 /// Where a smaller rectangle sits inside a larger one (`crop` size + gravity, `pad` to a size).
-public enum Gravity: String, Sendable, CaseIterable {
+public enum Gravity: String, Sendable, CaseIterable, ParameterChoice {
     case center, top, bottom, left, right
     case topLeft = "top-left", topRight = "top-right", bottomLeft = "bottom-left", bottomRight = "bottom-right"
 

@@ -2,20 +2,19 @@ import SumiKit
 
 /// `pad` — adds a border: to a `size` (the image placed by `gravity`), or by `margin`s, in `color`.
 public struct PadStage: Stage {
+    static let size = Parameter<Size?>("size", summary: "the size to grow to, \"WxH\" (a side already larger is left as it is: pad never crops)")
+    static let gravity = Parameter<Gravity>("gravity", default: .center, summary: "with size: where the image sits")
+    static let margin = Parameter<[Int]?>("margin", min: 0, max: 65535,
+                                          summary: "pixels to add, as CSS: \"all\", \"vertical,horizontal\", \"top,horizontal,bottom\" or \"top,right,bottom,left\"")
+    static let color = Parameter<Color>("color", default: .transparent, summary: "the colour of the added pixels")
+
     public static let descriptor = StageDescriptor(
         name: "pad",
         summary: "Add a border: grow to a size (placed by gravity) or by margins, in a colour",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
         effect: .geometry,
-        parameters: [
-            ParameterSpec("size", .size, summary: "the size to grow to, \"WxH\" (a side already larger is left as it is: pad never crops)"),
-            ParameterSpec("gravity", .string, default: .string("center"), values: Gravity.allCases.map(\.rawValue),
-                          summary: "with size: where the image sits"),
-            ParameterSpec("margin", .list(.integer), min: 0, max: 65535,
-                          summary: "pixels to add, as CSS: \"all\", \"vertical,horizontal\", \"top,horizontal,bottom\" or \"top,right,bottom,left\""),
-            ParameterSpec("color", .color, default: .color(.transparent), summary: "the colour of the added pixels"),
-        ])
+        parameters: [size.spec, gravity.spec, margin.spec, color.spec])
 
     enum Amount: Sendable {
         case size(width: Int, height: Int, gravity: Gravity)
@@ -26,16 +25,16 @@ public struct PadStage: Stage {
     let color: Color
 
     public init(parameters: Parameters) throws {
-        color = parameters.color("color") ?? .transparent
-        let size = parameters.size("size")
-        let margin = parameters.list("margin")?.compactMap(\.numberValue).map { Int($0) }
+        color = try parameters[Self.color]
+        let size = try parameters[Self.size]
+        let margin = try parameters[Self.margin]
         if size != nil && margin != nil { throw StageError.invalidParameter("margin", "give either size or margin, not both") }
         if let s = size {
             guard s.width == s.width.rounded(), s.height == s.height.rounded(), s.width >= 1, s.height >= 1,
                   s.width <= 65535, s.height <= 65535 else {
                 throw StageError.invalidParameter("size", "expected whole pixels from 1 to 65535, got \(s)")
             }
-            amount = .size(width: Int(s.width), height: Int(s.height), gravity: Gravity(rawValue: parameters.string("gravity") ?? "center") ?? .center)
+            amount = .size(width: Int(s.width), height: Int(s.height), gravity: try parameters[Self.gravity])
         } else if let m = margin {
             if parameters.isGiven("gravity") { throw StageError.invalidParameter("gravity", "gravity places the image with size; margins are exact") }
             switch m.count {

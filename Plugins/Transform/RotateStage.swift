@@ -4,28 +4,28 @@ import SumiKit
 /// `rotate` — turns an image clockwise: multiples of 90° move pixels exactly; any other angle is
 /// resampled (bilinear) into the box that holds the whole result, on `background`.
 public struct RotateStage: Stage {
+    static let angle = Parameter<Double>(required: "angle", min: -3600, max: 3600,
+                                         summary: "degrees clockwise (negative: counter-clockwise)")
+    static let background = Parameter<Color>("background", default: .transparent,
+                                             summary: "what fills the corners of an angle that is not a multiple of 90")
+
     public static let descriptor = StageDescriptor(
         name: "rotate",
         summary: "Turn an image clockwise (90/180/270 exactly; any angle onto a background)",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
         effect: .geometry,
-        parameters: [
-            ParameterSpec("angle", .number, required: true, min: -3600, max: 3600,
-                          summary: "degrees clockwise (negative: counter-clockwise)"),
-            ParameterSpec("background", .color, default: .color(.transparent),
-                          summary: "what fills the corners of an angle that is not a multiple of 90"),
-        ])
+        parameters: [angle.spec, background.spec])
 
     /// The angle in [0, 360).
     let degrees: Double
     let background: Color
 
     public init(parameters: Parameters) throws {
-        let angle = parameters.number("angle") ?? 0
+        let angle = try parameters[Self.angle]
         let normalised = angle.truncatingRemainder(dividingBy: 360)
         degrees = normalised < 0 ? normalised + 360 : normalised
-        background = parameters.color("background") ?? .transparent
+        background = try parameters[Self.background]
     }
 
     /// The number of quarter turns when the angle is a multiple of 90°.

@@ -3,7 +3,7 @@ import SumiKit
 /// The output size of `scale` for a given input size, and the resize (and crop, for `cover`) that
 /// produces it.
 public struct ScaleGeometry: Sendable, Hashable {
-    public enum Fit: String, Sendable { case contain, cover, fill }
+    public enum Fit: String, ParameterChoice { case contain, cover, fill }
 
     public var width: Int?
     public var height: Int?

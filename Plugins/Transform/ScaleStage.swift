@@ -3,44 +3,42 @@ import SumiKit
 /// `scale` — resizes an image: to a width and/or height (the missing one keeps the aspect ratio),
 /// or by a factor; `fit` decides what happens when both sides are given.
 public struct ScaleStage: Stage {
+    static let width = Parameter<Int?>("width", min: 1, max: 65535,
+                                       summary: "output width in pixels; alone, the height keeps the aspect ratio")
+    static let height = Parameter<Int?>("height", min: 1, max: 65535,
+                                        summary: "output height in pixels; alone, the width keeps the aspect ratio")
+    static let factor = Parameter<Double?>("factor", min: 0, max: 64, minExclusive: true,
+                                           summary: "scale both sides by this factor (instead of width/height)")
+    static let fit = Parameter<ScaleGeometry.Fit>("fit", default: .contain,
+                                                  summary: "with width and height: contain (fit inside), cover (fill and crop the overflow), fill (stretch)")
+    static let filter = Parameter<ResampleFilter>("filter", default: .lanczos3, summary: "resampling filter")
+    static let enlarge = Parameter<Bool>("enlarge", default: true,
+                                         summary: "false: only shrink — an image already smaller than the target is left as it is")
+
     public static let descriptor = StageDescriptor(
         name: "scale",
         summary: "Resize an image (lanczos3, bicubic, bilinear, nearest or box; correct on premultiplied alpha)",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
         effect: .geometry,
-        parameters: [
-            ParameterSpec("width", .integer, min: 1, max: 65535,
-                          summary: "output width in pixels; alone, the height keeps the aspect ratio"),
-            ParameterSpec("height", .integer, min: 1, max: 65535,
-                          summary: "output height in pixels; alone, the width keeps the aspect ratio"),
-            ParameterSpec("factor", .number, min: 0, max: 64, minExclusive: true,
-                          summary: "scale both sides by this factor (instead of width/height)"),
-            ParameterSpec("fit", .string, default: .string("contain"), values: ["contain", "cover", "fill"],
-                          summary: "with width and height: contain (fit inside), cover (fill and crop the overflow), fill (stretch)"),
-            ParameterSpec("filter", .string, default: .string("lanczos3"), values: ResampleFilter.allCases.map(\.rawValue),
-                          summary: "resampling filter"),
-            ParameterSpec("enlarge", .bool, default: .bool(true),
-                          summary: "false: only shrink — an image already smaller than the target is left as it is"),
-        ])
+        parameters: [width.spec, height.spec, factor.spec, fit.spec, filter.spec, enlarge.spec])
 
     /// How the output size follows from the input size.
     public let geometry: ScaleGeometry
     public let filter: ResampleFilter
 
     public init(parameters: Parameters) throws {
-        let width = parameters.integer("width"), height = parameters.integer("height")
-        let factor = parameters.number("factor")
+        let width = try parameters[Self.width], height = try parameters[Self.height]
+        let factor = try parameters[Self.factor]
         if factor != nil && (width != nil || height != nil) {
             throw StageError.invalidParameter("factor", "give either factor or width/height, not both")
         }
         if factor == nil && width == nil && height == nil {
             throw StageError.invalidParameter("width", "give width, height or factor")
         }
-        let fit = ScaleGeometry.Fit(rawValue: parameters.string("fit") ?? "contain") ?? .contain
-        geometry = ScaleGeometry(width: width, height: height, factor: factor, fit: fit,
-                                 enlarge: parameters.bool("enlarge") ?? true)
-        filter = ResampleFilter(rawValue: parameters.string("filter") ?? "lanczos3") ?? .lanczos3
+        geometry = ScaleGeometry(width: width, height: height, factor: factor, fit: try parameters[Self.fit],
+                                 enlarge: try parameters[Self.enlarge])
+        filter = try parameters[Self.filter]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {

@@ -91,9 +91,12 @@ import Testing
         {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": ["\(Fixtures.photo)", "\(Fixtures.photo)"]}},
                                {"stage": "encode", "with": {"path": "\(dir)/o.jpg"}}]}
         """, in: dir)
-        let r = try CLI.run(["run", manifest])
-        #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stderr == "sumi: error: m.json: stages[1] (encode): port \"in\": expected an image, got images\n", "\(r.stderr)")
+        // Found by validation, before anything runs: exit 2 naming both stages (run and validate alike).
+        for command in ["run", "validate"] {
+            let r = try CLI.run([command, manifest])
+            #expect(r.status == 2, "\(r.stderr)")
+            #expect(r.stderr == "sumi: error: m.json: stages[1] (encode): port \"in\" accepts image|layer, but stages[0] (decode) produces images (a list, because its \"path\" is a list)\n", "\(r.stderr)")
+        }
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.jpg"))
     }
 

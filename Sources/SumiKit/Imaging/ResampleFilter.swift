@@ -1,5 +1,5 @@
 /// A reconstruction filter for resampling.
-public enum ResampleFilter: String, Sendable, CaseIterable {
+public enum ResampleFilter: String, Sendable, CaseIterable, ParameterChoice {
     case lanczos3, bicubic, bilinear, nearest, box
 
     /// How far the filter reaches, in source pixels at scale 1.
