@@ -10,8 +10,10 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
   fonts-dejavu-core fonts-ipafont-gothic fonts-noto-color-emoji fonts-noto-core fonts-nanum
 TEST_PKGS := libharfbuzz-bin qpdf poppler-utils imagemagick libjpeg-turbo-progs
 BENCH_PKGS := hyperfine libvips-tools time
+# A one-node Slurm cluster for `make test-cluster`.
+CLUSTER_PKGS := slurm-wlm munge
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install
 
 all: build
 
@@ -56,6 +58,11 @@ test: test-deps
 	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+
+# Scale-out on a real Slurm: a one-node cluster here, a 4-task array over 40 images (tools/test-cluster.sh).
+test-cluster: build
+	$(call apt_install,$(CLUSTER_PKGS))
+	tools/test-cluster.sh $(BIN)
 
 bench: bench-deps build
 	bench/run.sh $(BIN)
