@@ -13,8 +13,10 @@ BUILD_PKGS += liblcms2-dev libheif-dev
 TEST_PKGS := libharfbuzz-bin qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 BENCH_PKGS := hyperfine libvips-tools time
+# A one-node Slurm cluster for `make test-cluster`.
+CLUSTER_PKGS := slurm-wlm munge
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install
 
 all: build
 
@@ -59,6 +61,31 @@ test: test-deps
 	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+
+# `make install PREFIX=/usr/local` (and DESTDIR for packaging): the binary, the shipped pipelines, the
+# plugin header and SDK, the man page and bash/zsh/fish completions generated from the stage descriptors.
+PREFIX ?= /usr/local
+install: build
+	install -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sumi
+	mkdir -p $(DESTDIR)$(PREFIX)/share/sumi
+	rm -rf $(DESTDIR)$(PREFIX)/share/sumi/pipelines $(DESTDIR)$(PREFIX)/share/sumi/sdk
+	cp -R pipelines $(DESTDIR)$(PREFIX)/share/sumi/pipelines
+	install -Dm644 Sources/CSumiPlugin/include/sumi_plugin.h $(DESTDIR)$(PREFIX)/include/sumi/sumi_plugin.h
+	mkdir -p $(DESTDIR)$(PREFIX)/share/sumi/sdk/Sources
+	cp -R Sources/CSumiPlugin Sources/SumiKit Sources/SumiPluginSDK $(DESTDIR)$(PREFIX)/share/sumi/sdk/Sources/
+	install -m644 tools/sdk/Package.swift $(DESTDIR)$(PREFIX)/share/sumi/sdk/Package.swift
+	install -Dm644 docs/sumi.1 $(DESTDIR)$(PREFIX)/share/man/man1/sumi.1
+	mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sumi
+	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sumi
+	$(BIN) completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sumi.fish
+	@echo "Installed sumi in $(DESTDIR)$(PREFIX)"
+
+# Scale-out on a real Slurm: a one-node cluster here, a 4-task array over 40 images (tools/test-cluster.sh).
+test-cluster: build
+	$(call apt_install,$(CLUSTER_PKGS))
+	tools/test-cluster.sh $(BIN)
 
 bench: bench-deps build
 	bench/run.sh $(BIN)

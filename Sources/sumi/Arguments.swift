@@ -3,7 +3,7 @@ import SumiKit
 
 /// The parsed command line.
 struct Arguments {
-    enum Command: String, CaseIterable { case run, validate, stages, inspect, schema, graph }
+    enum Command: String, CaseIterable { case run, validate, stages, inspect, schema, graph, completion }
 
     var command: Command
     /// The manifest (run, validate) or stage name (inspect).
@@ -40,6 +40,7 @@ struct Arguments {
             .stages: ["--json", "--plugin-path"],
             .inspect: ["--json", "--plugin-path"],
             .schema: ["--plugin-path"],
+            .completion: ["--plugin-path"],
             .graph: ["--plugin-path", "--set", "-i", "--input", "-o", "--output", "--svg"],
         ]
         while i < argv.count {
@@ -98,6 +99,8 @@ struct Arguments {
             guard args.target != nil else { throw SumiError.usage("'sumi inspect' needs a stage name (see 'sumi stages')") }
         case .graph:
             guard args.target != nil else { throw SumiError.usage("'sumi graph' needs a manifest or an inline pipeline") }
+        case .completion:
+            guard args.target != nil else { throw SumiError.usage("'sumi completion' needs a shell: bash, zsh or fish") }
         case .stages, .schema:
             if let t = args.target { throw SumiError.usage("unexpected argument \"\(t)\"") }
         }

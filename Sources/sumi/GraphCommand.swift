@@ -10,7 +10,10 @@ struct GraphCommand {
     let arguments: Arguments
 
     func execute() throws(SumiError) -> Int32 {
-        let invocation = try Invocation(arguments: arguments)
+        // -o names the graph file here, not the pipeline's output.
+        var pipelineArguments = arguments
+        pipelineArguments.output = nil
+        let invocation = try Invocation(arguments: pipelineArguments)
         // A template's unset parameters take stand-in values: the graph only needs the wiring.
         var overrides = invocation.runs.first?.overrides ?? [:]
         for param in invocation.manifest.params where param.defaultValue == nil && overrides[param.name] == nil {

@@ -6,11 +6,15 @@ enum Help {
     sumi — an image pipeline: text on images, pages from screenshots
 
     USAGE
-      sumi run MANIFEST [-i PATH]... [-o PATH] [--set NAME=VALUE]... [--plugin-path DIR]...
-                        [--jobs N] [--json] [--quiet]
-      sumi validate MANIFEST [--set NAME=VALUE]... [--plugin-path DIR]...
+      sumi run MANIFEST|PIPELINE [INPUT]... [-i INPUT...]... [-o PATH] [--set [ID.]NAME=VALUE]...
+                        [--plugin-path DIR]... [--jobs N] [--json] [--quiet] [--dry-run]
+                        [-r] [--strict] [--shard K/N|auto] [--skip-existing] [--print-inline]
+      sumi validate MANIFEST|PIPELINE [--set [ID.]NAME=VALUE]... [--template] [--json]
       sumi stages [--json] [--plugin-path DIR]...
       sumi inspect STAGE [--json] [--plugin-path DIR]...
+      sumi schema [--plugin-path DIR]...
+      sumi graph MANIFEST|PIPELINE [--svg] [-o FILE]
+      sumi completion bash|zsh|fish
       sumi --help | --version
 
     COMMANDS
@@ -19,11 +23,17 @@ enum Help {
                  without running it.
       stages     List the stages Sumi knows: built-in ones and those of loaded plugins.
       inspect    Describe one stage: its ports and every parameter with type, default and range.
+      schema     Print a JSON Schema of manifests, with every stage's parameters (for editors).
+      graph      Print the stage graph as Graphviz DOT (--svg: rendered by dot).
+      completion Print a shell completion script (stages and parameters from their descriptors).
 
     EXAMPLES
       sumi run pipelines/thumbnail.json -i photo.jpg -o thumb.png --set width=256
       sumi run pipelines/caption.json -i photo.jpg -o out.jpg --set text="東京タワー" --set offset=40,-30
-      sumi run pipelines/thumbnail.json -i a.jpg -i b.jpg -i c.jpg -o 'thumbs/{stem}.png' --jobs 2
+      sumi run pipelines/thumbnail.json -i batch/*.jpg -o 'thumbs/{stem}.jpg' --set small.enlarge=false
+      sumi run pipelines/thumbnail.json photos/ -r -o 'thumbs/{dir}/{stem}.webp' --dry-run
+      sumi run 'decode path=in.jpg ! scale width=1024 fit=contain ! encode path=out.webp'
+      sumi run 'decode ! rotate angle=90 ! encode' -i scans/ -o 'turned/{name}'
       sumi inspect text
 
     ENVIRONMENT
@@ -37,33 +47,78 @@ enum Help {
 
     static let run = """
     USAGE
-      sumi run MANIFEST [-i PATH]... [-o PATH] [--set NAME=VALUE]... [--plugin-path DIR]...
-                        [--jobs N] [--json] [--quiet]
+      sumi run MANIFEST|PIPELINE [INPUT]... [-i INPUT...]... [-o PATH] [--set [ID.]NAME=VALUE]...
+                        [--plugin-path DIR]... [--jobs N] [--json] [--quiet] [--dry-run]
+                        [-r] [--strict] [--shard K/N|auto] [--skip-existing] [--print-inline]
 
-    Runs the pipeline in MANIFEST. Parameters the manifest declares can be set from the command line.
+    Runs the pipeline in MANIFEST, or PIPELINE written on one line (gst-launch style):
+      'decode path=in.jpg ! scale width=1024 ! encode path=out.webp'
+    "!" links stages; id=NAME names one and "NAME. ! ..." starts a branch from it ("NAME.PORT" links
+    into one port). A decode without path reads -i, an encode without path writes -o.
+
+    INPUTS (after -i, or after the manifest)
+      FILE                    An image; several make a batch: the pipeline runs once per input.
+      DIR                     The images in DIR (by extension and content; -r: and its sub-folders).
+      'GLOB'                  A pattern the shell did not expand (matching nothing is an error).
+      @LIST, @-               The paths in a file, one a line (or on standard input).
 
     OPTIONS
-      -i, --input PATH        Set the parameter "input" (the first -i replaces its default, each
-                              further -i appends). When "input" is a single path and several -i are
-                              given, the pipeline runs once per input (batch mode).
-      -o, --output PATH       Set the parameter "output". In batch mode: a folder, or a template
-                              containing {stem} (file name without extension) or {name}.
+      -i, --input INPUT...    Set the parameter "input" (the first -i replaces its default).
+      -o, --output PATH       Set the parameter "output". In batch mode: a folder, or a template with
+                              {stem} (name without extension), {name}, {ext}, {dir} (the input's folder
+                              under its input folder) or {n} (1, 2, ...). A manifest's default output
+                              may be a template too.
       --set NAME=VALUE        Set any declared parameter; VALUE is parsed by the parameter's type
                               (size "WxH", point "X,Y", rect "X,Y,W,H", colour "#rrggbb", ...).
+      --set ID.NAME=VALUE     Set parameter NAME of the stage with id ID (or the only stage of that
+                              name), e.g. --set small.filter=box.
+      -n, --dry-run           Print the input -> output plan and validate; decode and write nothing.
+      -r, --recursive         Folder inputs include their sub-folders.
+      --strict                A file in a folder input that is not an image is an error (default: a
+                              warning, and the file is skipped).
+      --shard K/N | auto      Run only the K-th of N disjoint parts of the inputs; auto reads
+                              JOB_COMPLETION_INDEX (Kubernetes, with SUMI_SHARD_COUNT) or
+                              SLURM_ARRAY_TASK_ID/COUNT (see docs/scale-out.md).
+      --skip-existing         Skip runs whose output file exists (resume a batch).
+      --print-inline          Print the pipeline on one line, with this run's values, and exit.
       --plugin-path DIR       Load the plugin libraries in DIR (repeatable).
       -j, --jobs N            Batch mode: run up to N pipelines at once (default: the number of cores).
       --json                  Print one JSON report per run (JSON Lines) on stdout (stderr when an
-                              output is "-").
+                              output is "-"); with --shard or --skip-existing, a summary line last.
       -q, --quiet             No warnings and no progress bar.
       -h, --help              Show this help.
     """
 
     static let validate = """
     USAGE
-      sumi validate MANIFEST [--set NAME=VALUE]... [--plugin-path DIR]...
+      sumi validate MANIFEST|PIPELINE [--set [ID.]NAME=VALUE]... [-i INPUT]... [-o PATH]
+                    [--template] [--json] [--plugin-path DIR]...
 
     Checks MANIFEST without running it: JSON syntax, keys, stage names, parameter types and ranges,
     port types, references, duplicate ids and cycles. Exit status 0 when valid, 2 otherwise.
+
+    OPTIONS
+      --template              Required parameters without a value are listed, not an error (the
+                              rest is checked with stand-in values).
+      --json                  Print {"manifest", "valid", "stages", "needs"} or {"valid": false,
+                              "error", "file", "stage", "parameter"} as one JSON object.
+    """
+
+    static let schema = """
+    USAGE
+      sumi schema [--plugin-path DIR]...
+
+    Prints a JSON Schema (draft 2020-12) of manifests, with every registered stage's parameters
+    (types, ranges, allowed values, defaults). Save it and name it in a manifest's "$schema" so an
+    editor completes and checks the manifest.
+    """
+
+    static let graph = """
+    USAGE
+      sumi graph MANIFEST|PIPELINE [--svg] [-o FILE] [--set [ID.]NAME=VALUE]... [--plugin-path DIR]...
+
+    Prints the validated stage graph as Graphviz DOT: stages with their parameters as written, edges
+    labelled by port. --svg (or -o FILE.svg) renders it with Graphviz's dot.
     """
 
     static let stages = """
@@ -88,6 +143,8 @@ enum Help {
         case "validate": validate
         case "stages": stages
         case "inspect": inspect
+        case "schema": schema
+        case "graph": graph
         default: nil
         }
     }

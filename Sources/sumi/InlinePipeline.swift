@@ -17,9 +17,10 @@ enum InlinePipeline {
     /// How messages name the pipeline in place of a manifest file.
     static let fileName = "pipeline"
 
-    /// A command-line target that is not a file and holds a space or `!` is an inline pipeline.
+    /// A command-line target that is not a file, not `….json`, and holds a space, `!` or `=` is an
+    /// inline pipeline.
     static func isInline(_ target: String) -> Bool {
-        !FileIO.exists(target) && (target.contains("!") || target.contains(" ") || target.contains("="))
+        !FileIO.exists(target) && !target.hasSuffix(".json") && (target.contains("!") || target.contains(" ") || target.contains("="))
     }
 
     /// A word of the line and its 1-based column.

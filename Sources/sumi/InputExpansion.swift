@@ -21,7 +21,7 @@ struct InputExpansion {
     var recursive = false
     /// Non-images in a folder are an error instead of a warning.
     var strict = false
-    /// Receives warnings (skipped files, repeated inputs).
+    /// Receives warnings (files skipped in folders).
     var warn: (String) -> Void = { _ in }
 
     func expand(_ specs: [String]) throws(SumiError) -> [InputItem] {
@@ -39,21 +39,7 @@ struct InputExpansion {
                 items += try expandOne(spec, origin: "-i \(spec)")
             }
         }
-        // The same file named twice (a glob and a folder, say) runs once.
-        var seen = Set<String>()
-        var unique: [InputItem] = []
-        var repeated: [String] = []
-        for item in items {
-            if item.path != "-", !seen.insert(Self.normalized(item.path)).inserted {
-                repeated.append(item.path)
-                continue
-            }
-            unique.append(item)
-        }
-        if !repeated.isEmpty {
-            warn("\(repeated.count) input\(repeated.count == 1 ? "" : "s") named more than once, run once: \(Self.sample(repeated))")
-        }
-        return unique
+        return items
     }
 
     /// One `-i` value: `-`, an existing file or folder, or a glob pattern.

@@ -166,6 +166,9 @@ struct Invocation {
             let path = template.render(item, number: number + 1)
             // Two runs writing one file would race, and one result would silently be lost.
             if let first = outputs[path] {
+                if first == item.path {
+                    throw SumiError(.usage, file: file, parameter: "input", "\(item.path) is named twice among the inputs; it would be processed twice into \(path)")
+                }
                 let advice = FileIO.fileName(of: first) == FileIO.fileName(of: item.path)
                     ? "add {dir} (with --recursive) or {n} to the template"
                     : "use {name} (the whole file name) or {n}"

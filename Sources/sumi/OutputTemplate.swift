@@ -11,8 +11,17 @@ struct OutputTemplate: Sendable {
     let text: String
 
     /// Whether `text` holds any token (then each input gets its own output).
+    /// Any `{word}` counts, so a misspelt token is reported rather than written literally.
     static func isTemplate(_ text: String) -> Bool {
-        tokens.contains { text.contains("{\($0)}") }
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}") else { return false }
+            let word = after[..<close]
+            if !word.isEmpty && word.allSatisfy({ $0.isLetter }) { return true }
+            rest = after
+        }
+        return false
     }
 
     /// Checks that every `{…}` in `text` is a known token.

@@ -7,7 +7,7 @@ import SumiKit
 /// One of N deterministic, disjoint parts of an input list (`--shard K/N`, K from 1 to N), for batches
 /// spread over the tasks of a Slurm array or a Kubernetes Indexed Job.
 ///
-/// An input belongs to the shard chosen by a hash of its path (FNV-1a, the same on every machine),
+/// An input belongs to the shard chosen by a hash of its path (FNV-1a mixed, the same on every machine),
 /// not by its position: tasks whose lists differ (a file added while the array starts) still never
 /// process one file twice, and every listed file belongs to exactly one shard.
 struct Shard: Sendable, Hashable, CustomStringConvertible {
@@ -73,13 +73,19 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
         Int(Self.hash(path) % UInt64(count)) + 1 == index
     }
 
-    /// FNV-1a, 64 bits.
+    /// FNV-1a, 64 bits, then MurmurHash3's finaliser: FNV's low bits follow the last characters
+    /// too closely for a modulo by a small count.
     static func hash(_ text: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             h ^= UInt64(byte)
             h = h &* 0x0000_0100_0000_01B3
         }
+        h ^= h >> 33
+        h = h &* 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        h = h &* 0xc4ce_b9fe_1a85_ec53
+        h ^= h >> 33
         return h
     }
 }

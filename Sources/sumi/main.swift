@@ -41,6 +41,7 @@ do {
     case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))
     case .schema: exit(Terminal.exitStatus(try SchemaCommand(arguments: arguments).execute()))
     case .graph: exit(Terminal.exitStatus(try GraphCommand(arguments: arguments).execute()))
+    case .completion: exit(Terminal.exitStatus(try CompletionCommand(arguments: arguments).execute()))
     }
 } catch {
     Terminal.error(error)
