@@ -113,6 +113,35 @@ if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; t
   find "$WORK/out" -name "*.pdf" -size +0 -exec ls -l {} + | awk '{print "   ", $5, $9}'
 fi
 
+echo "== Colour profile and metadata cost, sRGB photo with EXIF vs the same photo bare (target <= 1.05)"
+if command -v exiftool >/dev/null; then
+  [ -f "$WORK/tagged.jpg" ] || { cp "$PHOTO" "$WORK/tagged.jpg"; exiftool -q -overwrite_original \
+      "-ICC_Profile<=/usr/share/color/icc/colord/sRGB.icc" -Make=Canon -Model=R5 -GPSLatitude=48.8 -GPSLatitudeRef=N \
+      -XMP-dc:Creator=Bench "$WORK/tagged.jpg"; }
+  [ -f "$WORK/bare.jpg" ] || { cp "$PHOTO" "$WORK/bare.jpg"; exiftool -q -overwrite_original -all= "$WORK/bare.jpg"; }
+  bench meta-thumb \
+    "$SUMI run pipelines/thumbnail.json -i $WORK/tagged.jpg -o $WORK/out/mt1.jpg --quiet" \
+    "$SUMI run pipelines/thumbnail.json -i $WORK/bare.jpg -o $WORK/out/mt2.jpg --quiet"
+  row meta-thumb "thumbnail, profile+EXIF kept" "bare photo"
+  if [ -f pipelines/caption.json ]; then
+    bench meta-caption \
+      "$SUMI run pipelines/caption.json -i $WORK/tagged.jpg -o $WORK/out/mc1.jpg --quiet" \
+      "$SUMI run pipelines/caption.json -i $WORK/bare.jpg -o $WORK/out/mc2.jpg --quiet"
+    row meta-caption "caption, profile+EXIF kept" "bare photo"
+  fi
+fi
+
+echo "== HEIC 12 MP (4000x3000) decode -> JPEG q90"
+if command -v heif-enc >/dev/null; then
+  [ -f "$WORK/photo12.heic" ] || { $CONVERT "$PHOTO" -resize '4000x3000!' -quality 95 "$WORK/photo12.jpg" \
+      && heif-enc -q 80 "$WORK/photo12.jpg" -o "$WORK/photo12.heic" >/dev/null; }
+  bench heic --runs 5 \
+    "$SUMI run $WORK/recode.json -i $WORK/photo12.heic -o $WORK/out/h.jpg --quiet" \
+    "heif-convert -q 90 $WORK/photo12.heic $WORK/out/hc.jpg" \
+    "$CONVERT $WORK/photo12.heic -quality 90 $WORK/out/hm.jpg"
+  row heic "heic 12 MP -> jpeg" "heif-convert" "convert"
+fi
+
 echo "== Peak memory (max RSS)"
 printf '   sumi decode+encode: %s KB | djpeg: %s KB | vips copy: %s KB | convert: %s KB\n' \
   "$(peak "$SUMI" run "$WORK/recode.json" -i "$PHOTO" -o "$WORK/out/s.jpg" --quiet)" \

@@ -29,7 +29,7 @@ import Testing
         _ = try encoder.run(parameters, inputs: ["in": .image(image)])
     }
 
-    @Test(arguments: ["jpg", "png", "webp", "heic"])
+    @Test(arguments: ["jpg", "png", "webp", "heic", "tif"])
     func exifKeptWithOrientationAppliedAndThumbnailDropped(ext: String) throws {
         let folder = try PhotoScratch()
         let source = try cameraJPEG(in: folder)
@@ -117,7 +117,7 @@ import Testing
     @Test func pngAndWebPCarryEXIFAndXMPThroughDecode() throws {
         let folder = try PhotoScratch()
         let source = try cameraJPEG(in: folder)
-        for ext in ["png", "webp"] {
+        for ext in ["png", "webp", "tif"] {
             try recode(source, to: folder.file("a.\(ext)"))
             let image = try ImageDecoder.decode(try folder.read("a.\(ext)"), name: "a.\(ext)")
             #expect(image.metadata.exif != nil && image.metadata.xmp != nil)

@@ -60,7 +60,8 @@ func transiccToSRGB(_ colors: [(Double, Double, Double)], profile: String) throw
     process.waitUntilExit()
     let lines = output.split(separator: "\n").map { $0.split(separator: " ").compactMap { Double($0) } }
         .filter { $0.count == 3 }
-    return lines.map { ($0[0], $0[1], $0[2]) }
+    func clip(_ v: Double) -> Double { min(255, max(0, v)) }
+    return lines.map { (clip($0[0]), clip($0[1]), clip($0[2])) }
 }
 
 /// CIE Lab (D65) of an sRGB colour given as 0–255 values.

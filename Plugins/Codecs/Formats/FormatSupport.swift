@@ -18,7 +18,7 @@ public struct FormatSupport: Sendable {
         FormatSupport(format: .webp, reads: true, writes: true, profile: "ICC (ICCP)",
                       metadata: "EXIF, XMP chunks", notes: "still images; lossy output with alpha; quality"),
         FormatSupport(format: .tiff, reads: true, writes: true, profile: "ICC (tag 34675)",
-                      metadata: "", notes: "XMP (tag 700) read; EXIF not carried"),
+                      metadata: "EXIF (IFD0 and EXIF/GPS IFDs), XMP (tag 700)", notes: "maker notes are not carried"),
         FormatSupport(format: .heif, reads: true, writes: true, profile: "ICC or nclx (read), ICC (write)",
                       metadata: "EXIF, XMP", notes: "HEIC via libheif (libde265 decode, x265 encode); irot/imir applied; quality"),
         FormatSupport(format: .avif, reads: true, writes: true, profile: "ICC or nclx (read), ICC (write)",

@@ -6,7 +6,12 @@ final class HEIFContext {
     let context: OpaquePointer
     private var handles: [OpaquePointer] = []
 
+    /// libheif's one-time set-up (its codec registry), done once before any context, however many
+    /// threads decode at the same time.
+    private static let libraryReady: Bool = heif_init(nil).code == heif_error_Ok
+
     init() throws(StageError) {
+        guard HEIFContext.libraryReady else { throw StageError("libheif could not be initialised") }
         guard let context = heif_context_alloc() else { throw StageError("out of memory for a HEIF context") }
         self.context = context
     }

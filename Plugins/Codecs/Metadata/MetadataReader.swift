@@ -13,6 +13,7 @@ enum MetadataReader {
             if let file = EXIFBlock(bytes) {
                 found.icc = file.value(of: tiffICCTag).map(Array.init)
                 found.xmp = file.value(of: tiffXMPTag).map(Array.init)
+                found.exif = TIFFMetadata.exif(of: file)
             }
             return found
         case .heif, .avif, .gif, .bmp:

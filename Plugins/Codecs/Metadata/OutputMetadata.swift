@@ -46,7 +46,8 @@ struct OutputMetadata {
         case .jpeg: return JPEGSegments.inserting(into: encoded, icc: icc, exif: exif, xmp: xmp, warn: warn)
         case .png: return PNGChunks.inserting(into: encoded, icc: icc, exif: exif, xmp: xmp)
         case .webp: return WebPChunks.inserting(into: encoded, width: width, height: height, icc: icc, exif: exif, xmp: xmp)
-        case .tiff, .heif, .avif, .gif, .bmp: return encoded
+        case .tiff: return TIFFMetadata.adding(exif: exif, xmp: xmp, to: encoded)
+        case .heif, .avif, .gif, .bmp: return encoded
         }
     }
 }

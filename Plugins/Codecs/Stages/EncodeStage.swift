@@ -86,7 +86,7 @@ public struct EncodeStage: Stage, RowStreamConsumer {
         if given.contains("quality") && !(format == .jpeg || format == .webp || format == .heif || format == .avif) {
             ignored.append("quality")
         }
-        if given.contains("metadata") && (format == .bmp || format == .tiff) { ignored.append("metadata") }
+        if given.contains("metadata") && format == .bmp { ignored.append("metadata") }
         if given.contains("compression") && format != .png { ignored.append("compression") }
         if given.contains("background") && format.carriesAlpha { ignored.append("background") }
         return ignored
