@@ -11,7 +11,7 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
 TEST_PKGS := libharfbuzz-bin qpdf poppler-utils imagemagick libjpeg-turbo-progs
 BENCH_PKGS := hyperfine libvips-tools time
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean fuzz test-asan
 
 all: build
 
@@ -56,6 +56,23 @@ test: test-deps
 	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+
+# libFuzzer targets (fuzz/targets: manifest, each decoder, stitch, pdf-page checked by qpdf, text),
+# FUZZ_SECONDS each, from the seed corpora in fuzz/corpus. A finding fails the target.
+FUZZ_SECONDS ?= 30
+fuzz: test-deps
+	fuzz/build.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+
+# The whole test suite with AddressSanitizer (C shims and Swift code) and UndefinedBehaviorSanitizer
+# (C shims; trapping, so no runtime is needed). Swift itself checks overflow and bounds.
+ASAN_FLAGS := --build-path .build/asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fsanitize-trap=undefined
+test-asan: test-deps
+	rm -f .build/asan/release.yaml
+	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests $(ASAN_FLAGS) 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
+	SUMI_SANITIZED=1 ASAN_OPTIONS=detect_leaks=0 SUMI_BINARY=$(CURDIR)/.build/asan/release/sumi \
+	  $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build $(ASAN_FLAGS) 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 bench: bench-deps build
 	bench/run.sh $(BIN)
