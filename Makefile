@@ -16,7 +16,7 @@ BENCH_PKGS := hyperfine libvips-tools time
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan
 
 all: build
 
@@ -83,9 +83,28 @@ install: build
 	@echo "Installed sumi in $(DESTDIR)$(PREFIX)"
 
 # Scale-out on a real Slurm: a one-node cluster here, a 4-task array over 40 images (tools/test-cluster.sh).
-test-cluster: build
+# Uses the binary that make test (or make build) left; builds it only when there is none.
+test-cluster:
+	@test -x $(BIN) || $(MAKE) --no-print-directory build
 	$(call apt_install,$(CLUSTER_PKGS))
 	tools/test-cluster.sh $(BIN)
+
+# libFuzzer targets (fuzz/targets: manifest, each decoder, stitch, pdf-page checked by qpdf, text),
+# FUZZ_SECONDS each, from the seed corpora in fuzz/corpus. A finding fails the target.
+FUZZ_SECONDS ?= 30
+fuzz: test-deps
+	fuzz/build.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+
+# The whole test suite with AddressSanitizer (C shims and Swift code) and UndefinedBehaviorSanitizer
+# (C shims; trapping, so no runtime is needed). Swift itself checks overflow and bounds.
+ASAN_FLAGS := --build-path .build/asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fsanitize-trap=undefined
+test-asan: test-deps
+	rm -f .build/asan/release.yaml
+	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests $(ASAN_FLAGS) 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
+	SUMI_SANITIZED=1 ASAN_OPTIONS=detect_leaks=0 SUMI_BINARY=$(CURDIR)/.build/asan/release/sumi \
+	  $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build $(ASAN_FLAGS) 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 bench: bench-deps build
 	bench/run.sh $(BIN)

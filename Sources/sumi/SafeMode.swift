@@ -52,8 +52,11 @@ struct SafeMode: Sendable {
     /// Starts the limits of a safe run: address space, and a watchdog for the wall time.
     func startLimits() {
         guard safe else { return }
-        var space = rlimit(rlim_cur: rlim_t(Self.maxAddressSpace), rlim_max: rlim_t(Self.maxAddressSpace))
-        setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+        // Not under AddressSanitizer: its shadow memory alone takes terabytes of address space.
+        if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil {
+            var space = rlimit(rlim_cur: rlim_t(Self.maxAddressSpace), rlim_max: rlim_t(Self.maxAddressSpace))
+            setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
+        }
         let limit = seconds
         let box = UnsafeMutablePointer<Int>.allocate(capacity: 1)
         box.initialize(to: limit)

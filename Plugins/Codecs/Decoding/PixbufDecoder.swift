@@ -3,6 +3,9 @@ import SumiKit
 /// Decodes GIF (first frame), BMP and TIFF through gdk-pixbuf, after checking the header's size.
 enum PixbufDecoder {
     static func decode(_ bytes: [UInt8], format: ImageFormat, name: String, maxPixels: Int) throws -> Image {
+        if format == .bmp, let problem = BMPLayout.headerProblem(bytes) {
+            throw StageError("\(name): corrupt BMP header (\(problem))")
+        }
         guard let header = ImageHeader.probe(bytes, format: format) else {
             throw StageError("\(name): corrupt \(format.displayName) header")
         }

@@ -1,0 +1,50 @@
+import Foundation
+import SumiCodecs
+import SumiKit
+import Testing
+
+/// Sumi decodes RLE8 and RLE4 BMPs itself (one buffer instead of gdk-pixbuf's plus a copy): the
+/// pixels must be what ImageMagick reads, and what the codes skip must be transparent.
+@Suite struct RunLengthBMPTests {
+    func bmp(width: Int, height: Int, bits: Int, compression: Int, palette: [[UInt8]], data: [UInt8]) -> [UInt8] {
+        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
+        let offset = 14 + 40 + palette.count * 4
+        return Array("BM".utf8) + le32(offset + data.count) + le32(0) + le32(offset)
+            + le32(40) + le32(width) + le32(height) + le16(1) + le16(bits) + le32(compression) + le32(data.count)
+            + le32(2835) + le32(2835) + le32(palette.count) + le32(0)
+            + palette.flatMap { [$0[2], $0[1], $0[0], 0] } + data
+    }
+
+    @Test func imageMagicksRLE8DecodesToTheSamePixels() throws {
+        let folder = try ScratchFolder("rle8")
+        let path = folder.file("g.bmp")
+        let made = try runTool(["/usr/bin/convert", "-size", "37x23", "gradient:red-blue", "-type", "palette",
+                                "-compress", "RLE", "BMP3:\(path)"])
+        try #require(made.status == 0)
+        let bytes = try folder.read("g.bmp")
+        try #require(bytes[30] == 1, "not RLE8")
+        let image = try decodeBytes(bytes)
+        #expect(image.width == 37 && image.height == 23)
+        #expect(straightPixels(image) == (try magickRGBA(path)))
+    }
+
+    @Test func skippedPixelsAreTransparentAndRLE4NibblesAlternate() throws {
+        let red: [UInt8] = [255, 0, 0], green: [UInt8] = [0, 255, 0], blue: [UInt8] = [0, 0, 255]
+        // 6×3, bottom row first. Row 0: a run of 5 alternating red/green, then end of line.
+        // Then a delta of (2, 1): row 1 is skipped, row 2 starts at x 2; absolute 3 pixels blue, red, blue.
+        let data: [UInt8] = [5, 0x01, 0, 0,  0, 2, 2, 1,  0, 3, 0x20, 0x20,  0, 1]
+        let image = try decodeBytes(bmp(width: 6, height: 3, bits: 4, compression: 2, palette: [red, green, blue], data: data))
+        func at(_ x: Int, _ y: Int) -> [UInt8] { let c = image.color(x: x, y: y); return [c.red, c.green, c.blue, c.alpha] }
+        // Bottom row (y 2): red, green, red, green, red, then one skipped pixel.
+        #expect((0..<6).map { at($0, 2) } == [red + [255], green + [255], red + [255], green + [255], red + [255], [0, 0, 0, 0]])
+        #expect((0..<6).allSatisfy { at($0, 1) == [0, 0, 0, 0] })
+        #expect((0..<6).map { at($0, 0) } == [[0, 0, 0, 0], [0, 0, 0, 0], blue + [255], red + [255], blue + [255], [0, 0, 0, 0]])
+        // RLE8 codes past the row's end are clipped, not written into the next row.
+        let wide: [UInt8] = [200, 1, 0, 0, 3, 0, 0, 1]
+        let clipped = try decodeBytes(bmp(width: 4, height: 2, bits: 8, compression: 1, palette: [red, green], data: wide))
+        #expect((0..<4).allSatisfy { clipped.color(x: $0, y: 1).green == 255 })
+        #expect((0..<3).allSatisfy { clipped.color(x: $0, y: 0).red == 255 && clipped.color(x: $0, y: 0).alpha == 255 })
+        #expect(clipped.color(x: 3, y: 0).alpha == 0)
+    }
+}

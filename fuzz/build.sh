@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Builds every libFuzzer target in fuzz/targets into .build/fuzz/bin.
+#
+# SwiftPM builds the Sumi modules once with AddressSanitizer and libFuzzer's coverage
+# instrumentation (swiftc has no -sanitize=fuzzer-no-link: -sanitize-coverage gives the same
+# counters); each target is then compiled with swiftc -sanitize=fuzzer,address and linked with the
+# modules' objects, libFuzzer supplying main.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD=.build/fuzz
+REL=$BUILD/release
+COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp"
+
+swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
+  -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true
+[ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
+
+objects=()
+for module in SumiKit SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs; do
+  while IFS= read -r o; do objects+=("$o"); done < <(find "$REL/$module.build" -name '*.o' | sort)
+done
+flags=(-I "$REL/Modules")
+for map in Sources/C*/module.modulemap "$REL"/CSumi*.build/module.modulemap; do
+  [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
+done
+flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include)
+for f in $(pkg-config --cflags $PKGS); do flags+=(-Xcc "$f"); done
+libs=(-ljpeg)
+for f in $(pkg-config --libs $PKGS); do libs+=("$f"); done
+
+mkdir -p "$BUILD/bin"
+for source in fuzz/targets/*.swift; do
+  name=$(basename "$source" .swift)
+  [ "$name" = FuzzSupport ] && continue
+  if [ -n "${FUZZ_TARGETS:-}" ] && ! [[ " $FUZZ_TARGETS " == *" $name "* ]]; then continue; fi
+  echo "fuzz: building $name"
+  swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FuzzTarget "${flags[@]}" \
+    fuzz/targets/FuzzSupport.swift "$source" "${objects[@]}" "${libs[@]}" -o "$BUILD/bin/$name" 2>&1 \
+    | { grep -v "Cannot export local symbol" || true; }
+done

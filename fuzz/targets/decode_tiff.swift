@@ -1,0 +1,7 @@
+import SumiCodecs
+
+/// The tiff decoder on any bytes (the magic bytes put in front when missing).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzDecodeTiff(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    FuzzDecode.run(data, size, magic: [0x49, 0x49, 0x2A, 0x00])
+}
