@@ -10,14 +10,14 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 REL=$BUILD/release
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp"
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif"
 
 swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
   -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true
 [ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
 
 objects=()
-for module in SumiKit SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs; do
+for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs; do
   while IFS= read -r o; do objects+=("$o"); done < <(find "$REL/$module.build" -name '*.o' | sort)
 done
 flags=(-I "$REL/Modules")

@@ -1,3 +1,4 @@
+import SumiEngine
 import SumiKit
 
 /// `sumi completion bash|zsh|fish`: a shell completion script generated from the registered stages'

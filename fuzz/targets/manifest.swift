@@ -1,6 +1,7 @@
 import SumiKit
 import SumiCodecs
 import SumiCompose
+import SumiEngine
 import SumiPage
 import SumiText
 import SumiTransform
