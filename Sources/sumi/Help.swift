@@ -1,6 +1,7 @@
+import SumiEngine
 /// The text of `sumi --help` and each command's help.
 enum Help {
-    static let version = "sumi 0.1.0"
+    static let version = "sumi \(SumiVersion.string) (plugin ABI \(SumiVersion.pluginABIVersions.map(String.init).joined(separator: ", ")))"
 
     static let main = """
     sumi — an image pipeline: text on images, pages from screenshots

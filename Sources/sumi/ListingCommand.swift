@@ -9,15 +9,29 @@ struct ListingCommand {
         let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
         if arguments.command == .stages {
             if arguments.json {
-                Terminal.standardOutput(JSONValue.array(registry.all.map(\.json)).serialized() + "\n")
+                let stages = registry.all.map { definition -> JSONValue in
+                    guard case .object(var members) = definition.json,
+                          let library = PluginLoader.library(at: definition.origin) else { return definition.json }
+                    members.append(("plugin", .object([("name", .string(library.name)), ("version", .string(library.version))])))
+                    return .object(members)
+                }
+                let broken = registry.brokenLibraries.map { JSONValue.object([("broken", .string($0.path)), ("reason", .string($0.reason))]) }
+                Terminal.standardOutput(JSONValue.array(stages + broken).serialized() + "\n")
             } else {
                 let factories = registry.all
                 let width = factories.map(\.descriptor.name.count).max() ?? 0
                 var text = ""
                 for f in factories {
                     let pad = String(repeating: " ", count: width - f.descriptor.name.count)
-                    let origin = f.origin == "builtin" ? "" : "  [\(f.origin)]"
+                    var origin = ""
+                    if f.origin != "builtin" {
+                        let library = PluginLoader.library(at: f.origin).map { "\($0.name) \($0.version), " } ?? ""
+                        origin = "  [\(library)\(f.origin)]"
+                    }
                     text += "\(f.descriptor.name)\(pad)  \(f.descriptor.summary)\(origin)\n"
+                }
+                for broken in registry.brokenLibraries {
+                    text += "broken plugin  \(broken.path): \(broken.reason)\n"
                 }
                 Terminal.standardOutput(text)
             }
@@ -42,7 +56,8 @@ struct ListingCommand {
         var text = "\(d.name) — \(d.summary)\n"
         text += "  origin:  \(factory.origin)\n"
         text += "  inputs:  " + (d.inputs.isEmpty ? "none" : d.inputs.map { "\($0.name) (\($0.typeName))" }.joined(separator: ", ")) + "\n"
-        text += "  output:  \(d.output.rawValue)\n"
+        text += "  output:  \(d.output.rawValue)\(d.listOutputParameter.map { " (images when \($0) is a list)" } ?? "")\n"
+        text += "  effect:  \(d.effect.rawValue)\n"
         guard !d.parameters.isEmpty else { return text + "  parameters: none\n" }
         text += "  parameters:\n"
         for p in d.parameters {

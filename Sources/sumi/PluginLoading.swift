@@ -4,10 +4,6 @@ import SumiKit
 /// Plugin discovery for the CLI: folders (`--plugin-path`, `SUMI_PLUGIN_PATH`) and single libraries
 /// (a manifest's `plugins`).
 enum PluginLoading {
-    static func loadFolder(_ folder: String, into registry: StageRegistry) throws(SumiError) {
-        try PluginLoader.loadFolder(folder, into: registry)
-    }
-
     static func loadLibrary(_ path: String, into registry: StageRegistry) throws(SumiError) {
         try PluginLoader.loadLibrary(at: path, into: registry)
     }

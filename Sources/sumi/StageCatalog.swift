@@ -28,7 +28,9 @@ enum StageCatalog {
         if let env = getenv("SUMI_PLUGIN_PATH") {
             folders += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }
-        for folder in folders { try PluginLoading.loadFolder(folder, into: registry) }
+        for folder in folders {
+            try PluginLoader.loadFolder(folder, into: registry) { Terminal.warning($0) }
+        }
         return registry
     }
 }

@@ -83,21 +83,23 @@ struct FixedLayerContent: LayerContent {
     }
 
     @Test func unknownFormatIsAParameterError() throws {
-        for path in ["/tmp/out.xyz", "/tmp/out"] {
-            do {
-                _ = try harness.make(["path": .path(path)])
-                Issue.record("\(path) should be refused")
-            } catch let error as StageError {
-                #expect(error.isUsageError && error.parameter == "format")
-                #expect(error.message.contains("png, jpeg, webp, tiff, bmp"))
-            }
+        let folder = try ScratchFolder("unknown-format")
+        for path in [folder.file("out.xyz"), folder.file("out")] {
+            let error = #expect(throws: StageError.self, "\(path) should be refused") { _ = try harness.make(["path": .path(path)]) }
+            #expect(error?.isUsageError == true && error?.parameter == "format")
+            #expect(error?.message.contains("png, jpeg, webp, tiff, bmp") == true, "\(error?.message ?? "")")
         }
-        #expect(throws: StageError.self) { _ = try harness.make(["path": .path("/tmp/a.png"), "format": .string("gif")]) }
+        #expect(throws: StageError.self) { _ = try harness.make(["path": .path(folder.file("a.png")), "format": .string("gif")]) }
     }
 
     @Test func standardOutputNeedsNoFormat() throws {
-        // `-` takes the source's format at run time (see the end-to-end stdout test).
-        _ = try harness.make(["path": .path("-")])
+        // `-` takes the source's format at run time (see the end-to-end stdout test), where a file
+        // name without an extension and no `format` is refused.
+        let stage = try harness.make(["path": .path("-")])
+        let folder = try ScratchFolder("stdout-format")
+        #expect(throws: StageError.self) { _ = try harness.make(["path": .path(folder.file("noextension"))]) }
+        // And it writes nothing at validation: a stage made for `-` exists without touching stdout.
+        #expect(String(describing: type(of: stage)) == "EncodeStage")
     }
 
     @Test func parametersThatDoNotApplyAreWarnedAboutAndIgnored() throws {

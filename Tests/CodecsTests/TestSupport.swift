@@ -3,14 +3,12 @@ import SumiCodecs
 import SumiKit
 import Testing
 
-/// A scratch folder under /tmp, removed when the value goes away.
+/// A fresh scratch folder of its own under $TMPDIR, removed when the value goes away.
 final class ScratchFolder {
     let path: String
 
     init(_ name: String) throws {
-        path = "/tmp/sumi-tests-codecs-\(name)-\(getpid())"
-        try? FileManager.default.removeItem(atPath: path)
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = try TemporaryFolder.make("codecs-\(name)")
     }
 
     deinit { try? FileManager.default.removeItem(atPath: path) }

@@ -32,7 +32,9 @@ import Testing
     }
 
     @Test func missingInput() throws {
-        let r = try run(input: "/nonexistent/photo.jpg", output: "/tmp/never.png")
+        let dir = try CLI.temporaryFolder("missing-input")
+        let r = try run(input: "/nonexistent/photo.jpg", output: dir + "/never.png")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/never.png"))
         #expect(r.status == 1 && r.stderr.contains("/nonexistent/photo.jpg") && r.stderr.contains("No such file"))
     }
 

@@ -69,9 +69,11 @@ enum CLI {
 
     /// A fresh temporary folder.
     static func temporaryFolder(_ name: String) throws -> String {
-        let path = NSTemporaryDirectory() + "sumi-e2e-\(name)-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
+        var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
+        if base.isEmpty { base = "/tmp" }
+        var template = Array("\(base)/sumi-e2e-\(name)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
+        return String(cString: made)
     }
 
     /// Runs an external tool and returns its stdout (nil when it failed).

@@ -44,7 +44,9 @@ import Testing
                                                    "-compress", "RLE", "BMP3:\(dir)/whole.bmp"]) != nil)
         let whole = try Fixtures.bytes("\(dir)/whole.bmp")
         try #require(whole[30] == 1, "ImageMagick did not write RLE8")
-        try Fixtures.write(Array(whole.prefix(whole.count * 2 / 3)), to: "\(dir)/cut.bmp")
+        // Cut inside the run-length data (after the header and the palette).
+        let dataOffset = Int(whole[10]) | Int(whole[11]) << 8 | Int(whole[12]) << 16 | Int(whole[13]) << 24
+        try Fixtures.write(Array(whole.prefix(dataOffset + (whole.count - dataOffset) * 2 / 3)), to: "\(dir)/cut.bmp")
         let ok = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/whole.bmp", "-o", "\(dir)/whole.png", "--set", "width=20", "-q"])
         #expect(ok.status == 0, "\(ok.stderr)")
         let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/cut.bmp", "-o", "\(dir)/cut.png", "--set", "width=20"])

@@ -1,13 +1,12 @@
 import Foundation
 import SumiKit
 
-/// A scratch folder under /tmp for one test, removed by `cleanUp`.
+/// A fresh scratch folder of its own under $TMPDIR for one test, removed by `cleanUp`.
 struct Scratch {
     let path: String
 
     init(_ name: String) {
-        path = "/tmp/sumi-tests-page-\(ProcessInfo.processInfo.processIdentifier)-\(name)-\(UInt32.random(in: 0...UInt32.max))"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        path = (try? TemporaryFolder.make("page-\(name)")) ?? "/nonexistent-temporary-folder"
     }
 
     func file(_ name: String) -> String { "\(path)/\(name)" }

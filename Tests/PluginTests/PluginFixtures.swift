@@ -22,9 +22,7 @@ struct PluginFixtures: Sendable {
     private init() throws(FixtureError) {
         root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().path
-        temp = "/tmp/sumi-tests-plugins-\(getpid())"
-        try? FileManager.default.removeItem(atPath: temp)
-        try Self.makeFolder(temp)
+        do { temp = try TemporaryFolder.make("plugins") } catch { throw FixtureError(description: "\(error)") }
 
         let prebuilt = root + "/.build/plugins"
         if FileManager.default.fileExists(atPath: prebuilt + "/libpixelate.so") {
@@ -36,8 +34,7 @@ struct PluginFixtures: Sendable {
         if FileManager.default.fileExists(atPath: prebuilt + "/libSepiaPlugin.so") {
             sepia = prebuilt + "/libSepiaPlugin.so"
         } else {
-            // Kept between runs so a rebuild is incremental.
-            let scratch = "/tmp/sumi-tests-plugins-sepia-build"
+            let scratch = temp + "/sepia-build"
             try Self.run("/usr/bin/env", ["swift", "build", "--package-path", root + "/Examples/SepiaPlugin",
                                           "--scratch-path", scratch, "--product", "SepiaPlugin"])
             sepia = scratch + "/debug/libSepiaPlugin.so"

@@ -32,10 +32,9 @@ import Glibc
     }
 
     @Test func atomicWriteReplacesWholeFilesOnly() throws {
-        let dir = "/tmp/sumi-kit-io-\(Int.random(in: 0..<1_000_000_000))"
+        let dir = try TemporaryFolder("kit-io").path
         #expect(throws: StageError.self) { try FileIO.writeAtomically([1, 2, 3], to: "\(dir)/missing/x.bin") }
         #expect(!FileIO.exists("\(dir)/missing/x.bin"))
-        #expect(mkdir(dir, 0o755) == 0)
         let target = "\(dir)/x.bin"
         try FileIO.writeAtomically([1, 2, 3], to: target)
         #expect(try FileIO.read(target) == [1, 2, 3])

@@ -9,11 +9,7 @@ enum TextTestSupport {
     static let notoArabic = "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf"
     static let notoDevanagari = "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf"
 
-    static let tempDirectory: String = {
-        let dir = "/tmp/sumi-tests-text-\(getpid())"
-        try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        return dir
-    }()
+    static let tempDirectory: String = (try? TemporaryFolder.make("text")) ?? "/nonexistent-temporary-folder"
 
     /// Runs the text stage and returns its layer content.
     static func content(_ parameters: [String: ParamValue], harness: StageHarness = StageHarness(TextStage.self)) throws -> TextLayerContent {

@@ -49,7 +49,9 @@ public struct PipelineBuilder {
             guard let factory = registry.factory(named: entry.stage) else {
                 let names = registry.all.map(\.descriptor.name)
                 let hint = Self.closest(entry.stage, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
-                throw fail(entry, "unknown stage \"\(MessageText.cut(entry.stage))\"\(hint); known stages: \(names.joined(separator: ", "))")
+                let broken = registry.brokenLibraries.map { "\($0.path) (\($0.reason))" }
+                let brokenNote = broken.isEmpty ? "" : "; plugin libraries that failed to load, which may offer it: " + broken.joined(separator: "; ")
+                throw fail(entry, "unknown stage \"\(MessageText.cut(entry.stage))\"\(hint); known stages: \(names.joined(separator: ", "))\(brokenNote)")
             }
             var substituted: [(String, JSONValue)] = []
             for (name, raw) in entry.with {

@@ -125,4 +125,4 @@ struct PluginLibrary: Sendable {
 }
 
 /// The version of Sumi reported to plugins in `sumi_host.host_version`.
-let sumiHostVersion = "1.0.0"
+let sumiHostVersion = SumiVersion.string

@@ -41,17 +41,29 @@ public enum PluginLoader {
         try registry.register(definitions)
     }
 
-    /// Loads every `*.so` in `dir`, in name order. Anything there that is not a plugin is an error
-    /// naming the file.
-    public static func loadFolder(_ dir: String, into registry: StageRegistry) throws(SumiError) {
+    /// Loads every `*.so` in `dir`, in name order, as GStreamer's registry does: a library that
+    /// fails to load (not a plugin, another ABI, a malformed descriptor, a clashing name) is reported
+    /// through `warn`, remembered in the registry as broken with its reason, and skipped, so one bad
+    /// file does not stop commands that do not need it. A folder that does not exist is an error.
+    public static func loadFolder(_ dir: String, into registry: StageRegistry,
+                                  warn: (String) -> Void = { _ in }) throws(SumiError) {
         guard FileIO.isDirectory(dir) else {
             throw SumiError.usage("plugin folder \(dir) does not exist or is not a folder")
         }
         for name in try sharedLibraries(in: dir) {
             let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
             if FileIO.isDirectory(path) { continue }
-            try loadLibrary(at: path, into: registry)
+            do { try loadLibrary(at: path, into: registry) } catch {
+                let canonical = canonicalPath(path)
+                registry.recordBroken(path: canonical, reason: error.message)
+                warn("plugin \(canonical) skipped: \(error.message)")
+            }
         }
+    }
+
+    /// The name and version a loaded library declared, by canonical path.
+    public static func library(at path: String) -> (name: String, version: String)? {
+        libraries.withLock { $0[path].map { ($0.name, $0.version) } }
     }
 
     /// The names of the `*.so` files in `dir`, sorted.

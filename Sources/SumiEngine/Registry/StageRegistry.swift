@@ -5,6 +5,24 @@ import SumiKit
 /// a family name, an origin, and a list of `StageDefinition` values.
 public final class StageRegistry: Sendable {
     private let storage = Mutex<[String: StageDefinition]>([:])
+    private let broken = Mutex<[BrokenLibrary]>([])
+
+    /// A plugin library found in a plugin folder that could not be loaded, and why.
+    public struct BrokenLibrary: Sendable {
+        public var path: String
+        public var reason: String
+    }
+
+    /// Remembers a library that failed to load (listed by `sumi stages`, named when a manifest uses
+    /// a stage nobody offers). The same path is remembered once.
+    public func recordBroken(path: String, reason: String) {
+        broken.withLock { list in
+            if !list.contains(where: { $0.path == path }) { list.append(BrokenLibrary(path: path, reason: reason)) }
+        }
+    }
+
+    /// The libraries that failed to load, in the order they were found.
+    public var brokenLibraries: [BrokenLibrary] { broken.withLock { $0 } }
 
     public init() {}
 

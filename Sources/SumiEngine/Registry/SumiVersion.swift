@@ -1,0 +1,9 @@
+import CSumiPlugin
+
+/// The one version of Sumi: printed by `sumi --version`, reported to plugins in
+/// `sumi_host.host_version`, and what a plugin package depends on.
+public enum SumiVersion {
+    public static let string = "0.2.0"
+    /// The plugin ABI versions this host loads.
+    public static let pluginABIVersions: [UInt32] = [SUMI_PLUGIN_ABI_VERSION]
+}
