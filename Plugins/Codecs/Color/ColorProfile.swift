@@ -1,4 +1,5 @@
 import SumiKit
+import Synchronization
 
 /// What Sumi knows about colour spaces: the built profiles it offers (sRGB, Display P3, the spaces of
 /// H.273 code points) and the checks an embedded profile passes before it is trusted.
@@ -58,23 +59,31 @@ public enum ColorProfile {
         guard profile.isRGB else {
             return (nil, "ICC profile describes \(profile.colorSpaceName) data, not RGB")
         }
-        guard ColorTransform(from: profile, to: LcmsProfile.sRGB()) != nil else {
+        guard ColorProbe(from: profile, to: LcmsProfile.sRGB()) != nil else {
             return (nil, "ICC profile \"\(profile.name)\" cannot be used for conversion (corrupt tags)")
         }
         return (declared < data.count ? Array(data.prefix(declared)) : data, nil)
     }
 
-    /// Whether `data` is sRGB in effect: nil, or a profile that maps test colours to sRGB unchanged.
+    /// Answers of `isSRGB` so far, by profile bytes (a run meets few profiles, and asks per layer,
+    /// capture and page).
+    private static let sRGBAnswers = Mutex<[[UInt8]: Bool]>([:])
+
+    /// Whether `data` is sRGB in effect: nil, or a profile that maps test colours to sRGB within
+    /// two 8-bit levels (the sRGB profiles in circulation differ from lcms2's by up to 1.5 levels in
+    /// saturated colours; converting between them would only cost time).
     public static func isSRGB(_ data: [UInt8]?) -> Bool {
         guard let data else { return true }
         if data == sRGBData { return true }
-        guard let profile = LcmsProfile(iccData: data),
-              let transform = ColorTransform(from: profile, to: LcmsProfile.sRGB()) else { return false }
-        let samples: [UInt8] = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 128, 128, 128, 255,
-                                32, 200, 90, 255, 250, 240, 10, 255]
-        var converted = samples
-        converted.withUnsafeMutableBytes { transform.apply($0.baseAddress!, pixels: samples.count / 4) }
-        return zip(samples, converted).allSatisfy { abs(Int($0) - Int($1)) <= 1 }
+        if let known = sRGBAnswers.withLock({ $0[data] }) { return known }
+        var answer = false
+        if let profile = LcmsProfile(iccData: data), profile.isRGB,
+           let probe = ColorProbe(from: profile, to: LcmsProfile.sRGB()) {
+            let samples: [Double] = [1, 0, 0, 0, 1, 0, 0, 0, 1, 0.5, 0.5, 0.5, 0.125, 0.8, 0.35, 0.98, 0.94, 0.04, 0.02, 0.03, 0.05]
+            answer = zip(samples, probe.convert(samples)).allSatisfy { abs($0 - $1) * 255 <= 2 }
+        }
+        sRGBAnswers.withLock { $0[data] = answer }
+        return answer
     }
 
     /// Whether two optional profiles are the same space (same bytes, or both sRGB in effect).
