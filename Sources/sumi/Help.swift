@@ -37,8 +37,14 @@ enum Help {
       sumi run 'decode ! rotate angle=90 ! encode' -i scans/ -o 'turned/{name}'
       sumi inspect text
 
+    UNTRUSTED MANIFESTS
+      validate never loads a manifest's plugins; run loads those outside the plugin folders only
+      with --allow-manifest-plugins. --safe (or SUMI_SAFE=1) loads none, reads only the -i files,
+      writes only below the folder of -o, and limits pixels, text, files, memory and time.
+
     ENVIRONMENT
       SUMI_PLUGIN_PATH   colon-separated folders whose plugin libraries (*.so) are loaded
+      SUMI_SAFE          1: every run is --safe; SUMI_SAFE_SECONDS lowers its 300 s time limit
 
     EXIT STATUS
       0 success · 1 a run failed (unreadable image, I/O error, ...) · 2 usage, manifest or validation error
@@ -87,6 +93,11 @@ enum Help {
       --json                  Print one JSON report per run (JSON Lines) on stdout (stderr when an
                               output is "-"); with --shard or --skip-existing, a summary line last.
       -q, --quiet             No warnings and no progress bar.
+      --safe                  Run a manifest from others: no manifest plugins, reads only below
+                              the -i inputs, writes only below the folder of -o, limits on pixels
+                              (50 M), text (10,000 characters), files per stage (64), memory (8 GiB)
+                              and time (300 s); each violation is exit status 2.
+      --allow-manifest-plugins  Load the manifest's plugins outside the plugin folders (their code runs).
       -h, --help              Show this help.
     """
 

@@ -10,11 +10,16 @@ import Testing
         let found: [UInt8] = [0x48, 0x0D, 0x00, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x5B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0xFF, 0x2C, 0xFF, 0x5B, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00]
         let message = errorMessage { _ = try decodeBytes(Array("BM".utf8) + found) }
         #expect(message?.hasPrefix("test: corrupt BMP header (unknown info header size ") == true, "\(message ?? "decoded")")
-        // A data offset past the end is refused the same way.
+        // A data offset past the end of a 1×1 file is truncated data, not a 2 GB gap to fill.
         var bytes = Array("BM".utf8) + [UInt8](repeating: 0, count: 60)
         bytes[14] = 40
         bytes[10] = 0xFF; bytes[11] = 0xFF; bytes[12] = 0xFF; bytes[13] = 0x7F
+        bytes[18] = 1; bytes[22] = 1; bytes[26] = 1; bytes[28] = 24
         let offset = errorMessage { _ = try decodeBytes(bytes) }
-        #expect(offset?.contains("pixel data offset 2147483647 is outside the 62-byte file") == true, "\(offset ?? "decoded")")
+        #expect(offset == "test: truncated BMP data (the header needs 2147483651 bytes, the file has 62)", "\(offset ?? "decoded")")
+        // Pixels starting inside the headers are refused.
+        bytes[10] = 20; bytes[11] = 0; bytes[12] = 0; bytes[13] = 0
+        let inside = errorMessage { _ = try decodeBytes(bytes) }
+        #expect(inside == "test: corrupt BMP header (pixel data offset 20 is inside the headers)", "\(inside ?? "decoded")")
     }
 }

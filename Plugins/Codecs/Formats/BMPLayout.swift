@@ -6,16 +6,15 @@ enum BMPLayout {
     static let headerSizes: Set<Int> = [12, 16, 40, 52, 56, 64, 108, 124]
 
     /// What is wrong with the file header, or nil. gdk-pixbuf allocates the info header and the
-    /// gap before the pixels at the sizes the file states (a 4 GB allocation from 40 bytes, found
-    /// by fuzzing): both are checked against the file first.
+    /// gap before the pixels at the sizes the file states (a 4 GB allocation from 48 bytes, found
+    /// by fuzzing): the info header must be one of a real BMP version, the pixels must start after
+    /// it, and (`missingData`) inside the file.
     static func headerProblem(_ bytes: [UInt8]) -> String? {
         guard bytes.count >= 26 else { return "the file is too short for a BMP header" }
         func le32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
         let dataOffset = le32(10), headerSize = le32(14)
         guard headerSizes.contains(headerSize) else { return "unknown info header size \(headerSize)" }
-        guard dataOffset >= 14 + headerSize, dataOffset <= bytes.count else {
-            return "pixel data offset \(dataOffset) is outside the \(bytes.count)-byte file"
-        }
+        guard dataOffset >= 14 + headerSize else { return "pixel data offset \(dataOffset) is inside the headers" }
         return nil
     }
 
@@ -45,7 +44,7 @@ enum BMPLayout {
             let rows = runLengthRows(bytes, from: dataOffset, height: height, pixelsPerByte: compression == 1 ? 1 : 2)
             return rows < height ? "the run-length data ends after \(rows) of \(height) rows" : nil
         default:
-            return nil
+            return dataOffset > bytes.count ? "the pixel data would start at byte \(dataOffset), the file has \(bytes.count)" : nil
         }
     }
 
