@@ -32,6 +32,14 @@ struct RunCommand {
             }
             return error.exitCode
         }
+        if arguments.batch.printManifest {
+            guard let json = invocation.inlineJSON else {
+                Terminal.error(SumiError.usage("--print-manifest prints an inline pipeline as a manifest; \(arguments.target ?? "") is a manifest already (--print-inline goes the other way)"))
+                return 2
+            }
+            Terminal.standardOutput(InlinePipeline.pretty(json))
+            return 0
+        }
         if arguments.batch.printInline {
             for (_, pipeline) in pipelines { Terminal.standardOutput(InlineForm.text(of: pipeline) + "\n") }
             return 0
