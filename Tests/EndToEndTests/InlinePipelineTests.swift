@@ -81,6 +81,9 @@ import Testing
         // And back: the manifest's inline form is the line's pipeline again.
         let again = try CLI.run(["run", manifest, "--print-inline"])
         #expect(again.stdout.contains("photo. ! flip ! scale width=32"), "\(again.stdout)")
+        // Without paths it is a template: -i and -o are declared, required parameters.
+        let template = try CLI.run(["run", "decode ! scale width=8 ! encode", "--print-manifest"])
+        #expect(template.status == 0 && template.stdout.contains("\"${input}\"") && template.stdout.contains("\"${output}\""), "\(template.stderr)")
         let refused = try CLI.run(["run", "pipelines/thumbnail.json", "--print-manifest"])
         #expect(refused.status == 2)
     }
