@@ -16,13 +16,15 @@ struct BatchOptions {
     var skipExisting = false
     /// `--print-inline`: print the pipeline in the one-line form and exit.
     var printInline = false
+    /// `--print-manifest`: print an inline pipeline as a manifest and exit.
+    var printManifest = false
     /// `validate --template`: unset required parameters are listed, not an error.
     var template = false
     /// `graph --svg`.
     var svg = false
 
     static let runOptions: Set<String> = ["-r", "--recursive", "--strict", "-n", "--dry-run", "--shard",
-                                          "--skip-existing", "--print-inline"]
+                                          "--skip-existing", "--print-inline", "--print-manifest"]
     static let validateOptions: Set<String> = ["-r", "--recursive", "--strict", "--template"]
 
     /// Takes `option` if it is one of these; `value` reads the option's value.
@@ -34,6 +36,7 @@ struct BatchOptions {
         case "--shard": shard = try value()
         case "--skip-existing": skipExisting = true
         case "--print-inline": printInline = true
+        case "--print-manifest": printManifest = true
         case "--template": template = true
         case "--svg": svg = true
         default: return false

@@ -29,7 +29,7 @@ struct CompletionCommand {
         let stages: [StageDescriptor]
         let commands = Arguments.Command.allCases.map(\.rawValue)
         let runOptions = ["-i", "--input", "-o", "--output", "--set", "--plugin-path", "-j", "--jobs", "--json", "-q", "--quiet",
-                          "-n", "--dry-run", "-r", "--recursive", "--strict", "--shard", "--skip-existing", "--print-inline", "--help"]
+                          "-n", "--dry-run", "-r", "--recursive", "--strict", "--shard", "--skip-existing", "--print-inline", "--print-manifest", "--help"]
         let validateOptions = ["-i", "--input", "-o", "--output", "--set", "--plugin-path", "--json", "-q", "--quiet",
                                "-r", "--recursive", "--strict", "--template", "--help"]
         /// `stage.param=` for every parameter of every stage (`--set` takes a stage name used once).
@@ -125,7 +125,7 @@ struct CompletionCommand {
             lines.append("complete -c sumi -n '\(files)' -s o -l output -r -F -d 'output file, folder or template'")
             lines.append("complete -c sumi -n '\(files)' -l set -x -a '\(setTargets.joined(separator: " "))' -d 'NAME=VALUE or STAGE.PARAM=VALUE'")
             lines.append("complete -c sumi -n '__fish_seen_subcommand_from run' -l shard -x -a 'auto 1/2 2/2 1/4 2/4 3/4 4/4' -d 'K/N or auto'")
-            for option in ["dry-run", "recursive", "strict", "skip-existing", "print-inline", "json", "quiet"] {
+            for option in ["dry-run", "recursive", "strict", "skip-existing", "print-inline", "print-manifest", "json", "quiet"] {
                 lines.append("complete -c sumi -n '__fish_seen_subcommand_from run' -l \(option)")
             }
             lines.append("complete -c sumi -n '__fish_seen_subcommand_from run' -s j -l jobs -x")

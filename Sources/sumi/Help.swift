@@ -88,6 +88,7 @@ enum Help {
                               SLURM_ARRAY_TASK_ID/COUNT (see docs/scale-out.md).
       --skip-existing         Skip runs whose output file exists (resume a batch).
       --print-inline          Print the pipeline on one line, with this run's values, and exit.
+      --print-manifest        Print an inline pipeline as a manifest file, and exit.
       --plugin-path DIR       Load the plugin libraries in DIR (repeatable).
       -j, --jobs N            Batch mode: run up to N pipelines at once (default: the number of cores).
       --json                  Print one JSON report per run (JSON Lines) on stdout (stderr when an

@@ -6,6 +6,8 @@ extension InlinePipeline {
     struct Parsed {
         var manifest: Manifest
         var columns: [Int]
+        /// The manifest as JSON (`--print-manifest`).
+        var json: JSONValue
     }
 
     /// Turns parsed elements and links into manifest JSON, then loads it as any manifest is loaded.
@@ -139,7 +141,7 @@ extension InlinePipeline {
         let json = JSONValue.object([("sumi", .number(1)), ("name", .string("inline")), ("params", .object(params)),
                                      ("stages", .array(stageJSON))])
         let manifest = try ManifestLoader.parse(Array(json.serialized().utf8), path: fileName)
-        return Parsed(manifest: manifest, columns: stages.map(\.column))
+        return Parsed(manifest: manifest, columns: stages.map(\.column), json: json)
     }
 
     /// A property's text as the JSON a manifest would hold: `${…}` kept for substitution, a JSON array
@@ -175,5 +177,22 @@ extension InlinePipeline {
             }
         }
         return message
+    }
+
+    /// A manifest's JSON laid out one member (and one stage) a line, as the shipped manifests are.
+    static func pretty(_ json: JSONValue) -> String {
+        guard let members = json.objectValue else { return json.serialized() + "\n" }
+        let lines = members.map { key, value -> String in
+            let name = JSONValue.string(key).serialized()
+            if let items = value.arrayValue, key == "stages" {
+                return "  \(name): [\n" + items.map { "    " + $0.serialized() }.joined(separator: ",\n") + "\n  ]"
+            }
+            if let params = value.objectValue, key == "params", !params.isEmpty {
+                return "  \(name): {\n" + params.map { "    " + JSONValue.string($0.0).serialized() + ": " + $0.1.serialized() }
+                    .joined(separator: ",\n") + "\n  }"
+            }
+            return "  \(name): \(value.serialized())"
+        }
+        return "{\n" + lines.joined(separator: ",\n") + "\n}\n"
     }
 }

@@ -27,8 +27,9 @@ struct Invocation {
     /// The number of inputs before sharding, and the shard (if any).
     let totalInputs: Int
     let shard: Shard?
-    /// For an inline pipeline, the column of each stage (by manifest index).
+    /// For an inline pipeline, the column of each stage (by manifest index), and its manifest JSON.
     let inlineColumns: [Int]?
+    let inlineJSON: JSONValue?
 
     init(arguments: Arguments, warn: @escaping (String) -> Void = { _ in }) throws(SumiError) {
         let target = arguments.target ?? ""
@@ -39,6 +40,7 @@ struct Invocation {
             let parsed = try InlinePipeline.parse(target, registry: registry)
             manifest = parsed.manifest
             inlineColumns = parsed.columns
+            inlineJSON = parsed.json
             isInline = true
             overrides.markAll(in: manifest)
         } else {
@@ -47,6 +49,7 @@ struct Invocation {
                                      pluginFolders: ManifestPlugins.folders(arguments.pluginPaths))
             isInline = false
             inlineColumns = nil
+            inlineJSON = nil
         }
         let file = FileIO.fileName(of: manifest.path)
         shard = try arguments.batch.shard.map { (text: String) throws(SumiError) in try Shard.parse(text) }

@@ -16,6 +16,14 @@ struct RunCommand {
         var pipelines: [(input: String?, pipeline: Pipeline)] = []
         do throws(SumiError) {
             invocation = try Invocation(arguments: arguments) { if !quiet { Terminal.warning($0) } }
+            if arguments.batch.printManifest {
+                // Printed as written, before any value is needed.
+                guard let json = invocation.inlineJSON else {
+                    throw SumiError.usage("--print-manifest prints an inline pipeline as a manifest; \(arguments.target ?? "") is a manifest already (--print-inline goes the other way)")
+                }
+                Terminal.standardOutput(InlinePipeline.pretty(json))
+                return 0
+            }
             let builder = PipelineBuilder(registry: invocation.registry)
             for run in invocation.runs {
                 do throws(SumiError) {

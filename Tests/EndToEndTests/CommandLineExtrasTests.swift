@@ -109,3 +109,39 @@ import Testing
         }
     }
 }
+
+/// Completion scripts and the man page.
+@Suite struct InstallationFilesTests {
+    @Test func bashCompletionOffersStagesAndParameters() throws {
+        let dir = try CLI.temporaryFolder("completion")
+        let script = try CLI.run(["completion", "bash"])
+        #expect(script.status == 0)
+        try script.stdoutData.write(to: URL(fileURLWithPath: "\(dir)/sumi.bash"))
+        let probe = """
+        source '\(dir)/sumi.bash'
+        COMP_WORDS=(sumi inspect ro); COMP_CWORD=2; _sumi; echo "${COMPREPLY[@]}"
+        COMP_WORDS=(sumi run m.json --set pad.mar); COMP_CWORD=4; _sumi; echo "${COMPREPLY[@]}"
+        COMP_WORDS=(sumi va); COMP_CWORD=1; _sumi; echo "${COMPREPLY[@]}"
+        """
+        let out = String(decoding: CLI.tool("/bin/bash", ["-c", probe]) ?? Data(), as: UTF8.self).split(separator: "\n")
+        #expect(out == ["rotate", "pad.margin=", "validate"], "\(out)")
+        for shell in ["zsh", "fish"] {
+            let r = try CLI.run(["completion", shell])
+            #expect(r.status == 0 && r.stdout.contains("crop") && r.stdout.contains("enlarge"), "\(shell)")
+        }
+        #expect(try CLI.run(["completion", "bsh"]).stderr.contains("did you mean \"bash\""))
+    }
+
+    @Test func manPageFormatsWithoutWarnings() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/groff") else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
+        process.arguments = ["-man", "-ww", "-z", CLI.root + "/docs/sumi.1"]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let warnings = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0 && warnings.isEmpty, "\(warnings)")
+    }
+}

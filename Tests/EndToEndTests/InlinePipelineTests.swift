@@ -65,4 +65,26 @@ import Testing
         let same = try content("\(dir)/m.\(ext)") == content("\(dir)/i.\(ext)")
         #expect(same, "\(name): the inline form must give the same file")
     }
+
+    @Test func printManifestIsTheInverse() throws {
+        let dir = try CLI.temporaryFolder("printmanifest")
+        let line = "decode id=photo path=\(Fixtures.photo) ! scale width=64 ! encode path=\(dir)/a.png  photo. ! flip ! scale width=32 ! encode path=\(dir)/b.png"
+        let printed = try CLI.run(["run", line, "--print-manifest"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let manifest = "\(dir)/m.json"
+        try printed.stdoutData.write(to: URL(fileURLWithPath: manifest))
+        let json = try #require(try JSONSerialization.jsonObject(with: printed.stdoutData) as? [String: Any])
+        #expect((json["stages"] as? [Any])?.count == 6)
+        let run = try CLI.run(["run", manifest])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(CLI.identify("\(dir)/a.png")?.width == 64 && CLI.identify("\(dir)/b.png")?.width == 32)
+        // And back: the manifest's inline form is the line's pipeline again.
+        let again = try CLI.run(["run", manifest, "--print-inline"])
+        #expect(again.stdout.contains("photo. ! flip ! scale width=32"), "\(again.stdout)")
+        // Without paths it is a template: -i and -o are declared, required parameters.
+        let template = try CLI.run(["run", "decode ! scale width=8 ! encode", "--print-manifest"])
+        #expect(template.status == 0 && template.stdout.contains("\"${input}\"") && template.stdout.contains("\"${output}\""), "\(template.stderr)")
+        let refused = try CLI.run(["run", "pipelines/thumbnail.json", "--print-manifest"])
+        #expect(refused.status == 2)
+    }
 }
