@@ -6,6 +6,10 @@ import SumiKit
 public struct TextStage: Stage {
     /// Texts longer than this many Unicode scalars are refused.
     public static let maxScalars = 200_000
+    /// Grapheme clusters (a base and its combining marks) longer than this many scalars are refused:
+    /// shaping time grows with the square of a cluster's length. Unicode's stream-safe format allows
+    /// 30 combining marks in a row; the longest emoji sequences have about ten scalars.
+    public static let maxClusterScalars = 64
 
     public static let descriptor = StageDescriptor(
         name: "text",
@@ -31,6 +35,15 @@ public struct TextStage: Stage {
             ParameterSpec("language", .string, summary: "BCP 47 language tag (shaping and font choice)"),
             ParameterSpec("direction", .string, default: .string("auto"), values: ["auto", "ltr", "rtl"],
                           summary: "paragraph direction; auto takes the first strong character's"),
+            ParameterSpec("line-break", .string, default: .string("auto"),
+                          values: LineBreakOptions.Strictness.allCases.map(\.rawValue),
+                          summary: "CSS line-break: how strict the Japanese/Chinese line-start rules are (strict: JLREQ kinsoku)"),
+            ParameterSpec("word-break", .string, default: .string("normal"),
+                          values: LineBreakOptions.WordBreak.allCases.map(\.rawValue),
+                          summary: "CSS word-break: keep-all keeps CJK and Korean words whole, break-all breaks inside words"),
+            ParameterSpec("hyphens", .string, default: .string("manual"),
+                          values: LineBreakOptions.Hyphens.allCases.map(\.rawValue),
+                          summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored"),
         ])
 
     let text: String
@@ -42,6 +55,7 @@ public struct TextStage: Stage {
     let lineHeight: Double
     let language: String?
     let direction: TextDirection
+    let breakOptions: LineBreakOptions
 
     public init(parameters: Parameters) throws {
         let text = parameters.string("text") ?? ""
@@ -50,6 +64,7 @@ public struct TextStage: Stage {
         guard scalarCount <= Self.maxScalars else {
             throw StageError.invalidParameter("text", "the text has \(scalarCount) characters; at most \(Self.maxScalars) are drawn")
         }
+        try Self.checkClusters(text)
         self.text = text
         font = FontSpec(parsing: parameters.string("font") ?? "sans-serif")
         if case .file(let path) = font {
@@ -73,6 +88,25 @@ public struct TextStage: Stage {
         let language = parameters.string("language")?.trimmingCharacters(in: " ")
         self.language = language?.isEmpty == false ? language : nil
         direction = TextDirection(rawValue: parameters.string("direction") ?? "auto") ?? .auto
+        var breakOptions = LineBreakOptions()
+        breakOptions.lineBreak = LineBreakOptions.Strictness(rawValue: parameters.string("line-break") ?? "auto") ?? .auto
+        breakOptions.wordBreak = LineBreakOptions.WordBreak(rawValue: parameters.string("word-break") ?? "normal") ?? .normal
+        breakOptions.hyphens = LineBreakOptions.Hyphens(rawValue: parameters.string("hyphens") ?? "manual") ?? .manual
+        self.breakOptions = breakOptions
+    }
+
+    /// Refuses a grapheme cluster of more than `maxClusterScalars` scalars, naming where it starts.
+    static func checkClusters(_ text: String) throws(StageError) {
+        var offset = 0
+        for (index, c) in text.enumerated() {
+            let count = c.unicodeScalars.count
+            if count > maxClusterScalars {
+                let base = c.unicodeScalars.first.map { codePoint($0.value) } ?? "?"
+                throw StageError.invalidParameter("text", "character \(index + 1) (scalar \(offset + 1), \(base)) carries "
+                    + "\(count - 1) combining marks or joined characters; at most \(maxClusterScalars - 1) are drawn on one base")
+            }
+            offset += count
+        }
     }
 
     /// A number, or "t,r,b,l" (also "all", "v,h" and "t,h,b" as in CSS).
@@ -119,7 +153,8 @@ public struct TextStage: Stage {
             warn("font family \(names) not installed; using \(using)")
         }
         let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
-                                      align: align, direction: direction, language: language)
+                                      align: align, direction: direction, language: language,
+                                      breakOptions: breakOptions)
         let layout = try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)
