@@ -114,6 +114,11 @@ final class FontFace: Sendable {
                 hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
             }
             hb_buffer_guess_segment_properties(buffer)
+            // At the start of a paragraph a combining mark with no base is drawn on a dotted circle
+            // (U+25CC), as pango does; HarfBuzz inserts it when told the text begins here.
+            if range.lowerBound == 0 {
+                hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_BOT.rawValue))
+            }
             hb_shape(h.font, buffer, nil, 0)
 
             var count: UInt32 = 0
@@ -128,6 +133,18 @@ final class FontFace: Sendable {
                                           xOffset: Double(p.x_offset), yOffset: Double(p.y_offset)))
             }
             return glyphs
+        }
+    }
+
+    /// The ink box of a glyph in font units (+y up): left, bottom, right, top; nil for no ink.
+    func inkBox(glyph: UInt32) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        handles.withLock { h in
+            var e = hb_glyph_extents_t()
+            guard hb_font_get_glyph_extents(h.font, glyph, &e) != 0, e.width != 0, e.height != 0 else { return nil }
+            // HarfBuzz gives the top-left corner and a negative height.
+            let x0 = Double(min(e.x_bearing, e.x_bearing + e.width)), x1 = Double(max(e.x_bearing, e.x_bearing + e.width))
+            let y0 = Double(min(e.y_bearing, e.y_bearing + e.height)), y1 = Double(max(e.y_bearing, e.y_bearing + e.height))
+            return (x0, y0, x1, y1)
         }
     }
 

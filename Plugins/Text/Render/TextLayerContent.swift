@@ -17,16 +17,39 @@ public struct TextLayerContent: LayerContent {
 
     let layout: TextLayout
     let style: BoxStyle
+    /// How far glyph ink reaches past the box on each side, in layout units: the layer grows by it so
+    /// no ink is cut at any padding (the box then sits that far in from the layer's top-left).
+    let inkOverflow: EdgeInsets
+    /// Each line's ink box, from the text block's top-left.
+    private let lineInk: [Rect?]
 
     init(layout: TextLayout, style: BoxStyle) {
         self.layout = layout
         self.style = style
+        let lineInk = layout.lineInkBounds()
+        self.lineInk = lineInk
+        let p = style.padding, b = style.border
+        let box = Size(width: layout.width + p.left + p.right + 2 * b, height: layout.height + p.top + p.bottom + 2 * b)
+        var overflow = EdgeInsets.zero
+        for case let ink? in lineInk {
+            overflow.left = max(overflow.left, -(b + p.left + ink.x))
+            overflow.top = max(overflow.top, -(b + p.top + ink.y))
+            overflow.right = max(overflow.right, b + p.left + ink.maxX - box.width)
+            overflow.bottom = max(overflow.bottom, b + p.top + ink.maxY - box.height)
+        }
+        inkOverflow = overflow
     }
 
     /// Text block plus padding plus border, in layout units.
-    public var size: Size {
+    var boxSize: Size {
         let p = style.padding, b = style.border
         return Size(width: layout.width + p.left + p.right + 2 * b, height: layout.height + p.top + p.bottom + 2 * b)
+    }
+
+    /// The box plus any glyph ink that reaches outside it, in layout units.
+    public var size: Size {
+        let box = boxSize, o = inkOverflow
+        return Size(width: box.width + o.left + o.right, height: box.height + o.top + o.bottom)
     }
 
     /// The number of lines the text was laid out in.
@@ -51,16 +74,36 @@ public struct TextLayerContent: LayerContent {
                 + "\(formatNumber(scaleX)); the limit is \(formatNumber(Self.maxEmPixels))")
         }
         var canvas = Canvas(width: Int(wd), height: Int(hd))
-        let b = style.border
-        let outer = Rect(x: phaseX, y: phaseY, width: s.width * scaleX, height: s.height * scaleY)
-        let inner = Rect(x: phaseX + b * scaleX, y: phaseY + b * scaleY,
-                         width: max(0, (s.width - 2 * b) * scaleX), height: max(0, (s.height - 2 * b) * scaleY))
+        let b = style.border, box = boxSize
+        let boxX = phaseX + inkOverflow.left * scaleX, boxY = phaseY + inkOverflow.top * scaleY
+        let outer = Rect(x: boxX, y: boxY, width: box.width * scaleX, height: box.height * scaleY)
+        let inner = Rect(x: boxX + b * scaleX, y: boxY + b * scaleY,
+                         width: max(0, (box.width - 2 * b) * scaleX), height: max(0, (box.height - 2 * b) * scaleY))
         canvas.fillBox(outer: outer, inner: inner, border: style.borderColor, background: style.background)
         if style.color.alpha > 0 {
             var rasterizer = GlyphRasterizer(scaleX: scaleX, scaleY: scaleY, fontSize: layout.fontSize)
-            rasterizer.draw(layout.glyphs, originX: phaseX + (b + style.padding.left) * scaleX,
-                            originY: phaseY + (b + style.padding.top) * scaleY, color: style.color, on: &canvas)
+            let originX = boxX + (b + style.padding.left) * scaleX, originY = boxY + (b + style.padding.top) * scaleY
+            for (index, line) in layout.lines.enumerated() {
+                let shift = baselineShift(line: index, originY: originY, scaleY: scaleY, imageHeight: hd)
+                rasterizer.draw(Array(layout.glyphs[line.glyphRange]), originX: originX, originY: originY + shift,
+                                color: style.color, on: &canvas)
+            }
         }
         return canvas.image
+    }
+
+    /// How far to move a line so its baseline falls on a whole pixel (sharper horizontal stems at
+    /// small sizes): to the nearest pixel row, or the other one when that would cut the line's ink
+    /// at the image's top or bottom edge.
+    private func baselineShift(line index: Int, originY: Double, scaleY: Double, imageHeight: Double) -> Double {
+        let y = originY + layout.lines[index].baseline * scaleY
+        let nearest = y.rounded() - y
+        guard let ink = lineInk[index] else { return nearest }
+        let top = originY + ink.y * scaleY, bottom = originY + ink.maxY * scaleY
+        for shift in [nearest, y.rounded(.up) - y, y.rounded(.down) - y]
+        where top + shift >= -1e-9 && bottom + shift <= imageHeight + 1e-9 {
+            return shift
+        }
+        return 0
     }
 }
