@@ -1,3 +1,4 @@
+import CHarfBuzz
 import SumiKit
 
 /// `text`: no input → a layer of shaped text (HarfBuzz), with per-character font fallback
@@ -41,6 +42,17 @@ public struct TextStage: Stage {
             ParameterSpec("word-break", .string, default: .string("normal"),
                           values: LineBreakOptions.WordBreak.allCases.map(\.rawValue),
                           summary: "CSS word-break: keep-all keeps CJK and Korean words whole, break-all breaks inside words"),
+            ParameterSpec("letter-spacing", .number, default: .number(0), min: -1000, max: 1000,
+                          summary: "extra space after each character, in layout pixels"),
+            ParameterSpec("features", .string, default: .string(""),
+                          summary: "OpenType features, e.g. \"palt, -liga\" or \"ss01, cv01=2\""),
+            ParameterSpec("stroke", .number, default: .number(0), min: 0, max: 1000,
+                          summary: "width of the outline drawn around (under) the glyphs"),
+            ParameterSpec("stroke-color", .color, default: .color(.black), summary: "outline colour"),
+            ParameterSpec("shadow", .string, default: .string(""),
+                          summary: "drop shadow \"dx, dy, blur, colour\" (e.g. \"2, 2, 3, #00000099\"); empty: none"),
+            ParameterSpec("corner-radius", .number, default: .number(0), min: 0, max: 100_000,
+                          summary: "radius of the box's rounded corners"),
             ParameterSpec("hyphens", .string, default: .string("manual"),
                           values: LineBreakOptions.Hyphens.allCases.map(\.rawValue),
                           summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored"),
@@ -56,6 +68,8 @@ public struct TextStage: Stage {
     let language: String?
     let direction: TextDirection
     let breakOptions: LineBreakOptions
+    let letterSpacing: Double
+    let features: [hb_feature_t]
 
     public init(parameters: Parameters) throws {
         let text = parameters.string("text") ?? ""
@@ -81,7 +95,15 @@ public struct TextStage: Stage {
         style.border = parameters.number("border") ?? 0
         style.borderColor = parameters.color("border-color") ?? .black
         style.padding = try Self.padding(parameters["padding"])
+        style.stroke = parameters.number("stroke") ?? 0
+        style.strokeColor = parameters.color("stroke-color") ?? .black
+        style.cornerRadius = parameters.number("corner-radius") ?? 0
+        if let shadow = parameters.string("shadow")?.trimmingCharacters(in: " "), !shadow.isEmpty {
+            style.shadow = try TextShadow(parsing: shadow)
+        }
         self.style = style
+        letterSpacing = parameters.number("letter-spacing") ?? 0
+        features = try OpenTypeFeatures.parse(parameters.string("features") ?? "")
         align = TextAlignment(rawValue: parameters.string("align") ?? "start") ?? .start
         wrapWidth = parameters.number("width")
         lineHeight = parameters.number("line-height") ?? 1
@@ -154,7 +176,7 @@ public struct TextStage: Stage {
         }
         let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
                                       align: align, direction: direction, language: language,
-                                      breakOptions: breakOptions)
+                                      breakOptions: breakOptions, features: features, letterSpacing: letterSpacing)
         let layout = try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)

@@ -3,6 +3,7 @@
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
 #include FT_GLYPH_H
+#include FT_STROKER_H
 #include FT_TRUETYPE_TABLES_H
 
 /* Load flags and pixel modes that are macros Swift cannot import. */

@@ -99,7 +99,7 @@ final class FontFace: Sendable {
     /// Shapes `text[range]`, with `text[context]` (which contains `range`) visible to the shaper for
     /// joining. Clusters in the result are indices into `text`; positions are in font units.
     func shape(_ text: [UInt32], range: Range<Int>, context: Range<Int>, rightToLeft: Bool,
-               script: hb_script_t, language: String?) -> [ShapedGlyph] {
+               script: hb_script_t, language: String?, features: [hb_feature_t] = []) -> [ShapedGlyph] {
         guard !range.isEmpty else { return [] }
         return handles.withLock { h in
             guard let buffer = hb_buffer_create() else { return [] }
@@ -119,7 +119,9 @@ final class FontFace: Sendable {
             if range.lowerBound == 0 {
                 hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_BOT.rawValue))
             }
-            hb_shape(h.font, buffer, nil, 0)
+            features.withUnsafeBufferPointer { f in
+                hb_shape(h.font, buffer, f.baseAddress, UInt32(f.count))
+            }
 
             var count: UInt32 = 0
             guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
@@ -149,11 +151,12 @@ final class FontFace: Sendable {
     }
 
     /// Draws an outline glyph with anti-aliasing. `pixelsPerUnitX/Y` scale font units to pixels;
-    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. Only the part inside
-    /// `visible` (pixels from the pen position, +y up) is drawn, so a huge glyph that shows only in
-    /// part costs only that part.
+    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. With a
+    /// `strokeRadius` (pixels) the glyph grown by that much is drawn (FreeType's stroker, round joins:
+    /// the outline a caption draws under its fill). Only the part inside `visible` (pixels from the
+    /// pen position, +y up) is drawn, so a huge glyph that shows only in part costs only that part.
     func renderOutline(glyph: UInt32, pixelsPerUnitX: Double, pixelsPerUnitY: Double, shiftX: Double, shiftY: Double,
-                       visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
+                       strokeRadius: Double = 0, visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         handles.withLock { h in
             guard FT_Load_Glyph(h.face, glyph, sumi_ft_load_outline_flags()) == 0,
                   let slot = h.face.pointee.glyph,
@@ -164,32 +167,57 @@ final class FontFace: Sendable {
                                    yx: 0, yy: FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded()))
             FT_Outline_Transform(&slot.pointee.outline, &matrix)
             FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
-            var box = FT_BBox()
-            FT_Outline_Get_CBox(&slot.pointee.outline, &box)
-            let xMin = Int((Double(box.xMin) / 64).rounded(.down)), xMax = Int((Double(box.xMax) / 64).rounded(.up))
-            let yMin = Int((Double(box.yMin) / 64).rounded(.down)), yMax = Int((Double(box.yMax) / 64).rounded(.up))
-            let x0 = max(xMin, visible.x.lowerBound), x1 = min(xMax, visible.x.upperBound)
-            let y0 = max(yMin, visible.y.lowerBound), y1 = min(yMax, visible.y.upperBound)
-            guard xMin < xMax, yMin < yMax else { return .empty }
-            guard x0 < x1, y0 < y1 else { return .outside }
-            let width = x1 - x0, height = y1 - y0
-            FT_Outline_Translate(&slot.pointee.outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
-            var coverage = [UInt8](repeating: 0, count: width * height)
-            let status = coverage.withUnsafeMutableBufferPointer { buffer -> FT_Error in
-                var target = FT_Bitmap()
-                target.rows = UInt32(height)
-                target.width = UInt32(width)
-                target.pitch = Int32(width)
-                target.buffer = buffer.baseAddress
-                target.num_grays = 256
-                target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
-                return FT_Outline_Get_Bitmap(h.library, &slot.pointee.outline, &target)
+            guard strokeRadius > 0 else {
+                return Self.rasterize(&slot.pointee.outline, library: h.library, visible: visible)
             }
-            guard status == 0 else { return .empty }
-            let bitmap = GlyphBitmap(width: width, height: height, left: x0, top: y1, pixels: coverage,
-                                     isColor: false, strikeScale: 1)
-            return .drawn(bitmap, clipped: x0 != xMin || x1 != xMax || y0 != yMin || y1 != yMax)
+            var stroker: FT_Stroker?
+            guard FT_Stroker_New(h.library, &stroker) == 0, let stroker else { return .empty }
+            defer { FT_Stroker_Done(stroker) }
+            FT_Stroker_Set(stroker, FT_Fixed((strokeRadius * 64).rounded()), FT_STROKER_LINECAP_ROUND,
+                           FT_STROKER_LINEJOIN_ROUND, 0)
+            var copy: FT_Glyph?
+            guard FT_Get_Glyph(slot, &copy) == 0 else { return .empty }
+            // The outside border encloses the glyph and the stroke around it.
+            guard FT_Glyph_StrokeBorder(&copy, stroker, 0, 1) == 0, let stroked = copy else {
+                if let copy { FT_Done_Glyph(copy) }
+                return .empty
+            }
+            defer { FT_Done_Glyph(stroked) }
+            guard stroked.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return .empty }
+            return UnsafeMutableRawPointer(stroked).withMemoryRebound(to: FT_OutlineGlyphRec.self, capacity: 1) { outlineGlyph in
+                Self.rasterize(&outlineGlyph.pointee.outline, library: h.library, visible: visible)
+            }
         }
+    }
+
+    /// Anti-aliased coverage of an outline in 26.6 pixels, cut to `visible`.
+    private static func rasterize(_ outline: inout FT_Outline, library: FT_Library,
+                                  visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
+        var box = FT_BBox()
+        FT_Outline_Get_CBox(&outline, &box)
+        let xMin = Int((Double(box.xMin) / 64).rounded(.down)), xMax = Int((Double(box.xMax) / 64).rounded(.up))
+        let yMin = Int((Double(box.yMin) / 64).rounded(.down)), yMax = Int((Double(box.yMax) / 64).rounded(.up))
+        let x0 = max(xMin, visible.x.lowerBound), x1 = min(xMax, visible.x.upperBound)
+        let y0 = max(yMin, visible.y.lowerBound), y1 = min(yMax, visible.y.upperBound)
+        guard xMin < xMax, yMin < yMax else { return .empty }
+        guard x0 < x1, y0 < y1 else { return .outside }
+        let width = x1 - x0, height = y1 - y0
+        FT_Outline_Translate(&outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        let status = coverage.withUnsafeMutableBufferPointer { buffer -> FT_Error in
+            var target = FT_Bitmap()
+            target.rows = UInt32(height)
+            target.width = UInt32(width)
+            target.pitch = Int32(width)
+            target.buffer = buffer.baseAddress
+            target.num_grays = 256
+            target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+            return FT_Outline_Get_Bitmap(library, &outline, &target)
+        }
+        guard status == 0 else { return .empty }
+        let bitmap = GlyphBitmap(width: width, height: height, left: x0, top: y1, pixels: coverage,
+                                 isColor: false, strikeScale: 1)
+        return .drawn(bitmap, clipped: x0 != xMin || x1 != xMax || y0 != yMin || y1 != yMax)
     }
 
     /// Loads a colour bitmap glyph from the strike best suited to `pixelsPerEm`: premultiplied RGBA

@@ -18,6 +18,10 @@ struct TextLayoutEngine {
     var language: String?
     /// `line-break`, `word-break`, `hyphens`.
     var breakOptions = LineBreakOptions()
+    /// OpenType features applied to every run (`features`).
+    var features: [hb_feature_t] = []
+    /// Extra space after every grapheme cluster but a line's last, in layout units (`letter-spacing`).
+    var letterSpacing: Double = 0
 
     /// A shaped run: clusters `clusters` of the paragraph in one face, level and script.
     private struct Run {
@@ -138,7 +142,8 @@ struct TextLayoutEngine {
         for i in p.runs.indices {
             let run = p.runs[i]
             p.runs[i].glyphs = run.face.shape(p.scalars, range: p.scalarRange(run.clusters), context: 0..<p.scalars.count,
-                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language)
+                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language,
+                                              features: features)
         }
         // Advance of each cluster, for line filling.
         var clusterOfScalar = [Int](repeating: 0, count: p.scalars.count)
@@ -151,6 +156,7 @@ struct TextLayoutEngine {
             let k = scale(run.face)
             for g in run.glyphs where g.cluster < clusterOfScalar.count { widths[clusterOfScalar[g.cluster]] += g.xAdvance * k }
         }
+        if letterSpacing != 0 { for i in widths.indices { widths[i] += letterSpacing } }
         guard let wrapWidth else {
             drafts.append(draftLine(p, clusters: 0..<characters.count, firstRun: 0, primary: primary))
             return p.isRightToLeft
@@ -268,7 +274,8 @@ struct TextLayoutEngine {
             if lo != run.clusters.lowerBound || hi != run.clusters.upperBound || (shownHyphen != nil && hi == clusters.upperBound) {
                 piece.clusters = lo..<hi
                 piece.glyphs = run.face.shape(scalars, range: p.scalarRange(lo..<hi), context: lineScalars,
-                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language)
+                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language,
+                                              features: features)
             }
             pieces.append(piece)
         }
@@ -282,13 +289,19 @@ struct TextLayoutEngine {
             let k = scale(piece.face)
             ascent = max(ascent, piece.face.ascender * k)
             descent = max(descent, piece.face.descender * k)
-            for g in piece.glyphs {
+            for (gi, g) in piece.glyphs.enumerated() {
                 glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
                                           cluster: g.cluster))
                 pen += g.xAdvance * k
+                // Letter spacing after the last glyph of each cluster.
+                if letterSpacing != 0 && (gi + 1 == piece.glyphs.count || piece.glyphs[gi + 1].cluster != g.cluster) {
+                    pen += letterSpacing
+                }
                 if g.glyph == 0, g.cluster < p.scalars.count, missing.count < 20 { missing.append(p.scalars[g.cluster]) }
             }
         }
+        // No spacing after a line's last cluster.
+        if letterSpacing != 0 && !glyphs.isEmpty { pen -= letterSpacing }
         var text = String(p.characters[clusters])
         if let shownHyphen, let h = Unicode.Scalar(shownHyphen) {
             text.removeLast()

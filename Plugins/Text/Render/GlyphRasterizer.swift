@@ -7,6 +7,9 @@ struct GlyphRasterizer {
     let scaleX: Double
     let scaleY: Double
     let fontSize: Double
+    /// When above zero, outline glyphs are drawn grown by this many pixels (a caption's outline);
+    /// colour glyphs are then skipped.
+    var strokeRadius: Double = 0
 
     private struct Key: Hashable {
         var face: ObjectIdentifier
@@ -25,13 +28,14 @@ struct GlyphRasterizer {
     /// Draws `glyphs` with the text block's origin at pixel (`originX`, `originY`).
     mutating func draw(_ glyphs: [PlacedGlyph], originX: Double, originY: Double, color: Color, on canvas: inout Canvas) {
         let emX = fontSize * scaleX, emY = fontSize * scaleY
-        let marginX = emX * 3 + 2, marginY = emY * 3 + 2
+        let marginX = emX * 3 + 2 + strokeRadius, marginY = emY * 3 + 2 + strokeRadius
         for g in glyphs {
             let px = originX + g.x * scaleX, py = originY + g.y * scaleY
             if px < -marginX || px > Double(canvas.width) + marginX || py < -marginY || py > Double(canvas.height) + marginY {
                 continue
             }
             if g.face.hasColorBitmaps {
+                if strokeRadius > 0 { continue }
                 drawColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
             } else {
                 drawOutline(g, px: px, py: py, color: color, on: &canvas)
@@ -52,7 +56,7 @@ struct GlyphRasterizer {
             let pen = (x: Int(ix), y: Int(iy))
             let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
             let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
-                                             shiftX: fx, shiftY: fy, visible: visible)
+                                             shiftX: fx, shiftY: fy, strokeRadius: strokeRadius, visible: visible)
             switch drawn {
             case .empty:
                 bitmap = nil

@@ -31,11 +31,13 @@ public struct TextLayerContent: LayerContent {
         let p = style.padding, b = style.border
         let box = Size(width: layout.width + p.left + p.right + 2 * b, height: layout.height + p.top + p.bottom + 2 * b)
         var overflow = EdgeInsets.zero
+        // Outline and shadow reach past the glyphs by `spread`.
+        let spread = style.inkSpread
         for case let ink? in lineInk {
-            overflow.left = max(overflow.left, -(b + p.left + ink.x))
-            overflow.top = max(overflow.top, -(b + p.top + ink.y))
-            overflow.right = max(overflow.right, b + p.left + ink.maxX - box.width)
-            overflow.bottom = max(overflow.bottom, b + p.top + ink.maxY - box.height)
+            overflow.left = max(overflow.left, -(b + p.left + ink.x - spread.left))
+            overflow.top = max(overflow.top, -(b + p.top + ink.y - spread.top))
+            overflow.right = max(overflow.right, b + p.left + ink.maxX + spread.right - box.width)
+            overflow.bottom = max(overflow.bottom, b + p.top + ink.maxY + spread.bottom - box.height)
         }
         inkOverflow = overflow
     }
@@ -79,17 +81,53 @@ public struct TextLayerContent: LayerContent {
         let outer = Rect(x: boxX, y: boxY, width: box.width * scaleX, height: box.height * scaleY)
         let inner = Rect(x: boxX + b * scaleX, y: boxY + b * scaleY,
                          width: max(0, (box.width - 2 * b) * scaleX), height: max(0, (box.height - 2 * b) * scaleY))
-        canvas.fillBox(outer: outer, inner: inner, border: style.borderColor, background: style.background)
+        if style.cornerRadius > 0 {
+            canvas.fillRoundedBox(outer: outer, inner: inner, radius: style.cornerRadius * min(scaleX, scaleY),
+                                  border: style.borderColor, background: style.background)
+        } else {
+            canvas.fillBox(outer: outer, inner: inner, border: style.borderColor, background: style.background)
+        }
+        let originX = boxX + (b + style.padding.left) * scaleX, originY = boxY + (b + style.padding.top) * scaleY
+        let strokeRadius = style.stroke * min(scaleX, scaleY)
+        // Under the glyphs: the shadow (of the outlined glyphs), then the outline, then the fill.
+        if let shadow = style.shadow, shadow.color.alpha > 0 {
+            var layer = Canvas(width: canvas.width, height: canvas.height)
+            var opaque = shadow.color
+            opaque.alpha = 255
+            drawGlyphs(on: &layer, originX: originX + shadow.dx * scaleX, originY: originY + shadow.dy * scaleY,
+                       scaleX: scaleX, scaleY: scaleY, imageHeight: hd, color: opaque, strokeRadius: strokeRadius,
+                       withFill: true)
+            layer.blur(sigma: shadow.blur * min(scaleX, scaleY))
+            canvas.draw(image: layer.image, x: 0, y: 0, opacity: shadow.color.alpha)
+        }
+        if strokeRadius > 0 && style.strokeColor.alpha > 0 {
+            drawGlyphs(on: &canvas, originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY, imageHeight: hd,
+                       color: style.strokeColor, strokeRadius: strokeRadius, withFill: false)
+        }
         if style.color.alpha > 0 {
-            var rasterizer = GlyphRasterizer(scaleX: scaleX, scaleY: scaleY, fontSize: layout.fontSize)
-            let originX = boxX + (b + style.padding.left) * scaleX, originY = boxY + (b + style.padding.top) * scaleY
-            for (index, line) in layout.lines.enumerated() {
-                let shift = baselineShift(line: index, originY: originY, scaleY: scaleY, imageHeight: hd)
-                rasterizer.draw(Array(layout.glyphs[line.glyphRange]), originX: originX, originY: originY + shift,
-                                color: style.color, on: &canvas)
-            }
+            drawGlyphs(on: &canvas, originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY, imageHeight: hd,
+                       color: style.color, strokeRadius: 0, withFill: false)
         }
         return canvas.image
+    }
+
+    /// Draws every line's glyphs (grown by `strokeRadius` when above zero; with `withFill`, the
+    /// plain glyphs too, for a shadow's silhouette), each line's baseline on a whole pixel.
+    private func drawGlyphs(on canvas: inout Canvas, originX: Double, originY: Double, scaleX: Double, scaleY: Double,
+                            imageHeight: Double, color: Color, strokeRadius: Double, withFill: Bool) {
+        var rasterizer = GlyphRasterizer(scaleX: scaleX, scaleY: scaleY, fontSize: layout.fontSize)
+        var strokes = GlyphRasterizer(scaleX: scaleX, scaleY: scaleY, fontSize: layout.fontSize)
+        strokes.strokeRadius = strokeRadius
+        for (index, line) in layout.lines.enumerated() {
+            let shift = baselineShift(line: index, originY: originY, scaleY: scaleY, imageHeight: imageHeight)
+            let glyphs = Array(layout.glyphs[line.glyphRange])
+            if strokeRadius > 0 {
+                strokes.draw(glyphs, originX: originX, originY: originY + shift, color: color, on: &canvas)
+            }
+            if strokeRadius == 0 || withFill {
+                rasterizer.draw(glyphs, originX: originX, originY: originY + shift, color: color, on: &canvas)
+            }
+        }
     }
 
     /// How far to move a line so its baseline falls on a whole pixel (sharper horizontal stems at
@@ -99,7 +137,8 @@ public struct TextLayerContent: LayerContent {
         let y = originY + layout.lines[index].baseline * scaleY
         let nearest = y.rounded() - y
         guard let ink = lineInk[index] else { return nearest }
-        let top = originY + ink.y * scaleY, bottom = originY + ink.maxY * scaleY
+        let spread = style.inkSpread
+        let top = originY + (ink.y - spread.top) * scaleY, bottom = originY + (ink.maxY + spread.bottom) * scaleY
         for shift in [nearest, y.rounded(.up) - y, y.rounded(.down) - y]
         where top + shift >= -1e-9 && bottom + shift <= imageHeight + 1e-9 {
             return shift
