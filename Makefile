@@ -8,7 +8,7 @@ BIN := .build/$(CONFIG)/sumi
 BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
   libfribidi-dev libicu-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev webp-pixbuf-loader \
   fonts-dejavu-core fonts-ipafont-gothic fonts-noto-color-emoji fonts-noto-core fonts-nanum
-TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools qpdf poppler-utils imagemagick libjpeg-turbo-progs
+TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 BENCH_PKGS := hyperfine libvips-tools time
 
 .PHONY: all deps test-deps bench-deps build demo test bench examples samples clean

@@ -46,6 +46,8 @@ public struct TextStage: Stage {
                           summary: "extra space after each character, in layout pixels"),
             ParameterSpec("features", .string, default: .string(""),
                           summary: "OpenType features, e.g. \"palt, -liga\" or \"ss01, cv01=2\""),
+            ParameterSpec("variations", .string, default: .string(""),
+                          summary: "variable-font axis values, e.g. \"wght=700, wdth=85\""),
             ParameterSpec("stroke", .number, default: .number(0), min: 0, max: 1000,
                           summary: "width of the outline drawn around (under) the glyphs"),
             ParameterSpec("stroke-color", .color, default: .color(.black), summary: "outline colour"),
@@ -70,6 +72,7 @@ public struct TextStage: Stage {
     let breakOptions: LineBreakOptions
     let letterSpacing: Double
     let features: [hb_feature_t]
+    let variations: FontVariations
 
     public init(parameters: Parameters) throws {
         let text = parameters.string("text") ?? ""
@@ -104,6 +107,7 @@ public struct TextStage: Stage {
         self.style = style
         letterSpacing = parameters.number("letter-spacing") ?? 0
         features = try OpenTypeFeatures.parse(parameters.string("features") ?? "")
+        variations = try FontVariations(parsing: parameters.string("variations") ?? "")
         align = TextAlignment(rawValue: parameters.string("align") ?? "start") ?? .start
         wrapWidth = parameters.number("width")
         lineHeight = parameters.number("line-height") ?? 1
@@ -176,7 +180,8 @@ public struct TextStage: Stage {
         }
         let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
                                       align: align, direction: direction, language: language,
-                                      breakOptions: breakOptions, features: features, letterSpacing: letterSpacing)
+                                      breakOptions: breakOptions, features: features, variations: variations,
+                                      letterSpacing: letterSpacing)
         let layout = try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)

@@ -43,8 +43,9 @@ final class FontFace: Sendable {
         var font: OpaquePointer
     }
 
-    /// Opens face `index` of the font file at `path`.
-    init(path: String, index: Int) throws(StageError) {
+    /// Opens face `index` of the font file at `path`, a variable font at the given axis values
+    /// (axes the font lacks are ignored; values are clamped to the axis range by both libraries).
+    init(path: String, index: Int, variations: FontVariations = FontVariations()) throws(StageError) {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else {
             throw StageError("cannot initialise FreeType")
@@ -62,6 +63,12 @@ final class FontFace: Sendable {
         let upem = max(1, hb_face_get_upem(hbFace))
         hb_face_destroy(hbFace)
         hb_font_set_scale(font, Int32(upem), Int32(upem))
+        if !variations.isEmpty {
+            variations.values.withUnsafeBufferPointer { v in
+                hb_font_set_variations(font, v.baseAddress, UInt32(v.count))
+            }
+            variations.apply(to: face, library: library)
+        }
 
         var extents = hb_font_extents_t()
         hb_font_get_h_extents(font, &extents)

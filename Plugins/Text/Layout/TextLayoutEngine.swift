@@ -20,6 +20,8 @@ struct TextLayoutEngine {
     var breakOptions = LineBreakOptions()
     /// OpenType features applied to every run (`features`).
     var features: [hb_feature_t] = []
+    /// Variable-font axis values (`variations`).
+    var variations = FontVariations()
     /// Extra space after every grapheme cluster but a line's last, in layout units (`letter-spacing`).
     var letterSpacing: Double = 0
 
@@ -63,7 +65,7 @@ struct TextLayoutEngine {
 
     func layout(_ text: String) throws(StageError) -> TextLayout {
         guard let primaryFont = chain.primary else { throw StageError("no font available") }
-        let primary = try catalog.face(for: primaryFont)
+        let primary = try catalog.face(for: primaryFont, variations: variations)
         var drafts: [LineDraft] = []
         var previousIsRightToLeft = direction == .rtl
         for paragraph in Self.paragraphs(text) {
@@ -245,7 +247,7 @@ struct TextLayoutEngine {
                 last.clusters = last.clusters.lowerBound..<(ci + 1)
                 runs[runs.count - 1] = last
             } else {
-                let face = try catalog.face(for: chain.coverage(at: fontIndex))
+                let face = try catalog.face(for: chain.coverage(at: fontIndex), variations: variations)
                 runs.append(Run(clusters: ci..<(ci + 1), fontIndex: fontIndex, face: face, level: level, script: script))
             }
         }
