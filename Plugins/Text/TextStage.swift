@@ -42,6 +42,11 @@ public struct TextStage: Stage {
             ParameterSpec("word-break", .string, default: .string("normal"),
                           values: LineBreakOptions.WordBreak.allCases.map(\.rawValue),
                           summary: "CSS word-break: keep-all keeps CJK and Korean words whole, break-all breaks inside words"),
+            ParameterSpec("writing-mode", .string, default: .string("horizontal-tb"),
+                          values: ["horizontal-tb", "vertical-rl"],
+                          summary: "vertical-rl: columns top to bottom, right to left; width is then the column length"),
+            ParameterSpec("text-orientation", .string, default: .string("mixed"), values: ["mixed", "upright"],
+                          summary: "in vertical text: mixed turns Latin sideways, upright sets every character upright"),
             ParameterSpec("letter-spacing", .number, default: .number(0), min: -1000, max: 1000,
                           summary: "extra space after each character, in layout pixels"),
             ParameterSpec("features", .string, default: .string(""),
@@ -71,6 +76,8 @@ public struct TextStage: Stage {
     let direction: TextDirection
     let breakOptions: LineBreakOptions
     let letterSpacing: Double
+    let vertical: Bool
+    let allUpright: Bool
     let features: [hb_feature_t]
     let variations: FontVariations
 
@@ -106,6 +113,8 @@ public struct TextStage: Stage {
         }
         self.style = style
         letterSpacing = parameters.number("letter-spacing") ?? 0
+        vertical = parameters.string("writing-mode") == "vertical-rl"
+        allUpright = parameters.string("text-orientation") == "upright"
         features = try OpenTypeFeatures.parse(parameters.string("features") ?? "")
         variations = try FontVariations(parsing: parameters.string("variations") ?? "")
         align = TextAlignment(rawValue: parameters.string("align") ?? "start") ?? .start
@@ -182,7 +191,8 @@ public struct TextStage: Stage {
                                       align: align, direction: direction, language: language,
                                       breakOptions: breakOptions, features: features, variations: variations,
                                       letterSpacing: letterSpacing)
-        let layout = try engine.layout(text)
+        let layout = vertical ? try VerticalLayoutEngine(base: engine, allUpright: allUpright).layout(text)
+            : try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)
             warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes")

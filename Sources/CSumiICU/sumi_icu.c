@@ -51,6 +51,15 @@ int32_t sumi_icu_kinsoku(uint32_t c) {
     }
 }
 
+int32_t sumi_icu_is_upright_in_vertical(uint32_t c) {
+    switch (u_getIntPropertyValue((UChar32)c, UCHAR_VERTICAL_ORIENTATION)) {
+    case U_VO_UPRIGHT: case U_VO_TRANSFORMED_UPRIGHT: case U_VO_TRANSFORMED_ROTATED:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 int32_t sumi_icu_line_break_is(uint32_t c, const char *name) {
     int32_t wanted = u_getPropertyValueEnum(UCHAR_LINE_BREAK, name);
     return wanted >= 0 && u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK) == wanted;

@@ -106,7 +106,8 @@ final class FontFace: Sendable {
     /// Shapes `text[range]`, with `text[context]` (which contains `range`) visible to the shaper for
     /// joining. Clusters in the result are indices into `text`; positions are in font units.
     func shape(_ text: [UInt32], range: Range<Int>, context: Range<Int>, rightToLeft: Bool,
-               script: hb_script_t, language: String?, features: [hb_feature_t] = []) -> [ShapedGlyph] {
+               script: hb_script_t, language: String?, features: [hb_feature_t] = [],
+               vertical: Bool = false) -> [ShapedGlyph] {
         guard !range.isEmpty else { return [] }
         return handles.withLock { h in
             guard let buffer = hb_buffer_create() else { return [] }
@@ -115,7 +116,7 @@ final class FontFace: Sendable {
                 hb_buffer_add_utf32(buffer, chars.baseAddress, Int32(chars.count),
                                     UInt32(range.lowerBound - context.lowerBound), Int32(range.count))
             }
-            hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+            hb_buffer_set_direction(buffer, vertical ? HB_DIRECTION_TTB : rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
             hb_buffer_set_script(buffer, script)
             if let language, !language.isEmpty {
                 hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
@@ -163,15 +164,17 @@ final class FontFace: Sendable {
     /// the outline a caption draws under its fill). Only the part inside `visible` (pixels from the
     /// pen position, +y up) is drawn, so a huge glyph that shows only in part costs only that part.
     func renderOutline(glyph: UInt32, pixelsPerUnitX: Double, pixelsPerUnitY: Double, shiftX: Double, shiftY: Double,
-                       strokeRadius: Double = 0, visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
+                       strokeRadius: Double = 0, rotated: Bool = false,
+                       visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         handles.withLock { h in
             guard FT_Load_Glyph(h.face, glyph, sumi_ft_load_outline_flags()) == 0,
                   let slot = h.face.pointee.glyph,
                   slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
                   slot.pointee.outline.n_points > 0 else { return .empty }
             // Font units → 26.6 pixels, as a 16.16 matrix.
-            var matrix = FT_Matrix(xx: FT_Fixed((pixelsPerUnitX * 64 * 65536).rounded()), xy: 0,
-                                   yx: 0, yy: FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded()))
+            // Turned 90° clockwise (vertical text): the baseline runs down, tops face right.
+            let sx = FT_Fixed((pixelsPerUnitX * 64 * 65536).rounded()), sy = FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded())
+            var matrix = rotated ? FT_Matrix(xx: 0, xy: sx, yx: -sy, yy: 0) : FT_Matrix(xx: sx, xy: 0, yx: 0, yy: sy)
             FT_Outline_Transform(&slot.pointee.outline, &matrix)
             FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
             guard strokeRadius > 0 else {

@@ -9,6 +9,8 @@ struct PlacedGlyph: Sendable {
     var y: Double
     /// The first scalar the glyph stands for, as an index into its paragraph's scalars.
     var cluster: Int
+    /// Turned 90° clockwise (sideways in vertical text).
+    var rotated = false
 }
 
 /// One line of a laid-out block.
@@ -37,6 +39,8 @@ struct TextLayout: Sendable {
     var fontSize: Double
     /// Characters no installed font has (drawn as the primary font's missing-glyph box).
     var missingCharacters: [UInt32] = []
+    /// Laid out in vertical-rl columns (`lines` are then columns, right to left).
+    var isVertical = false
 
     /// The box of each line's glyph ink in layout units from the block's top-left (+y down), nil
     /// for a line with no ink. Marks, descenders and italic overhangs can reach outside the line box.
@@ -57,8 +61,13 @@ struct TextLayout: Sendable {
                 }
                 guard let box else { continue }
                 let k = fontSize / g.face.unitsPerEm
-                minX = min(minX, g.x + box.minX * k); maxX = max(maxX, g.x + box.maxX * k)
-                minY = min(minY, g.y - box.maxY * k); maxY = max(maxY, g.y - box.minY * k)
+                if g.rotated {
+                    minX = min(minX, g.x + box.minY * k); maxX = max(maxX, g.x + box.maxY * k)
+                    minY = min(minY, g.y + box.minX * k); maxY = max(maxY, g.y + box.maxX * k)
+                } else {
+                    minX = min(minX, g.x + box.minX * k); maxX = max(maxX, g.x + box.maxX * k)
+                    minY = min(minY, g.y - box.maxY * k); maxY = max(maxY, g.y - box.minY * k)
+                }
             }
             guard minX <= maxX, minY <= maxY else { return nil }
             return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)

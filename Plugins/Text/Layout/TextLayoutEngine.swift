@@ -196,21 +196,29 @@ struct TextLayoutEngine {
 
     /// The break opportunities and cluster classes of a paragraph, ready to fill lines.
     private func lineFitter(_ p: Paragraph, widths: [Double], maxWidth: Double) throws(StageError) -> LineFitter {
-        let n = p.characters.count
-        let breaks = try LineBreaker(options: breakOptions, language: language).opportunities(p.scalars)
+        var hyphenWidth = 0.0
+        let isSoftHyphen = p.characters.map { $0.unicodeScalars.count == 1 && $0.unicodeScalars.first?.value == 0xAD }
+        if let shy = isSoftHyphen.firstIndex(of: true), let run = p.runs.first(where: { $0.clusters.contains(shy) }) {
+            hyphenWidth = hyphen(in: run).width
+        }
+        return try lineFitter(scalars: p.scalars, characters: p.characters, clusterStarts: p.clusterStarts,
+                              widths: widths, hyphenWidth: hyphenWidth, maxWidth: maxWidth)
+    }
+
+    /// The fitter for one paragraph's clusters (also for vertical columns).
+    func lineFitter(scalars: [UInt32], characters: [Character], clusterStarts: [Int], widths: [Double],
+                    hyphenWidth: Double, maxWidth: Double) throws(StageError) -> LineFitter {
+        let n = characters.count
+        let breaks = try LineBreaker(options: breakOptions, language: language).opportunities(scalars)
         var opportunities = [Bool](repeating: false, count: n + 1)
         var k = 0
-        for (ci, start) in p.clusterStarts.enumerated() {
+        for (ci, start) in clusterStarts.enumerated() {
             while k < breaks.count && breaks[k] < start { k += 1 }
             if k < breaks.count && breaks[k] == start { opportunities[ci] = true }
         }
         opportunities[n] = true
-        let first = p.clusterStarts.map { p.scalars[$0] }
-        let isSoftHyphen = p.characters.map { $0.unicodeScalars.count == 1 && $0.unicodeScalars.first?.value == 0xAD }
-        var hyphenWidth = 0.0
-        if let shy = isSoftHyphen.firstIndex(of: true), let run = p.runs.first(where: { $0.clusters.contains(shy) }) {
-            hyphenWidth = hyphen(in: run).width
-        }
+        let first = clusterStarts.map { scalars[$0] }
+        let isSoftHyphen = characters.map { $0.unicodeScalars.count == 1 && $0.unicodeScalars.first?.value == 0xAD }
         return LineFitter(widths: widths, opportunities: opportunities, isSpace: first.map(LineFitter.isSpace),
                           isSoftHyphen: isSoftHyphen, mayHang: first.map(LineFitter.mayHang),
                           kinsoku: first.map { sumi_icu_kinsoku($0) },

@@ -15,6 +15,7 @@ struct GlyphRasterizer {
         var face: ObjectIdentifier
         var glyph: UInt32
         var subpixel: Int
+        var rotated: Bool
     }
     private var outlines: [Key: GlyphBitmap?] = [:]
     private var colorGlyphs: [Key: ColorGlyph?] = [:]
@@ -47,7 +48,7 @@ struct GlyphRasterizer {
         let qx = (px * 4).rounded() / 4, qy = (py * 4).rounded() / 4
         let ix = qx.rounded(.down), iy = qy.rounded(.down)
         let fx = qx - ix, fy = qy - iy
-        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: Int(fx * 4) * 4 + Int(fy * 4))
+        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: Int(fx * 4) * 4 + Int(fy * 4), rotated: g.rotated)
         let bitmap: GlyphBitmap?
         if let cached = outlines[key] {
             bitmap = cached
@@ -56,7 +57,8 @@ struct GlyphRasterizer {
             let pen = (x: Int(ix), y: Int(iy))
             let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
             let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
-                                             shiftX: fx, shiftY: fy, strokeRadius: strokeRadius, visible: visible)
+                                             shiftX: fx, shiftY: fy, strokeRadius: strokeRadius, rotated: g.rotated,
+                                             visible: visible)
             switch drawn {
             case .empty:
                 bitmap = nil
@@ -89,7 +91,7 @@ struct GlyphRasterizer {
     static let maxResampledPixels = 4_000_000
 
     private mutating func drawColor(_ g: PlacedGlyph, px: Double, py: Double, opacity: UInt8, on canvas: inout Canvas) {
-        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: 0)
+        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: 0, rotated: false)
         let entry: ColorGlyph?
         if let cached = colorGlyphs[key] {
             entry = cached

@@ -134,6 +134,7 @@ public struct TextLayerContent: LayerContent {
     /// small sizes): to the nearest pixel row, or the other one when that would cut the line's ink
     /// at the image's top or bottom edge.
     private func baselineShift(line index: Int, originY: Double, scaleY: Double, imageHeight: Double) -> Double {
+        guard !layout.isVertical else { return 0 }
         let y = originY + layout.lines[index].baseline * scaleY
         let nearest = y.rounded() - y
         guard let ink = lineInk[index] else { return nearest }

@@ -28,6 +28,10 @@ int32_t sumi_icu_break_unit(uint32_t c);
    the long-vowel mark: CL, CP, EX, IS, NS, CJ), 2 if a line should not end with it (OP). */
 int32_t sumi_icu_kinsoku(uint32_t c);
 
+/* 1 if `c` stands upright in vertical text (Vertical_Orientation U, Tu or Tr), 0 if it is turned
+   sideways (R). */
+int32_t sumi_icu_is_upright_in_vertical(uint32_t c);
+
 /* Whether `c` has the Line_Break property given by its short name ("CM", "NS"...). */
 int32_t sumi_icu_line_break_is(uint32_t c, const char *name);
 
