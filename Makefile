@@ -6,11 +6,11 @@ BIN := .build/$(CONFIG)/sumi
 
 # Debian packages: C libraries, fonts, and the tools tests and benchmarks use.
 BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
-  libfribidi-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev webp-pixbuf-loader \
+  libfribidi-dev libicu-dev libjpeg62-turbo-dev libpng-dev zlib1g-dev libwebp-dev webp-pixbuf-loader \
   fonts-dejavu-core fonts-ipafont-gothic fonts-noto-color-emoji fonts-noto-core fonts-nanum
 # Colour management and HEIF/AVIF (Debian 12's libheif1 carries the libde265, dav1d, aom and x265 codecs).
 BUILD_PKGS += liblcms2-dev libheif-dev
-TEST_PKGS := libharfbuzz-bin qpdf poppler-utils imagemagick libjpeg-turbo-progs
+TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 BENCH_PKGS := hyperfine libvips-tools time
 # A one-node Slurm cluster for `make test-cluster`.

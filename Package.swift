@@ -31,6 +31,9 @@ let package = Package(
             cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp")]
         ),
+        // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
+        // function names are macros Swift cannot import.
+        .target(name: "CSumiICU", path: "Sources/CSumiICU", linkerSettings: [.linkedLibrary("icuuc")]),
         // The versioned C ABI between the host and plugin libraries.
         .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
 
@@ -55,7 +58,7 @@ let package = Package(
         .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),
         .target(
             name: "SumiText",
-            dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi"],
+            dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi", "CSumiICU"],
             path: "Plugins/Text"
         ),
         .target(name: "SumiCompose", dependencies: ["SumiKit", "SumiCodecs"], path: "Plugins/Compose"),

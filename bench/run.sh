@@ -90,6 +90,29 @@ if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
   python3 -c "import json; r=json.load(open('$WORK/results/batch.json'))['results']; print('   images/s jobs 2 vs jobs 1: %.2fx' % (r[1]['median']/r[0]['median']))"
 fi
 
+if "$SUMI" inspect text >/dev/null 2>&1 && command -v pango-view >/dev/null; then
+  echo "== Text: a 2000-character mixed-script paragraph wrapped at 600 px, 17 px, to PNG"
+  python3 - "$WORK/paragraph.txt" <<'PY'
+import sys
+words = ["Sumi", "lays", "out", "text", "東京タワーは", "夕焼けに", "赤く光る。", "ภาษาไทย", "เป็นภาษา",
+         "مرحبا", "بالعالم", "नमस्ते", "дом", "straße", "colour", "https://example.org/a/b", "😀"]
+out, i = "", 0
+while len(out) < 2000:
+    out += words[(i * 7) % len(words)] + " "
+    i += 1
+open(sys.argv[1], "w").write(out[:2000])
+PY
+  cat > "$WORK/paragraph.json" <<JSON
+{"sumi": 1, "params": {"text": {"type": "string"}, "output": {"type": "path"}},
+ "stages": [{"id": "t", "stage": "text", "with": {"text": "\${text}", "size": 17, "width": 600, "background": "white"}},
+            {"stage": "encode", "from": "t", "with": {"path": "\${output}"}}]}
+JSON
+  bench paragraph \
+    "$SUMI run $WORK/paragraph.json --set \"text=\$(cat $WORK/paragraph.txt)\" -o $WORK/out/para.png --quiet" \
+    "pango-view --no-display --dpi=72 --font='sans-serif 17px' --width=600 --background=white -q -o $WORK/out/para-pango.png $WORK/paragraph.txt"
+  row paragraph "text paragraph 2000 chars @600px" "pango-view"
+fi
+
 if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; then
   echo "== 8 captures 1170x2532 -> one PDF page"
   INPUTS=$(for c in $CAPTURES; do echo -n " -i $c"; done)

@@ -1,3 +1,4 @@
+import CHarfBuzz
 import SumiKit
 
 /// `text`: no input → a layer of shaped text (HarfBuzz), with per-character font fallback
@@ -6,6 +7,10 @@ import SumiKit
 public struct TextStage: Stage {
     /// Texts longer than this many Unicode scalars are refused.
     public static let maxScalars = 200_000
+    /// Grapheme clusters (a base and its combining marks) longer than this many scalars are refused:
+    /// shaping time grows with the square of a cluster's length. Unicode's stream-safe format allows
+    /// 30 combining marks in a row; the longest emoji sequences have about ten scalars.
+    public static let maxClusterScalars = 64
 
     public static let descriptor = StageDescriptor(
         name: "text",
@@ -31,6 +36,33 @@ public struct TextStage: Stage {
             ParameterSpec("language", .string, summary: "BCP 47 language tag (shaping and font choice)"),
             ParameterSpec("direction", .string, default: .string("auto"), values: ["auto", "ltr", "rtl"],
                           summary: "paragraph direction; auto takes the first strong character's"),
+            ParameterSpec("line-break", .string, default: .string("auto"),
+                          values: LineBreakOptions.Strictness.allCases.map(\.rawValue),
+                          summary: "CSS line-break: how strict the Japanese/Chinese line-start rules are (strict: JLREQ kinsoku)"),
+            ParameterSpec("word-break", .string, default: .string("normal"),
+                          values: LineBreakOptions.WordBreak.allCases.map(\.rawValue),
+                          summary: "CSS word-break: keep-all keeps CJK and Korean words whole, break-all breaks inside words"),
+            ParameterSpec("writing-mode", .string, default: .string("horizontal-tb"),
+                          values: ["horizontal-tb", "vertical-rl"],
+                          summary: "vertical-rl: columns top to bottom, right to left; width is then the column length"),
+            ParameterSpec("text-orientation", .string, default: .string("mixed"), values: ["mixed", "upright"],
+                          summary: "in vertical text: mixed turns Latin sideways, upright sets every character upright"),
+            ParameterSpec("letter-spacing", .number, default: .number(0), min: -1000, max: 1000,
+                          summary: "extra space after each character, in layout pixels"),
+            ParameterSpec("features", .string, default: .string(""),
+                          summary: "OpenType features, e.g. \"palt, -liga\" or \"ss01, cv01=2\""),
+            ParameterSpec("variations", .string, default: .string(""),
+                          summary: "variable-font axis values, e.g. \"wght=700, wdth=85\""),
+            ParameterSpec("stroke", .number, default: .number(0), min: 0, max: 1000,
+                          summary: "width of the outline drawn around (under) the glyphs"),
+            ParameterSpec("stroke-color", .color, default: .color(.black), summary: "outline colour"),
+            ParameterSpec("shadow", .string, default: .string(""),
+                          summary: "drop shadow \"dx, dy, blur, colour\" (e.g. \"2, 2, 3, #00000099\"); empty: none"),
+            ParameterSpec("corner-radius", .number, default: .number(0), min: 0, max: 100_000,
+                          summary: "radius of the box's rounded corners"),
+            ParameterSpec("hyphens", .string, default: .string("manual"),
+                          values: LineBreakOptions.Hyphens.allCases.map(\.rawValue),
+                          summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored"),
         ])
 
     let text: String
@@ -42,6 +74,12 @@ public struct TextStage: Stage {
     let lineHeight: Double
     let language: String?
     let direction: TextDirection
+    let breakOptions: LineBreakOptions
+    let letterSpacing: Double
+    let vertical: Bool
+    let allUpright: Bool
+    let features: [hb_feature_t]
+    let variations: FontVariations
 
     public init(parameters: Parameters) throws {
         let text = parameters.string("text") ?? ""
@@ -50,6 +88,7 @@ public struct TextStage: Stage {
         guard scalarCount <= Self.maxScalars else {
             throw StageError.invalidParameter("text", "the text has \(scalarCount) characters; at most \(Self.maxScalars) are drawn")
         }
+        try Self.checkClusters(text)
         self.text = text
         font = FontSpec(parsing: parameters.string("font") ?? "sans-serif")
         if case .file(let path) = font {
@@ -66,13 +105,43 @@ public struct TextStage: Stage {
         style.border = parameters.number("border") ?? 0
         style.borderColor = parameters.color("border-color") ?? .black
         style.padding = try Self.padding(parameters["padding"])
+        style.stroke = parameters.number("stroke") ?? 0
+        style.strokeColor = parameters.color("stroke-color") ?? .black
+        style.cornerRadius = parameters.number("corner-radius") ?? 0
+        if let shadow = parameters.string("shadow")?.trimmingCharacters(in: " "), !shadow.isEmpty {
+            style.shadow = try TextShadow(parsing: shadow)
+        }
         self.style = style
+        letterSpacing = parameters.number("letter-spacing") ?? 0
+        vertical = parameters.string("writing-mode") == "vertical-rl"
+        allUpright = parameters.string("text-orientation") == "upright"
+        features = try OpenTypeFeatures.parse(parameters.string("features") ?? "")
+        variations = try FontVariations(parsing: parameters.string("variations") ?? "")
         align = TextAlignment(rawValue: parameters.string("align") ?? "start") ?? .start
         wrapWidth = parameters.number("width")
         lineHeight = parameters.number("line-height") ?? 1
         let language = parameters.string("language")?.trimmingCharacters(in: " ")
         self.language = language?.isEmpty == false ? language : nil
         direction = TextDirection(rawValue: parameters.string("direction") ?? "auto") ?? .auto
+        var breakOptions = LineBreakOptions()
+        breakOptions.lineBreak = LineBreakOptions.Strictness(rawValue: parameters.string("line-break") ?? "auto") ?? .auto
+        breakOptions.wordBreak = LineBreakOptions.WordBreak(rawValue: parameters.string("word-break") ?? "normal") ?? .normal
+        breakOptions.hyphens = LineBreakOptions.Hyphens(rawValue: parameters.string("hyphens") ?? "manual") ?? .manual
+        self.breakOptions = breakOptions
+    }
+
+    /// Refuses a grapheme cluster of more than `maxClusterScalars` scalars, naming where it starts.
+    static func checkClusters(_ text: String) throws(StageError) {
+        var offset = 0
+        for (index, c) in text.enumerated() {
+            let count = c.unicodeScalars.count
+            if count > maxClusterScalars {
+                let base = c.unicodeScalars.first.map { codePoint($0.value) } ?? "?"
+                throw StageError.invalidParameter("text", "character \(index + 1) (scalar \(offset + 1), \(base)) carries "
+                    + "\(count - 1) combining marks or joined characters; at most \(maxClusterScalars - 1) are drawn on one base")
+            }
+            offset += count
+        }
     }
 
     /// A number, or "t,r,b,l" (also "all", "v,h" and "t,h,b" as in CSS).
@@ -119,8 +188,11 @@ public struct TextStage: Stage {
             warn("font family \(names) not installed; using \(using)")
         }
         let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
-                                      align: align, direction: direction, language: language)
-        let layout = try engine.layout(text)
+                                      align: align, direction: direction, language: language,
+                                      breakOptions: breakOptions, features: features, variations: variations,
+                                      letterSpacing: letterSpacing)
+        let layout = vertical ? try VerticalLayoutEngine(base: engine, allUpright: allUpright).layout(text)
+            : try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)
             warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes")

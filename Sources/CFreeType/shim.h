@@ -3,6 +3,8 @@
 #include FT_OUTLINE_H
 #include FT_BITMAP_H
 #include FT_GLYPH_H
+#include FT_STROKER_H
+#include FT_MULTIPLE_MASTERS_H
 #include FT_TRUETYPE_TABLES_H
 
 /* Load flags and pixel modes that are macros Swift cannot import. */

@@ -11,6 +11,41 @@ enum TextTestSupport {
 
     static let tempDirectory: String = (try? TemporaryFolder.make("text")) ?? "/nonexistent-temporary-folder"
 
+    /// Lays `text` out with `pango-view` (same font file, size in pixels, width) and returns its
+    /// break opportunities (scalar offsets where a line may start, after 0) and the scalar offset
+    /// each line starts at, from pango's serialised layout.
+    static func pangoLayout(text: String, font: String, size: Double, width: Double?,
+                            extra: [String] = []) throws -> (breaks: [Int], lineStarts: [Int]) {
+        let out = tempDirectory + "/pango-\(UUID().uuidString).json"
+        var args = ["--no-display", "--dpi=72", "--hinting=none", "--subpixel-positions", "--font=\(font) \(formatPx(size))px",
+                    "--serialize-to=\(out)", "-o", out + ".png"]
+        if let width { args.append("--width=\(formatPx(width))") }
+        args += extra + ["-t", text]
+        _ = try run("/usr/bin/pango-view", args)
+        defer { try? FileManager.default.removeItem(atPath: out); try? FileManager.default.removeItem(atPath: out + ".png") }
+        let data = try Data(contentsOf: URL(fileURLWithPath: out))
+        guard let json = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let output = json["output"] as? [String: Any],
+              let attrs = output["log-attrs"] as? [[String: Any]],
+              let lines = output["lines"] as? [[String: Any]] else { throw TestFailure("pango-view gave no layout") }
+        let breaks = attrs.indices.filter { $0 > 0 && attrs[$0]["line-break"] as? Bool == true }
+        // Line starts are UTF-8 byte offsets: map them to scalar offsets.
+        var scalarAtByte: [Int: Int] = [:]
+        var byte = 0
+        for (i, s) in text.unicodeScalars.enumerated() { scalarAtByte[byte] = i; byte += String(s).utf8.count }
+        scalarAtByte[byte] = text.unicodeScalars.count
+        let starts = lines.compactMap { ($0["start-index"] as? Int).flatMap { scalarAtByte[$0] } }
+        return (breaks, starts)
+    }
+
+    static func formatPx(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+
+    /// A failure with a message, thrown by helpers.
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
     /// Runs the text stage and returns its layer content.
     static func content(_ parameters: [String: ParamValue], harness: StageHarness = StageHarness(TextStage.self)) throws -> TextLayerContent {
         guard case .layer(let layer) = try harness.run(parameters),

@@ -55,11 +55,12 @@ final class FontCatalog: Sendable {
         }
     }
 
-    /// The open face for a font, opened on first use.
-    func face(for font: FontCoverage) throws(StageError) -> FontFace {
-        let key = "\(font.index):\(font.path)"
+    /// The open face for a font, opened on first use; a variable font at the `variations` axis
+    /// values (e.g. "wght=700") is a face of its own.
+    func face(for font: FontCoverage, variations: FontVariations = FontVariations()) throws(StageError) -> FontFace {
+        let key = "\(font.index):\(font.path)" + (variations.isEmpty ? "" : "@\(variations.key)")
         if let face = faces.withLock({ $0[key] }) { return face }
-        let face = try FontFace(path: font.path, index: font.index)
+        let face = try FontFace(path: font.path, index: font.index, variations: variations)
         return faces.withLock { table in
             if let existing = table[key] { return existing }
             table[key] = face

@@ -43,8 +43,9 @@ final class FontFace: Sendable {
         var font: OpaquePointer
     }
 
-    /// Opens face `index` of the font file at `path`.
-    init(path: String, index: Int) throws(StageError) {
+    /// Opens face `index` of the font file at `path`, a variable font at the given axis values
+    /// (axes the font lacks are ignored; values are clamped to the axis range by both libraries).
+    init(path: String, index: Int, variations: FontVariations = FontVariations()) throws(StageError) {
         var library: FT_Library?
         guard FT_Init_FreeType(&library) == 0, let library else {
             throw StageError("cannot initialise FreeType")
@@ -62,6 +63,12 @@ final class FontFace: Sendable {
         let upem = max(1, hb_face_get_upem(hbFace))
         hb_face_destroy(hbFace)
         hb_font_set_scale(font, Int32(upem), Int32(upem))
+        if !variations.isEmpty {
+            variations.values.withUnsafeBufferPointer { v in
+                hb_font_set_variations(font, v.baseAddress, UInt32(v.count))
+            }
+            variations.apply(to: face, library: library)
+        }
 
         var extents = hb_font_extents_t()
         hb_font_get_h_extents(font, &extents)
@@ -99,7 +106,8 @@ final class FontFace: Sendable {
     /// Shapes `text[range]`, with `text[context]` (which contains `range`) visible to the shaper for
     /// joining. Clusters in the result are indices into `text`; positions are in font units.
     func shape(_ text: [UInt32], range: Range<Int>, context: Range<Int>, rightToLeft: Bool,
-               script: hb_script_t, language: String?) -> [ShapedGlyph] {
+               script: hb_script_t, language: String?, features: [hb_feature_t] = [],
+               vertical: Bool = false) -> [ShapedGlyph] {
         guard !range.isEmpty else { return [] }
         return handles.withLock { h in
             guard let buffer = hb_buffer_create() else { return [] }
@@ -108,13 +116,20 @@ final class FontFace: Sendable {
                 hb_buffer_add_utf32(buffer, chars.baseAddress, Int32(chars.count),
                                     UInt32(range.lowerBound - context.lowerBound), Int32(range.count))
             }
-            hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+            hb_buffer_set_direction(buffer, vertical ? HB_DIRECTION_TTB : rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
             hb_buffer_set_script(buffer, script)
             if let language, !language.isEmpty {
                 hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
             }
             hb_buffer_guess_segment_properties(buffer)
-            hb_shape(h.font, buffer, nil, 0)
+            // At the start of a paragraph a combining mark with no base is drawn on a dotted circle
+            // (U+25CC), as pango does; HarfBuzz inserts it when told the text begins here.
+            if range.lowerBound == 0 {
+                hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_BOT.rawValue))
+            }
+            features.withUnsafeBufferPointer { f in
+                hb_shape(h.font, buffer, f.baseAddress, UInt32(f.count))
+            }
 
             var count: UInt32 = 0
             guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
@@ -131,11 +146,25 @@ final class FontFace: Sendable {
         }
     }
 
+    /// The ink box of a glyph in font units (+y up): left, bottom, right, top; nil for no ink.
+    func inkBox(glyph: UInt32) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        handles.withLock { h in
+            var e = hb_glyph_extents_t()
+            guard hb_font_get_glyph_extents(h.font, glyph, &e) != 0, e.width != 0, e.height != 0 else { return nil }
+            // HarfBuzz gives the top-left corner and a negative height.
+            let x0 = Double(min(e.x_bearing, e.x_bearing + e.width)), x1 = Double(max(e.x_bearing, e.x_bearing + e.width))
+            let y0 = Double(min(e.y_bearing, e.y_bearing + e.height)), y1 = Double(max(e.y_bearing, e.y_bearing + e.height))
+            return (x0, y0, x1, y1)
+        }
+    }
+
     /// Draws an outline glyph with anti-aliasing. `pixelsPerUnitX/Y` scale font units to pixels;
-    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. Only the part inside
-    /// `visible` (pixels from the pen position, +y up) is drawn, so a huge glyph that shows only in
-    /// part costs only that part.
+    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. With a
+    /// `strokeRadius` (pixels) the glyph grown by that much is drawn (FreeType's stroker, round joins:
+    /// the outline a caption draws under its fill). Only the part inside `visible` (pixels from the
+    /// pen position, +y up) is drawn, so a huge glyph that shows only in part costs only that part.
     func renderOutline(glyph: UInt32, pixelsPerUnitX: Double, pixelsPerUnitY: Double, shiftX: Double, shiftY: Double,
+                       strokeRadius: Double = 0, rotated: Bool = false,
                        visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         handles.withLock { h in
             guard FT_Load_Glyph(h.face, glyph, sumi_ft_load_outline_flags()) == 0,
@@ -143,36 +172,62 @@ final class FontFace: Sendable {
                   slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
                   slot.pointee.outline.n_points > 0 else { return .empty }
             // Font units → 26.6 pixels, as a 16.16 matrix.
-            var matrix = FT_Matrix(xx: FT_Fixed((pixelsPerUnitX * 64 * 65536).rounded()), xy: 0,
-                                   yx: 0, yy: FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded()))
+            // Turned 90° clockwise (vertical text): the baseline runs down, tops face right.
+            let sx = FT_Fixed((pixelsPerUnitX * 64 * 65536).rounded()), sy = FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded())
+            var matrix = rotated ? FT_Matrix(xx: 0, xy: sx, yx: -sy, yy: 0) : FT_Matrix(xx: sx, xy: 0, yx: 0, yy: sy)
             FT_Outline_Transform(&slot.pointee.outline, &matrix)
             FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
-            var box = FT_BBox()
-            FT_Outline_Get_CBox(&slot.pointee.outline, &box)
-            let xMin = Int((Double(box.xMin) / 64).rounded(.down)), xMax = Int((Double(box.xMax) / 64).rounded(.up))
-            let yMin = Int((Double(box.yMin) / 64).rounded(.down)), yMax = Int((Double(box.yMax) / 64).rounded(.up))
-            let x0 = max(xMin, visible.x.lowerBound), x1 = min(xMax, visible.x.upperBound)
-            let y0 = max(yMin, visible.y.lowerBound), y1 = min(yMax, visible.y.upperBound)
-            guard xMin < xMax, yMin < yMax else { return .empty }
-            guard x0 < x1, y0 < y1 else { return .outside }
-            let width = x1 - x0, height = y1 - y0
-            FT_Outline_Translate(&slot.pointee.outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
-            var coverage = [UInt8](repeating: 0, count: width * height)
-            let status = coverage.withUnsafeMutableBufferPointer { buffer -> FT_Error in
-                var target = FT_Bitmap()
-                target.rows = UInt32(height)
-                target.width = UInt32(width)
-                target.pitch = Int32(width)
-                target.buffer = buffer.baseAddress
-                target.num_grays = 256
-                target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
-                return FT_Outline_Get_Bitmap(h.library, &slot.pointee.outline, &target)
+            guard strokeRadius > 0 else {
+                return Self.rasterize(&slot.pointee.outline, library: h.library, visible: visible)
             }
-            guard status == 0 else { return .empty }
-            let bitmap = GlyphBitmap(width: width, height: height, left: x0, top: y1, pixels: coverage,
-                                     isColor: false, strikeScale: 1)
-            return .drawn(bitmap, clipped: x0 != xMin || x1 != xMax || y0 != yMin || y1 != yMax)
+            var stroker: FT_Stroker?
+            guard FT_Stroker_New(h.library, &stroker) == 0, let stroker else { return .empty }
+            defer { FT_Stroker_Done(stroker) }
+            FT_Stroker_Set(stroker, FT_Fixed((strokeRadius * 64).rounded()), FT_STROKER_LINECAP_ROUND,
+                           FT_STROKER_LINEJOIN_ROUND, 0)
+            var copy: FT_Glyph?
+            guard FT_Get_Glyph(slot, &copy) == 0 else { return .empty }
+            // The outside border encloses the glyph and the stroke around it.
+            guard FT_Glyph_StrokeBorder(&copy, stroker, 0, 1) == 0, let stroked = copy else {
+                if let copy { FT_Done_Glyph(copy) }
+                return .empty
+            }
+            defer { FT_Done_Glyph(stroked) }
+            guard stroked.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return .empty }
+            return UnsafeMutableRawPointer(stroked).withMemoryRebound(to: FT_OutlineGlyphRec.self, capacity: 1) { outlineGlyph in
+                Self.rasterize(&outlineGlyph.pointee.outline, library: h.library, visible: visible)
+            }
         }
+    }
+
+    /// Anti-aliased coverage of an outline in 26.6 pixels, cut to `visible`.
+    private static func rasterize(_ outline: inout FT_Outline, library: FT_Library,
+                                  visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
+        var box = FT_BBox()
+        FT_Outline_Get_CBox(&outline, &box)
+        let xMin = Int((Double(box.xMin) / 64).rounded(.down)), xMax = Int((Double(box.xMax) / 64).rounded(.up))
+        let yMin = Int((Double(box.yMin) / 64).rounded(.down)), yMax = Int((Double(box.yMax) / 64).rounded(.up))
+        let x0 = max(xMin, visible.x.lowerBound), x1 = min(xMax, visible.x.upperBound)
+        let y0 = max(yMin, visible.y.lowerBound), y1 = min(yMax, visible.y.upperBound)
+        guard xMin < xMax, yMin < yMax else { return .empty }
+        guard x0 < x1, y0 < y1 else { return .outside }
+        let width = x1 - x0, height = y1 - y0
+        FT_Outline_Translate(&outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
+        var coverage = [UInt8](repeating: 0, count: width * height)
+        let status = coverage.withUnsafeMutableBufferPointer { buffer -> FT_Error in
+            var target = FT_Bitmap()
+            target.rows = UInt32(height)
+            target.width = UInt32(width)
+            target.pitch = Int32(width)
+            target.buffer = buffer.baseAddress
+            target.num_grays = 256
+            target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+            return FT_Outline_Get_Bitmap(library, &outline, &target)
+        }
+        guard status == 0 else { return .empty }
+        let bitmap = GlyphBitmap(width: width, height: height, left: x0, top: y1, pixels: coverage,
+                                 isColor: false, strikeScale: 1)
+        return .drawn(bitmap, clipped: x0 != xMin || x1 != xMax || y0 != yMin || y1 != yMax)
     }
 
     /// Loads a colour bitmap glyph from the strike best suited to `pixelsPerEm`: premultiplied RGBA

@@ -1,68 +1,112 @@
-/// Line-break opportunities between grapheme clusters: the essentials of UAX #14 plus the Japanese
-/// and Chinese rules (kinsoku shori): breaks after spaces and hyphens, between ideographs, never
-/// before closing brackets, small kana, the long-vowel mark or sentence punctuation, never after
-/// opening brackets, never around no-break spaces and word joiners.
-enum LineBreaker {
-    /// The break behaviour of a cluster, from its first scalar.
-    enum BreakClass: Sendable {
-        case space, ideographic, opening, closing, glue, zeroWidthSpace, hyphen, other
-    }
+import CSumiICU
+import SumiKit
 
-    static func breakClass(_ cluster: Character) -> BreakClass {
-        guard let v = cluster.unicodeScalars.first?.value else { return .other }
-        switch v {
-        case 0x20, 0x09, 0x1680, 0x2000...0x2006, 0x2008...0x200A, 0x205F, 0x3000:
-            return .space
-        case 0x200B:
-            return .zeroWidthSpace
-        case 0xA0, 0x202F, 0x2007, 0x2060, 0xFEFF, 0x2011, 0x0F0C:
-            return .glue
-        case 0x2D, 0x2010, 0x2012, 0x2013, 0x2014, 0x058A, 0x2E17:
-            return .hyphen
-        case 0x28, 0x5B, 0x7B, 0xAB, 0x2018, 0x201C, 0x3008, 0x300A, 0x300C, 0x300E, 0x3010, 0x3014, 0x3016,
-             0x3018, 0x301A, 0x301D, 0xFF08, 0xFF3B, 0xFF5B, 0xFF5F, 0xFF62, 0xFE59, 0xFE5B, 0xFE5D, 0xFF04, 0xFFE1, 0xFFE5:
-            return .opening
-        case 0x21, 0x29, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F, 0x5D, 0x7D, 0xBB, 0x2019, 0x201D, 0x2026, 0x2025, 0x203C, 0x2047...0x2049,
-             0x3001, 0x3002, 0x3005, 0x3009, 0x300B, 0x300D, 0x300F, 0x3011, 0x3015, 0x3017, 0x3019, 0x301B, 0x301C, 0x301E, 0x301F,
-             0x303B, 0x309B...0x309E, 0x30A0, 0x30FB...0x30FE, 0x3041, 0x3043, 0x3045, 0x3047, 0x3049, 0x3063, 0x3083, 0x3085,
-             0x3087, 0x308E, 0x3095, 0x3096, 0x30A1, 0x30A3, 0x30A5, 0x30A7, 0x30A9, 0x30C3, 0x30E3, 0x30E5, 0x30E7, 0x30EE,
-             0x30F5, 0x30F6, 0x31F0...0x31FF, 0xFF01, 0xFF09, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF3D, 0xFF5D,
-             0xFF60, 0xFF61, 0xFF63, 0xFF64, 0xFF65, 0xFF67...0xFF70, 0xFF9E, 0xFF9F, 0xFE50...0xFE57, 0xFE5A, 0xFE5C, 0xFE5E,
-             0x060C, 0x061B, 0x061F, 0x06D4, 0x0964, 0x0965, 0x00B0, 0x2030, 0x2032, 0x2033, 0x2103, 0xFFE0, 0x25, 0xFF05:
-            return .closing
-        case 0x2E80...0x2FFF, 0x3003, 0x3004, 0x3006, 0x3007, 0x3012, 0x3013, 0x3020...0x303A, 0x303C...0x303F,
-             0x3040...0x30FF, 0x3100...0x31EF, 0x3200...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xAC00...0xD7A3,
-             0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFFEF, 0x1B000...0x1B2FF, 0x1F000...0x1FAFF,
-             0x20000...0x2FFFD, 0x30000...0x3FFFD:
-            return .ideographic
-        default:
-            if cluster.unicodeScalars.first?.properties.isEmojiPresentation == true { return .ideographic }
-            return .other
+/// Line-break opportunities by ICU's line break iterator: the full UAX #14 (with ICU's dictionaries
+/// for Thai, Lao, Khmer and Myanmar, whose words are not separated by spaces), tailored by the CSS
+/// controls `line-break` (ICU's `lb` locale keyword), `word-break` and `hyphens`.
+struct LineBreaker: Sendable {
+    var options: LineBreakOptions
+    /// The ICU locale the iterator is opened for, e.g. "ja@lb=strict".
+    let locale: String
+
+    init(options: LineBreakOptions = LineBreakOptions(), language: String? = nil) {
+        self.options = options
+        // ICU reads BCP 47 tags with "_" for "-"; an empty language is the root locale.
+        var locale = String((language ?? "").map { $0 == "-" ? "_" : $0 })
+        if locale.contains("@") { locale = String(locale.prefix { $0 != "@" }) }
+        switch options.lineBreak {
+        case .loose, .normal, .strict: locale += "@lb=\(options.lineBreak.rawValue)"
+        case .auto, .anywhere: break
         }
+        self.locale = locale
     }
 
-    /// Whether a line may break between clusters of classes `before` and `after`.
-    static func canBreak(_ before: BreakClass, _ after: BreakClass) -> Bool {
-        switch (before, after) {
-        case (.glue, _), (_, .glue): return false
-        case (_, .space), (_, .zeroWidthSpace): return false
-        case (_, .closing): return false
-        case (.opening, _): return false
-        case (.zeroWidthSpace, _), (.space, _): return true
-        case (.ideographic, .opening), (.closing, .opening): return true
-        case (_, .opening): return false
-        case (.ideographic, _), (_, .ideographic): return true
-        case (.closing, .other), (.closing, .hyphen): return false
-        case (.hyphen, .other): return true
-        default: return false
+    /// The Unicode version of ICU's character data ("15.0").
+    static var unicodeVersion: String {
+        var buffer = [CChar](repeating: 0, count: 16)
+        sumi_icu_unicode_version(&buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// The scalar offsets at which a line may start, ascending, after 0 and up to `scalars.count`
+    /// (always included).
+    func opportunities(_ scalars: [UInt32]) throws(StageError) -> [Int] {
+        let n = scalars.count
+        guard n > 0 else { return [] }
+        if options.lineBreak == .anywhere { return Array(1...n) }
+        // UTF-16 for ICU, and the scalar at each UTF-16 offset.
+        var utf16: [UInt16] = []
+        utf16.reserveCapacity(n)
+        var scalarAt: [Int32] = []
+        scalarAt.reserveCapacity(n + 1)
+        for (i, v) in scalars.enumerated() {
+            if v >= 0x10000 {
+                let u = v - 0x10000
+                utf16.append(UInt16(0xD800 + (u >> 10)))
+                utf16.append(UInt16(0xDC00 + (u & 0x3FF)))
+                scalarAt.append(Int32(i)); scalarAt.append(-1)
+            } else {
+                utf16.append(UInt16(truncatingIfNeeded: v))
+                scalarAt.append(Int32(i))
+            }
         }
-    }
-
-    /// For each cluster index `i > 0`, whether a line may start at cluster `i`.
-    static func opportunities(_ classes: [BreakClass]) -> [Bool] {
-        var result = [Bool](repeating: false, count: classes.count)
-        guard classes.count > 1 else { return result }
-        for i in 1..<classes.count { result[i] = canBreak(classes[i - 1], classes[i]) }
+        scalarAt.append(Int32(n))
+        var offsets = [Int32](repeating: 0, count: utf16.count + 1)
+        var status: Int32 = 0
+        let count = sumi_icu_line_breaks(locale, utf16, Int32(utf16.count), &offsets, Int32(offsets.count), &status)
+        guard count >= 0 else {
+            let name = String(cString: sumi_icu_error_name(status))
+            throw StageError("line breaking: ICU cannot open a line break iterator for \"\(locale)\" (\(name))")
+        }
+        var result: [Int] = []
+        result.reserveCapacity(Int(count))
+        for k in 0..<Int(count) {
+            let s = scalarAt[Int(offsets[k])]
+            if s >= 0 { result.append(Int(s)) }
+        }
+        if options.hyphens == .none || options.wordBreak != .normal { result = tailored(result, scalars) }
+        if result.last != n { result.append(n) }
         return result
+    }
+
+    /// Applies `hyphens: none` and `word-break` to ICU's opportunities.
+    private func tailored(_ breaks: [Int], _ scalars: [UInt32]) -> [Int] {
+        let n = scalars.count
+        var allowed = [Bool](repeating: false, count: n + 1)
+        for b in breaks { allowed[b] = true }
+        // The class of the base character before each offset (combining marks take their base's).
+        var unit = [Int32](repeating: Int32(SUMI_ICU_UNIT_OTHER), count: n)
+        var isMark = [Bool](repeating: false, count: n)
+        for i in 0..<n {
+            isMark[i] = Self.isCombining(scalars[i])
+            unit[i] = isMark[i] && i > 0 ? unit[i - 1] : sumi_icu_break_unit(scalars[i])
+        }
+        let letter = Int32(SUMI_ICU_UNIT_LETTER), cjk = Int32(SUMI_ICU_UNIT_CJK), sa = Int32(SUMI_ICU_UNIT_SOUTHEAST_ASIAN)
+        for i in 1..<n {
+            let before = unit[i - 1], after = unit[i]
+            switch options.wordBreak {
+            case .normal:
+                break
+            case .keepAll:
+                // Words of ideographs, kana and Hangul stay whole, as words of Latin letters do.
+                let words: Set<Int32> = [letter, cjk]
+                if words.contains(before) && words.contains(after) { allowed[i] = false }
+            case .breakAll:
+                // Letters and digits break as ideographs do: between any two.
+                let letters: Set<Int32> = [letter, sa]
+                if !isMark[i] && (letters.contains(before) || letters.contains(after))
+                    && [letter, sa, cjk].contains(before) && [letter, sa, cjk].contains(after) {
+                    allowed[i] = true
+                }
+            }
+            if options.hyphens == .none && scalars[i - 1] == 0xAD { allowed[i] = false }
+        }
+        allowed[n] = true
+        return (1...n).filter { allowed[$0] }
+    }
+
+    /// Combining marks, ZWJ and variation selectors: they never start a break unit.
+    static func isCombining(_ v: UInt32) -> Bool {
+        sumi_icu_line_break_is(v, "CM") != 0 || v == 0x200D
     }
 }

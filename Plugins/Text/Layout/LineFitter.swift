@@ -1,46 +1,89 @@
-/// Greedy line filling: each line takes as many clusters as fit in the width, breaking at the last
-/// opportunity; trailing spaces hang past the edge; a cluster run with no opportunity that is wider
-/// than a line is broken between clusters rather than overflowing — except where the break would
-/// start a line with closing punctuation or a small kana, or end one with an opening bracket:
-/// those hang past the edge instead (burasagari).
-enum LineFitter {
-    static func canForceBreak(_ classes: [LineBreaker.BreakClass], before i: Int) -> Bool {
-        classes[i] != .closing && classes[i] != .glue && classes[i - 1] != .opening && classes[i - 1] != .glue
-    }
+/// Greedy line filling over grapheme clusters: each line takes as many clusters as fit in the width
+/// and ends at the last break opportunity that fits. Spaces at a line's end hang past the edge
+/// (they are not drawn). A soft-hyphen break counts the hyphen it shows. When no opportunity fits,
+/// the line is broken anyway after the last cluster that fits (CSS `overflow-wrap: anywhere`), so no
+/// line is wider than the width unless one cluster alone is; only one ideographic comma or full stop
+/// (、。，．) may hang past the edge, as JLREQ allows, when the line breaks right after it.
+struct LineFitter {
+    /// The advance of each cluster.
+    let widths: [Double]
+    /// `opportunities[i]`: whether a line may start at cluster `i` (index 0 unused).
+    let opportunities: [Bool]
+    /// Clusters that hang at a line's end without counting: spaces.
+    let isSpace: [Bool]
+    /// Clusters that are a soft hyphen: a break after one adds `hyphenWidth`.
+    let isSoftHyphen: [Bool]
+    /// Clusters that may hang past the edge: 、。，．
+    let mayHang: [Bool]
+    /// Kinsoku flags of each cluster (1: should not start a line, 2: should not end one), which an
+    /// emergency break respects where it can.
+    let kinsoku: [Int32]
+    let hyphenWidth: Double
+    let maxWidth: Double
 
-    static func fit(widths: [Double], classes: [LineBreaker.BreakClass], maxWidth: Double) -> [Range<Int>] {
-        let n = widths.count
-        guard n > 0 else { return [0..<0] }
-        let opportunities = LineBreaker.opportunities(classes)
-        var prefix = [Double](repeating: 0, count: n + 1)
-        for i in 0..<n { prefix[i + 1] = prefix[i] + widths[i] }
-        var lines: [Range<Int>] = []
-        var start = 0
+    private var limit: Double { maxWidth + 1e-6 }
+
+    /// The next line from cluster `start`, ending no later than `maxEnd` (a shorter bound lets the
+    /// caller retry when a line shaped whole is wider than the sum of its clusters).
+    func nextLine(from start: Int, maxEnd: Int? = nil) -> Range<Int> {
+        let n = min(widths.count, maxEnd ?? widths.count)
+        guard start < n else { return start..<max(start, n) }
         var x = 0.0
-        var lastBreak: Int?
-        let limit = maxWidth + 1e-6
-        for i in 0..<n {
-            if i > start && opportunities[i] { lastBreak = i }
-            if classes[i] == .space || classes[i] == .zeroWidthSpace {
-                x += widths[i]
-                continue
-            }
-            if i > start && x + widths[i] > limit {
-                if let b = lastBreak, b > start {
-                    lines.append(start..<b)
-                    start = b
-                    x = prefix[i] - prefix[start]
-                }
-                if i > start && x + widths[i] > limit && canForceBreak(classes, before: i) {
-                    lines.append(start..<i)
-                    start = i
-                    x = 0
-                }
-                lastBreak = nil
+        // Width without trailing spaces.
+        var inked = 0.0
+        var lastFit: Int?
+        var i = start
+        while i < n {
+            if i > start && opportunities[i] {
+                let shown = inked + (isSoftHyphen[i - 1] ? hyphenWidth : 0)
+                if shown <= limit { lastFit = i }
             }
             x += widths[i]
+            if !isSpace[i] { inked = x }
+            if inked > limit && i > start { break }
+            i += 1
         }
-        lines.append(start..<n)
-        return lines
+        if i >= n {
+            // The rest fits, or the bound was reached: end at the bound if it is an opportunity.
+            if n == widths.count || opportunities[n] { return start..<n }
+            if let lastFit { return start..<lastFit }
+            return start..<n
+        }
+        // Cluster `i` overflows. One 、 or 。 may hang when a break follows it.
+        if mayHang[i], inked - widths[i] <= limit, i + 1 == widths.count || opportunities[i + 1] {
+            return start..<(i + 1)
+        }
+        if let lastFit { return start..<lastFit }
+        // Emergency break: after the last cluster that fits (at least one per line), where the
+        // next line does not start with closing punctuation and this one not end with an opening one.
+        var e = i
+        while e > start + 1 && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e -= 1 }
+        return start..<(e > start + 1 ? e : max(start + 1, i))
+    }
+
+    /// All lines of the paragraph.
+    func lines() -> [Range<Int>] {
+        guard !widths.isEmpty else { return [0..<0] }
+        var result: [Range<Int>] = []
+        var start = 0
+        while start < widths.count {
+            let line = nextLine(from: start)
+            result.append(line)
+            start = line.upperBound
+        }
+        return result
+    }
+
+    /// Whether a scalar is a space that hangs at a line's end.
+    static func isSpace(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x20, 0x1680, 0x2000...0x2006, 0x2008...0x200B, 0x205F, 0x3000: return true
+        default: return false
+        }
+    }
+
+    /// Whether a scalar may hang past the edge (JLREQ's hanging punctuation).
+    static func mayHang(_ v: UInt32) -> Bool {
+        v == 0x3001 || v == 0x3002 || v == 0xFF0C || v == 0xFF0E || v == 0xFF61 || v == 0xFF64
     }
 }

@@ -1,4 +1,5 @@
 import CHarfBuzz
+import CSumiICU
 import SumiKit
 
 /// Lays out text: paragraphs at explicit line ends, bidi levels (fribidi), a font per grapheme
@@ -15,6 +16,14 @@ struct TextLayoutEngine {
     var align: TextAlignment = .start
     var direction: TextDirection = .auto
     var language: String?
+    /// `line-break`, `word-break`, `hyphens`.
+    var breakOptions = LineBreakOptions()
+    /// OpenType features applied to every run (`features`).
+    var features: [hb_feature_t] = []
+    /// Variable-font axis values (`variations`).
+    var variations = FontVariations()
+    /// Extra space after every grapheme cluster but a line's last, in layout units (`letter-spacing`).
+    var letterSpacing: Double = 0
 
     /// A shaped run: clusters `clusters` of the paragraph in one face, level and script.
     private struct Run {
@@ -56,7 +65,7 @@ struct TextLayoutEngine {
 
     func layout(_ text: String) throws(StageError) -> TextLayout {
         guard let primaryFont = chain.primary else { throw StageError("no font available") }
-        let primary = try catalog.face(for: primaryFont)
+        let primary = try catalog.face(for: primaryFont, variations: variations)
         var drafts: [LineDraft] = []
         var previousIsRightToLeft = direction == .rtl
         for paragraph in Self.paragraphs(text) {
@@ -135,7 +144,8 @@ struct TextLayoutEngine {
         for i in p.runs.indices {
             let run = p.runs[i]
             p.runs[i].glyphs = run.face.shape(p.scalars, range: p.scalarRange(run.clusters), context: 0..<p.scalars.count,
-                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language)
+                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language,
+                                              features: features)
         }
         // Advance of each cluster, for line filling.
         var clusterOfScalar = [Int](repeating: 0, count: p.scalars.count)
@@ -148,22 +158,81 @@ struct TextLayoutEngine {
             let k = scale(run.face)
             for g in run.glyphs where g.cluster < clusterOfScalar.count { widths[clusterOfScalar[g.cluster]] += g.xAdvance * k }
         }
-        let classes = characters.map(LineBreaker.breakClass)
-        let ranges: [Range<Int>]
-        if let wrapWidth {
-            ranges = LineFitter.fit(widths: widths, classes: classes, maxWidth: wrapWidth)
-        } else {
-            ranges = [0..<characters.count]
+        if letterSpacing != 0 { for i in widths.indices { widths[i] += letterSpacing } }
+        guard let wrapWidth else {
+            drafts.append(draftLine(p, clusters: 0..<characters.count, firstRun: 0, primary: primary))
+            return p.isRightToLeft
         }
+        let fitter = try lineFitter(p, widths: widths, maxWidth: wrapWidth)
         var firstRun = 0
-        for range in ranges {
-            var end = range.upperBound
-            while end > range.lowerBound, classes[end - 1] == .space || classes[end - 1] == .zeroWidthSpace { end -= 1 }
-            let trimmed = end > range.lowerBound ? range.lowerBound..<end : range
-            while firstRun < p.runs.count - 1 && p.runs[firstRun].clusters.upperBound <= trimmed.lowerBound { firstRun += 1 }
-            drafts.append(draftLine(p, clusters: trimmed, firstRun: firstRun, primary: primary))
+        var start = 0
+        while start < characters.count {
+            var range = fitter.nextLine(from: start)
+            var draft: LineDraft
+            var tries = 0
+            while true {
+                while firstRun < p.runs.count - 1 && p.runs[firstRun].clusters.upperBound <= range.lowerBound { firstRun += 1 }
+                draft = draftLine(p, clusters: trimmed(range, fitter), firstRun: firstRun, primary: primary,
+                                  hyphenated: range.upperBound < characters.count && fitter.isSoftHyphen[range.upperBound - 1])
+                // Shaped whole, a line can be wider than the sum of its clusters (kerning, joining
+                // forms at the cut): then it gives up its last cluster, a few times at most.
+                let hanging = fitter.mayHang[range.upperBound - 1] ? widths[range.upperBound - 1] : 0
+                guard draft.width - hanging > wrapWidth + 1e-6, range.count > 1, tries < 8 else { break }
+                range = fitter.nextLine(from: start, maxEnd: range.upperBound - 1)
+                tries += 1
+            }
+            drafts.append(draft)
+            start = range.upperBound
         }
         return p.isRightToLeft
+    }
+
+    /// The line's clusters without the spaces it ends with (a line of spaces keeps them).
+    private func trimmed(_ range: Range<Int>, _ fitter: LineFitter) -> Range<Int> {
+        var end = range.upperBound
+        while end > range.lowerBound, fitter.isSpace[end - 1] { end -= 1 }
+        return end > range.lowerBound ? range.lowerBound..<end : range
+    }
+
+    /// The break opportunities and cluster classes of a paragraph, ready to fill lines.
+    private func lineFitter(_ p: Paragraph, widths: [Double], maxWidth: Double) throws(StageError) -> LineFitter {
+        var hyphenWidth = 0.0
+        let isSoftHyphen = p.characters.map { $0.unicodeScalars.count == 1 && $0.unicodeScalars.first?.value == 0xAD }
+        if let shy = isSoftHyphen.firstIndex(of: true), let run = p.runs.first(where: { $0.clusters.contains(shy) }) {
+            hyphenWidth = hyphen(in: run).width
+        }
+        return try lineFitter(scalars: p.scalars, characters: p.characters, clusterStarts: p.clusterStarts,
+                              widths: widths, hyphenWidth: hyphenWidth, maxWidth: maxWidth)
+    }
+
+    /// The fitter for one paragraph's clusters (also for vertical columns).
+    func lineFitter(scalars: [UInt32], characters: [Character], clusterStarts: [Int], widths: [Double],
+                    hyphenWidth: Double, maxWidth: Double) throws(StageError) -> LineFitter {
+        let n = characters.count
+        let breaks = try LineBreaker(options: breakOptions, language: language).opportunities(scalars)
+        var opportunities = [Bool](repeating: false, count: n + 1)
+        var k = 0
+        for (ci, start) in clusterStarts.enumerated() {
+            while k < breaks.count && breaks[k] < start { k += 1 }
+            if k < breaks.count && breaks[k] == start { opportunities[ci] = true }
+        }
+        opportunities[n] = true
+        let first = clusterStarts.map { scalars[$0] }
+        let isSoftHyphen = characters.map { $0.unicodeScalars.count == 1 && $0.unicodeScalars.first?.value == 0xAD }
+        return LineFitter(widths: widths, opportunities: opportunities, isSpace: first.map(LineFitter.isSpace),
+                          isSoftHyphen: isSoftHyphen, mayHang: first.map(LineFitter.mayHang),
+                          kinsoku: first.map { sumi_icu_kinsoku($0) },
+                          hyphenWidth: hyphenWidth, maxWidth: maxWidth)
+    }
+
+    /// The hyphen a soft hyphen shows at a line break in this run's font: U+2010, else "-".
+    private func hyphen(in run: Run) -> (scalar: UInt32, width: Double) {
+        for v: UInt32 in [0x2010, 0x2D] {
+            let glyphs = run.face.shape([v], range: 0..<1, context: 0..<1, rightToLeft: run.level % 2 == 1,
+                                        script: run.script, language: language)
+            if let g = glyphs.first, g.glyph != 0 || v == 0x2D { return (v, g.xAdvance * scale(run.face)) }
+        }
+        return (0x2D, 0)
     }
 
     /// Splits a paragraph into runs of one font, bidi level and script.
@@ -186,7 +255,7 @@ struct TextLayoutEngine {
                 last.clusters = last.clusters.lowerBound..<(ci + 1)
                 runs[runs.count - 1] = last
             } else {
-                let face = try catalog.face(for: chain.coverage(at: fontIndex))
+                let face = try catalog.face(for: chain.coverage(at: fontIndex), variations: variations)
                 runs.append(Run(clusters: ci..<(ci + 1), fontIndex: fontIndex, face: face, level: level, script: script))
             }
         }
@@ -194,19 +263,29 @@ struct TextLayoutEngine {
     }
 
     /// Shapes (where a run is cut by the line) and orders one line's runs, from its own origin.
-    private func draftLine(_ p: Paragraph, clusters: Range<Int>, firstRun: Int, primary: FontFace) -> LineDraft {
+    private func draftLine(_ p: Paragraph, clusters: Range<Int>, firstRun: Int, primary: FontFace,
+                           hyphenated: Bool = false) -> LineDraft {
         var pieces: [Run] = []
         let lineScalars = p.scalarRange(clusters)
+        // A line ending at a soft hyphen shows a hyphen in its place.
+        var scalars = p.scalars
+        var shownHyphen: UInt32?
+        if hyphenated, let run = p.runs.last(where: { $0.clusters.contains(clusters.upperBound - 1) }) {
+            let h = hyphen(in: run).scalar
+            scalars[lineScalars.upperBound - 1] = h
+            shownHyphen = h
+        }
         for run in p.runs[firstRun...] {
             if run.clusters.lowerBound >= clusters.upperBound && !clusters.isEmpty { break }
             guard run.clusters.overlaps(clusters) else { continue }
             let lo = max(run.clusters.lowerBound, clusters.lowerBound)
             let hi = min(run.clusters.upperBound, clusters.upperBound)
             var piece = run
-            if lo != run.clusters.lowerBound || hi != run.clusters.upperBound {
+            if lo != run.clusters.lowerBound || hi != run.clusters.upperBound || (shownHyphen != nil && hi == clusters.upperBound) {
                 piece.clusters = lo..<hi
-                piece.glyphs = run.face.shape(p.scalars, range: p.scalarRange(lo..<hi), context: lineScalars,
-                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language)
+                piece.glyphs = run.face.shape(scalars, range: p.scalarRange(lo..<hi), context: lineScalars,
+                                              rightToLeft: run.level % 2 == 1, script: run.script, language: language,
+                                              features: features)
             }
             pieces.append(piece)
         }
@@ -220,14 +299,24 @@ struct TextLayoutEngine {
             let k = scale(piece.face)
             ascent = max(ascent, piece.face.ascender * k)
             descent = max(descent, piece.face.descender * k)
-            for g in piece.glyphs {
+            for (gi, g) in piece.glyphs.enumerated() {
                 glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
                                           cluster: g.cluster))
                 pen += g.xAdvance * k
+                // Letter spacing after the last glyph of each cluster.
+                if letterSpacing != 0 && (gi + 1 == piece.glyphs.count || piece.glyphs[gi + 1].cluster != g.cluster) {
+                    pen += letterSpacing
+                }
                 if g.glyph == 0, g.cluster < p.scalars.count, missing.count < 20 { missing.append(p.scalars[g.cluster]) }
             }
         }
-        let text = String(p.characters[clusters])
+        // No spacing after a line's last cluster.
+        if letterSpacing != 0 && !glyphs.isEmpty { pen -= letterSpacing }
+        var text = String(p.characters[clusters])
+        if let shownHyphen, let h = Unicode.Scalar(shownHyphen) {
+            text.removeLast()
+            text.unicodeScalars.append(h)
+        }
         return LineDraft(text: text, glyphs: glyphs, width: pen, ascent: ascent, descent: descent,
                          gap: primary.lineGap * scale(primary), isRightToLeft: p.isRightToLeft, missing: missing)
     }

@@ -5,7 +5,7 @@ import SumiKit
 struct Canvas {
     let width: Int
     let height: Int
-    private(set) var pixels: [UInt8]
+    var pixels: [UInt8]
 
     init(width: Int, height: Int) {
         self.width = width

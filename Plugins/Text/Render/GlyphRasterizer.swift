@@ -7,11 +7,15 @@ struct GlyphRasterizer {
     let scaleX: Double
     let scaleY: Double
     let fontSize: Double
+    /// When above zero, outline glyphs are drawn grown by this many pixels (a caption's outline);
+    /// colour glyphs are then skipped.
+    var strokeRadius: Double = 0
 
     private struct Key: Hashable {
         var face: ObjectIdentifier
         var glyph: UInt32
         var subpixel: Int
+        var rotated: Bool
     }
     private var outlines: [Key: GlyphBitmap?] = [:]
     private var colorGlyphs: [Key: ColorGlyph?] = [:]
@@ -25,13 +29,14 @@ struct GlyphRasterizer {
     /// Draws `glyphs` with the text block's origin at pixel (`originX`, `originY`).
     mutating func draw(_ glyphs: [PlacedGlyph], originX: Double, originY: Double, color: Color, on canvas: inout Canvas) {
         let emX = fontSize * scaleX, emY = fontSize * scaleY
-        let marginX = emX * 3 + 2, marginY = emY * 3 + 2
+        let marginX = emX * 3 + 2 + strokeRadius, marginY = emY * 3 + 2 + strokeRadius
         for g in glyphs {
             let px = originX + g.x * scaleX, py = originY + g.y * scaleY
             if px < -marginX || px > Double(canvas.width) + marginX || py < -marginY || py > Double(canvas.height) + marginY {
                 continue
             }
             if g.face.hasColorBitmaps {
+                if strokeRadius > 0 { continue }
                 drawColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
             } else {
                 drawOutline(g, px: px, py: py, color: color, on: &canvas)
@@ -43,7 +48,7 @@ struct GlyphRasterizer {
         let qx = (px * 4).rounded() / 4, qy = (py * 4).rounded() / 4
         let ix = qx.rounded(.down), iy = qy.rounded(.down)
         let fx = qx - ix, fy = qy - iy
-        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: Int(fx * 4) * 4 + Int(fy * 4))
+        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: Int(fx * 4) * 4 + Int(fy * 4), rotated: g.rotated)
         let bitmap: GlyphBitmap?
         if let cached = outlines[key] {
             bitmap = cached
@@ -52,7 +57,8 @@ struct GlyphRasterizer {
             let pen = (x: Int(ix), y: Int(iy))
             let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
             let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
-                                             shiftX: fx, shiftY: fy, visible: visible)
+                                             shiftX: fx, shiftY: fy, strokeRadius: strokeRadius, rotated: g.rotated,
+                                             visible: visible)
             switch drawn {
             case .empty:
                 bitmap = nil
@@ -85,7 +91,7 @@ struct GlyphRasterizer {
     static let maxResampledPixels = 4_000_000
 
     private mutating func drawColor(_ g: PlacedGlyph, px: Double, py: Double, opacity: UInt8, on canvas: inout Canvas) {
-        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: 0)
+        let key = Key(face: ObjectIdentifier(g.face), glyph: g.glyph, subpixel: 0, rotated: false)
         let entry: ColorGlyph?
         if let cached = colorGlyphs[key] {
             entry = cached

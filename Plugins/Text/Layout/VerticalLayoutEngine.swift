@@ -1,0 +1,135 @@
+import CHarfBuzz
+import CSumiICU
+import SumiKit
+
+/// Lays out text in vertical-rl columns (`writing-mode: vertical-rl`): columns read top to bottom
+/// and follow each other right to left. Characters upright in vertical text (CJK, kana, most
+/// symbols: Unicode's Vertical_Orientation U/Tu/Tr) are shaped top to bottom by HarfBuzz, which
+/// applies the `vert`/`vrt2` forms and the fonts' vertical metrics; the rest (Latin, digits, Arabic)
+/// are shaped horizontally and turned 90° clockwise (`text-orientation: mixed`), or set upright one
+/// by one (`upright`). Columns break by ICU's rules at the wrap length, kinsoku included.
+struct VerticalLayoutEngine {
+    var base: TextLayoutEngine
+    /// `text-orientation: upright`: every character upright.
+    var allUpright = false
+
+    private func scale(_ face: FontFace) -> Double { base.size / face.unitsPerEm }
+
+    /// One run of clusters in one face and orientation, shaped.
+    private struct Run {
+        var clusters: Range<Int>
+        var face: FontFace
+        var upright: Bool
+        var glyphs: [ShapedGlyph] = []
+    }
+
+    func layout(_ text: String) throws(StageError) -> TextLayout {
+        guard let primaryFont = base.chain.primary else { throw StageError("no font available") }
+        let primary = try base.catalog.face(for: primaryFont, variations: base.variations)
+        let k0 = scale(primary)
+        // Column pitch: the horizontal line height, as CSS uses for a vertical line box.
+        let pitch = (primary.ascender + primary.descender + primary.lineGap) * k0 * base.lineHeight
+        var columns: [(glyphs: [PlacedGlyph], length: Double, text: String)] = []
+        var missing: [UInt32] = []
+        for characters in TextLayoutEngine.paragraphs(text) {
+            var scalars: [UInt32] = [], clusterStarts: [Int] = []
+            for c in characters {
+                clusterStarts.append(scalars.count)
+                for s in c.unicodeScalars { scalars.append(s.value) }
+            }
+            guard !characters.isEmpty else { columns.append(([], 0, "")); continue }
+            var clusterOfScalar = [Int](repeating: 0, count: scalars.count)
+            for (ci, start) in clusterStarts.enumerated() {
+                let end = ci + 1 < clusterStarts.count ? clusterStarts[ci + 1] : scalars.count
+                for s in start..<end { clusterOfScalar[s] = ci }
+            }
+            // Runs of one face and orientation.
+            var runs: [Run] = []
+            for (ci, c) in characters.enumerated() {
+                let face = try base.catalog.face(for: base.chain.coverage(at: base.chain.font(for: c)), variations: base.variations)
+                let upright = allUpright || sumi_icu_is_upright_in_vertical(scalars[clusterStarts[ci]]) != 0
+                if let last = runs.last, last.face === face, last.upright == upright {
+                    runs[runs.count - 1].clusters = last.clusters.lowerBound..<(ci + 1)
+                } else {
+                    runs.append(Run(clusters: ci..<(ci + 1), face: face, upright: upright))
+                }
+            }
+            let funcs = hb_unicode_funcs_get_default()
+            var lengths = [Double](repeating: 0, count: characters.count)
+            for i in runs.indices {
+                let run = runs[i]
+                let lo = clusterStarts[run.clusters.lowerBound]
+                let hi = run.clusters.upperBound < clusterStarts.count ? clusterStarts[run.clusters.upperBound] : scalars.count
+                let script = hb_unicode_script(funcs, scalars[lo])
+                runs[i].glyphs = run.face.shape(scalars, range: lo..<hi, context: 0..<scalars.count, rightToLeft: false,
+                                                script: script, language: base.language, features: base.features,
+                                                vertical: run.upright)
+                let k = scale(run.face)
+                for g in runs[i].glyphs where g.cluster < scalars.count {
+                    lengths[clusterOfScalar[g.cluster]] += (run.upright ? -g.yAdvance : g.xAdvance) * k
+                }
+            }
+            // Columns: the same breaking and fitting as lines, along the column.
+            let ranges: [Range<Int>]
+            if let wrap = base.wrapWidth {
+                let fitter = try base.lineFitter(scalars: scalars, characters: characters, clusterStarts: clusterStarts,
+                                                 widths: lengths, hyphenWidth: 0, maxWidth: wrap)
+                ranges = fitter.lines()
+            } else {
+                ranges = [0..<characters.count]
+            }
+            for range in ranges {
+                var placed: [PlacedGlyph] = []
+                var pen = 0.0
+                for run in runs where run.clusters.overlaps(range) {
+                    let k = scale(run.face)
+                    for g in run.glyphs where range.contains(clusterOfScalar[min(g.cluster, scalars.count - 1)]) {
+                        if g.glyph == 0, missing.count < 20 { missing.append(scalars[min(g.cluster, scalars.count - 1)]) }
+                        if run.upright {
+                            // HarfBuzz's offsets already lead from the vertical origin (on the column's
+                            // centre line, at the pen) to the glyph's horizontal origin.
+                            placed.append(PlacedGlyph(face: run.face, glyph: g.glyph, x: g.xOffset * k,
+                                                      y: pen - g.yOffset * k, cluster: g.cluster))
+                            pen -= g.yAdvance * k
+                        } else {
+                            // Turned 90° clockwise: the baseline runs down, letter tops face right,
+                            // the em box centred on the column.
+                            let baselineX = -(run.face.ascender - run.face.descender) / 2 * k
+                            placed.append(PlacedGlyph(face: run.face, glyph: g.glyph, x: baselineX + g.yOffset * k,
+                                                      y: pen + g.xOffset * k, cluster: g.cluster, rotated: true))
+                            pen += g.xAdvance * k
+                        }
+                    }
+                }
+                var end = range.upperBound
+                while end > range.lowerBound, LineFitter.isSpace(scalars[clusterStarts[end - 1]]) { end -= 1 }
+                columns.append((placed, pen, String(characters[range.lowerBound..<end])))
+            }
+        }
+        let longest = columns.map(\.length).max() ?? 0
+        let blockHeight = max(base.wrapWidth ?? longest, longest)
+        let blockWidth = pitch * Double(columns.count)
+        var glyphs: [PlacedGlyph] = []
+        var lines: [LaidOutLine] = []
+        for (i, column) in columns.enumerated() {
+            let centre = blockWidth - (Double(i) + 0.5) * pitch
+            let free = blockHeight - column.length
+            let top: Double
+            switch base.align {
+            case .start: top = 0
+            case .center: top = free / 2
+            case .end: top = free
+            }
+            let first = glyphs.count
+            for var g in column.glyphs {
+                g.x += centre
+                g.y += top
+                glyphs.append(g)
+            }
+            lines.append(LaidOutLine(text: column.text, glyphRange: first..<glyphs.count, x: centre - pitch / 2,
+                                     width: column.length, top: top, height: pitch, baseline: top, isRightToLeft: false))
+        }
+        return TextLayout(glyphs: glyphs, lines: lines, width: blockWidth, height: blockHeight, fontSize: base.size,
+                          missingCharacters: missing, isVertical: true)
+    }
+}

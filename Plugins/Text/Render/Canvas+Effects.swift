@@ -1,0 +1,92 @@
+import SumiKit
+
+/// Caption effects on a canvas: a box with rounded corners and a Gaussian-like blur for shadows.
+extension Canvas {
+    /// Fills a rounded box: the ring between `outer` (corner radius `radius`) and `inner` (radius
+    /// `radius` less the border) with `border`, `inner` with `background`. Coverage comes from the
+    /// distance to each rounded rectangle, so curved and straight edges are anti-aliased alike.
+    /// The canvas must still be empty.
+    mutating func fillRoundedBox(outer: Rect, inner: Rect, radius: Double, border: Color, background: Color) {
+        guard border.alpha > 0 || background.alpha > 0 else { return }
+        let outerRadius = min(radius, outer.width / 2, outer.height / 2)
+        let innerRadius = min(max(0, outerRadius - (inner.x - outer.x)), inner.width / 2, inner.height / 2)
+        let b = border.premultiplied, g = background.premultiplied
+        let bc = [Double(b.0), Double(b.1), Double(b.2), Double(b.3)]
+        let gc = [Double(g.0), Double(g.1), Double(g.2), Double(g.3)]
+        let x0 = max(0, Int(outer.x.rounded(.down))), x1 = min(width, Int(outer.maxX.rounded(.up)))
+        let y0 = max(0, Int(outer.y.rounded(.down))), y1 = min(height, Int(outer.maxY.rounded(.up)))
+        guard x0 < x1, y0 < y1 else { return }
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            for y in y0..<y1 {
+                let cy = Double(y) + 0.5
+                for x in x0..<x1 {
+                    let cx = Double(x) + 0.5
+                    let outerCoverage = Self.coverage(cx, cy, rect: outer, radius: outerRadius)
+                    guard outerCoverage > 0 else { continue }
+                    let innerCoverage = min(outerCoverage, Self.coverage(cx, cy, rect: inner, radius: innerRadius))
+                    let ring = outerCoverage - innerCoverage
+                    let i = (y * w + x) * 4
+                    for c in 0..<4 { px[i + c] = UInt8(min(255, (bc[c] * ring + gc[c] * innerCoverage).rounded())) }
+                }
+            }
+        }
+    }
+
+    /// How much of the pixel centred at (x, y) a rounded rectangle covers (0...1), from the signed
+    /// distance to its edge.
+    private static func coverage(_ x: Double, _ y: Double, rect: Rect, radius: Double) -> Double {
+        guard rect.width > 0, rect.height > 0 else { return 0 }
+        let hx = rect.width / 2, hy = rect.height / 2
+        let qx = abs(x - (rect.x + hx)) - (hx - radius), qy = abs(y - (rect.y + hy)) - (hy - radius)
+        let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+        let distance = outside + min(max(qx, qy), 0) - radius
+        return min(1, max(0, 0.5 - distance))
+    }
+
+    /// Blurs every channel with three box blurs in each direction, which approximate a Gaussian of
+    /// standard deviation `sigma` pixels.
+    mutating func blur(sigma: Double) {
+        guard sigma > 0.1, width > 0, height > 0 else { return }
+        // Box width for three passes (W. Jarosz, "Fast image convolutions").
+        let boxWidth = (12 * sigma * sigma / 3 + 1).squareRoot()
+        let radius = max(1, Int((boxWidth - 1) / 2))
+        var scratch = [UInt32](repeating: 0, count: max(width, height) * 4)
+        for _ in 0..<3 {
+            boxPass(radius: radius, count: width, lines: height, step: 4, lineStep: width * 4, scratch: &scratch)
+            boxPass(radius: radius, count: height, lines: width, step: width * 4, lineStep: 4, scratch: &scratch)
+        }
+    }
+
+    /// One running-sum box blur along `lines` lines of `count` pixels (edges are transparent).
+    private mutating func boxPass(radius: Int, count: Int, lines: Int, step: Int, lineStep: Int,
+                                  scratch: inout [UInt32]) {
+        let window = UInt32(2 * radius + 1)
+        pixels.withUnsafeMutableBufferPointer { px in
+            scratch.withUnsafeMutableBufferPointer { line in
+                for l in 0..<lines {
+                    let base = l * lineStep
+                    for i in 0..<count { for c in 0..<4 { line[i * 4 + c] = UInt32(px[base + i * step + c]) } }
+                    var sum: (UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0)
+                    for i in 0..<min(radius, count) {
+                        sum.0 += line[i * 4]; sum.1 += line[i * 4 + 1]; sum.2 += line[i * 4 + 2]; sum.3 += line[i * 4 + 3]
+                    }
+                    for i in 0..<count {
+                        let add = i + radius, drop = i - radius - 1
+                        if add < count {
+                            sum.0 += line[add * 4]; sum.1 += line[add * 4 + 1]; sum.2 += line[add * 4 + 2]; sum.3 += line[add * 4 + 3]
+                        }
+                        if drop >= 0 {
+                            sum.0 -= line[drop * 4]; sum.1 -= line[drop * 4 + 1]; sum.2 -= line[drop * 4 + 2]; sum.3 -= line[drop * 4 + 3]
+                        }
+                        let o = base + i * step
+                        px[o] = UInt8((sum.0 + window / 2) / window)
+                        px[o + 1] = UInt8((sum.1 + window / 2) / window)
+                        px[o + 2] = UInt8((sum.2 + window / 2) / window)
+                        px[o + 3] = UInt8((sum.3 + window / 2) / window)
+                    }
+                }
+            }
+        }
+    }
+}

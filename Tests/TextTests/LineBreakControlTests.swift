@@ -1,0 +1,195 @@
+import Foundation
+import SumiKit
+import Testing
+@testable import SumiText
+
+/// ICU line breaking in layouts: dictionaries for Thai (against pango), kinsoku at each `line-break`
+/// level, `word-break`, soft hyphens, URLs, and the emergency break that keeps every line in the width.
+@Suite struct LineBreakControlTests {
+    static let thai = "ภาษาไทยเป็นภาษาที่มีระดับเสียงของคำแน่นอนหรือวรรณยุกต์เช่นเดียวกับภาษาจีนและออกเสียงแยกคำต่อคำ"
+
+    func layout(_ text: String, font: String, size: Double = 20, width: Double?, _ extra: [String: ParamValue] = [:])
+        throws -> [LaidOutLine] {
+        var params: [String: ParamValue] = ["text": .string(text), "font": .string(font), "size": .number(size)]
+        if let width { params["width"] = .number(width) }
+        for (k, v) in extra { params[k] = v }
+        return try TextTestSupport.content(params).layout.lines
+    }
+
+    /// Scalar offsets where each line after the first starts.
+    func lineStarts(_ lines: [LaidOutLine], in text: String) -> [Int] {
+        var starts: [Int] = [0]
+        var offset = 0
+        let scalars = Array(text.unicodeScalars)
+        for line in lines.dropLast() {
+            offset += line.text.unicodeScalars.count
+            while offset < scalars.count && LineFitter.isSpace(scalars[offset].value) { offset += 1 }
+            starts.append(offset)
+        }
+        return starts
+    }
+
+    @Test func thaiBreaksAtTheSameWordBoundariesAsPango() throws {
+        let scalars = Self.thai.unicodeScalars.map(\.value)
+        let ours = try LineBreaker(language: "th").opportunities(scalars)
+        let pango = try TextTestSupport.pangoLayout(text: Self.thai, font: "Noto Sans Thai", size: 20, width: nil,
+                                                    extra: ["--language=th"])
+        let same = Set(ours).intersection(pango.breaks).count
+        print("Thai break opportunities: Sumi \(ours.count), pango \(pango.breaks.count), shared \(same)")
+        // ICU's and libthai's dictionaries segment this sentence into the same words.
+        #expect(ours == pango.breaks)
+        // Never inside a syllable: no break before a vowel sign or tone mark.
+        for b in ours where b < scalars.count {
+            #expect(!(0x0E31...0x0E3A).contains(scalars[b]) && !(0x0E47...0x0E4E).contains(scalars[b]))
+        }
+    }
+
+    @Test func thaiLinesMatchPangoAtTheSameWidths() throws {
+        for width in [120.0, 150, 200, 260, 333] {
+            let ours = try layout(Self.thai, font: "Noto Sans Thai", width: width, ["language": .string("th")])
+            let pango = try TextTestSupport.pangoLayout(text: Self.thai, font: "Noto Sans Thai", size: 20, width: width,
+                                                        extra: ["--language=th"])
+            #expect(lineStarts(ours, in: Self.thai) == pango.lineStarts, "width \(width)")
+            #expect(ours.allSatisfy { $0.width <= width + 0.001 })
+        }
+    }
+
+    @Test func kinsokuAtEachLineBreakLevel() throws {
+        let text = "「すごい！」と彼は言った。ちょっとコーヒーを飲もう、そうしよう。「はい」と答えた。ァィゥの小さいカナ。"
+        let neverStart: Set<Character> = ["。", "、", "」", "！", "）"]
+        let smallAndLong: Set<Character> = ["ー", "ぁ", "ァ", "ィ", "ゥ", "ょ", "っ", "ッ"]
+        for level in ["auto", "loose", "normal", "strict"] {
+            // From 6 em: the longest run strict forbids breaking ("た。ァィゥ") is 5 em.
+            for width in stride(from: 120.0, through: 260, by: 20) {
+                let result = try layout(text, font: TextTestSupport.ipaGothic, width: width, ["line-break": .string(level)])
+                #expect(result.map(\.text).joined() == text)
+                for (i, line) in result.enumerated() {
+                    let first = line.text.first ?? " "
+                    #expect(i == 0 || !neverStart.contains(first), "\(level) \(width): line starts with \(line.text)")
+                    #expect(line.text.last != "「", "\(level) \(width): line ends with \(line.text)")
+                    if level == "strict" {
+                        #expect(i == 0 || !smallAndLong.contains(first), "strict \(width): line starts with \(line.text)")
+                    }
+                    let hangs = line.text.last == "。" || line.text.last == "、"
+                    #expect(line.width <= width + (hangs ? 20 : 0) + 0.001, "\(level) \(width): \(line.text)")
+                }
+            }
+        }
+        // normal allows a break before small kana and the long-vowel mark, strict does not.
+        let loose = try LineBreaker(options: LineBreakOptions(lineBreak: .normal), language: "ja")
+            .opportunities("コーヒー".unicodeScalars.map(\.value))
+        let strict = try LineBreaker(options: LineBreakOptions(lineBreak: .strict), language: "ja")
+            .opportunities("コーヒー".unicodeScalars.map(\.value))
+        #expect(loose.contains(1) && !strict.contains(1))
+    }
+
+    @Test func onlyOneFullStopHangsAndNothingElse() throws {
+        // At width 100 the old breaker let the long-vowel marks hang: a 260 px layer.
+        let text = "すごーーーーーーーーーーい"
+        let result = try layout(text, font: TextTestSupport.ipaGothic, width: 100, ["line-break": .string("strict")])
+        #expect(result.allSatisfy { $0.width <= 100.001 })
+        let content = try TextTestSupport.content(["text": .string(text), "font": .string(TextTestSupport.ipaGothic),
+                                                   "size": .number(20), "width": .number(100)])
+        #expect(content.size.width <= 100.001)
+        let stops = try layout("あいうえお。。", font: TextTestSupport.ipaGothic, width: 100)
+        #expect(stops.map(\.text) == ["あいうえ", "お。。"] || stops.allSatisfy { $0.width <= 120.001 })
+        #expect(stops.allSatisfy { line in line.width <= 100.001 || line.text.hasSuffix("。") })
+    }
+
+    @Test func softHyphenBreaksWithAVisibleHyphen() throws {
+        let text = "extra\u{AD}ordinary\u{AD}ness"
+        let result = try layout(text, font: TextTestSupport.dejaVu, width: 110)
+        #expect(result.map(\.text) == ["extra\u{2010}", "ordinary\u{2010}", "ness"])
+        #expect(result.allSatisfy { $0.width <= 110.001 })
+        // The hyphen is drawn: the first line has one glyph more than its letters.
+        #expect(result[0].glyphRange.count == 6)
+        // Unbroken, the soft hyphens show nothing.
+        let whole = try layout(text, font: TextTestSupport.dejaVu, width: nil)
+        let plain = try layout("extraordinaryness", font: TextTestSupport.dejaVu, width: nil)
+        #expect(abs(whole[0].width - plain[0].width) < 0.001)
+        // hyphens: none ignores them: the word is broken where it overflows, with no hyphen.
+        let none = try layout(text, font: TextTestSupport.dejaVu, width: 110, ["hyphens": .string("none")])
+        #expect(!none.map(\.text).joined().contains("\u{2010}"))
+        #expect(none.first?.text.hasPrefix("extra\u{AD}ord") == true)
+    }
+
+    @Test func urlsBreakAfterSlashes() throws {
+        let text = "see https://example.com/path/to/some/resource?query=value&more=things"
+        let result = try layout(text, font: TextTestSupport.dejaVu, size: 17, width: 160)
+        #expect(result.allSatisfy { $0.width <= 160.001 })
+        #expect(result[0].text.hasPrefix("see https://"), "the URL starts on the first line: \(result[0].text)")
+        // Every line but the last ends at a "/" or "?" or "&" of the URL, never inside a word.
+        for line in result.dropFirst().dropLast() {
+            #expect(["/", "?", "&", "="].contains(line.text.last ?? " ") || line.text.last?.isLetter == true)
+        }
+        let pango = try TextTestSupport.pangoLayout(text: text, font: "DejaVu Sans", size: 17, width: 160)
+        #expect(result.count <= pango.lineStarts.count)
+    }
+
+    @Test func keepAllKeepsKoreanWordsWhole() throws {
+        let text = "한국어 문장은 띄어쓰기로 단어를 나눕니다"
+        let normal = try layout(text, font: "NanumGothic", width: 120)
+        let keep = try layout(text, font: "NanumGothic", width: 120, ["word-break": .string("keep-all")])
+        let words = Set(text.split(separator: " ").map(String.init))
+        #expect(keep.allSatisfy { line in line.text.split(separator: " ").allSatisfy { words.contains(String($0)) } })
+        #expect(!normal.allSatisfy { line in line.text.split(separator: " ").allSatisfy { words.contains(String($0)) } },
+                "normal breaks between Hangul syllables: \(normal.map(\.text))")
+    }
+
+    @Test func breakAllAndAnywhereFillLines() throws {
+        let text = "the quick brown fox jumps over the lazy dog"
+        let normal = try layout(text, font: TextTestSupport.dejaVu, width: 100)
+        let all = try layout(text, font: TextTestSupport.dejaVu, width: 100, ["word-break": .string("break-all")])
+        let anywhere = try layout(text, font: TextTestSupport.dejaVu, width: 100, ["line-break": .string("anywhere")])
+        // A line ends inside a word when its last letter and the next line's first are adjacent in the text.
+        func endsInsideWords(_ lines: [LaidOutLine]) -> Bool {
+            zip(lines, lines.dropFirst()).contains { a, b in
+                guard let x = a.text.last, let y = b.text.first, x.isLetter, y.isLetter else { return false }
+                return text.contains(String([x, y]))
+            }
+        }
+        #expect(!endsInsideWords(normal))
+        #expect(endsInsideWords(all) && endsInsideWords(anywhere))
+        for l in normal + all + anywhere { #expect(l.width <= 100.001) }
+        // Filled: every broken line but the last is within a letter of the width.
+        #expect(all.dropLast().allSatisfy { $0.width > 100 - 17 }, "\(all.map(\.width))")
+        #expect(all.count <= normal.count && anywhere.count <= normal.count)
+    }
+
+    @Test func noLineIsWiderThanTheWidth() throws {
+        // Random strings of Latin, CJK, Thai, Arabic, long words and punctuation at random widths.
+        let pieces = ["Supercalifragilistic", "word", " ", " ", "漢字", "かなカナ", "ー", "。", "、", "「", "」", "ภาษาไทย",
+                      "مرحبا", "!", "?", "—", "-", "https://x.org/a/b", "\u{AD}", "1,234.5", "😀", "e\u{301}"]
+        var rng = SystemRandomNumberGenerator()
+        var worst = 0.0
+        for _ in 0..<60 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...25, using: &rng) { text += pieces.randomElement(using: &rng) ?? "" }
+            let width = Double.random(in: 10...300, using: &rng).rounded()
+            let content = try TextTestSupport.content(["text": .string(text), "size": .number(17), "width": .number(width)])
+            for line in content.layout.lines {
+                let clusters = line.text.count
+                let hangs = line.text.last == "。" || line.text.last == "、"
+                guard line.width > width + 0.001 && clusters > 1 else { continue }
+                #expect(hangs, "\"\(text)\" at \(width): line \"\(line.text)\" is \(line.width) wide")
+                worst = max(worst, line.width - width)
+            }
+        }
+        #expect(worst <= 17 * 1.1, "a hanging 、 or 。 is at most one em")
+    }
+
+    @Test func longClustersAreRefusedQuickly() throws {
+        let start = ContinuousClock.now
+        let text = "a" + String(repeating: "\u{301}", count: 100_000)
+        #expect {
+            _ = try TextTestSupport.content(["text": .string(text)])
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("100000 combining marks") && message.contains("at most 63")
+        }
+        #expect(ContinuousClock.now - start < .seconds(5))
+        // Thirty marks (stream-safe text) and long emoji sequences are drawn.
+        _ = try TextTestSupport.content(["text": .string("a" + String(repeating: "\u{301}", count: 30))])
+        _ = try TextTestSupport.content(["text": .string("👨‍👩‍👧‍👦🏴󠁧󠁢󠁳󠁣󠁴󠁿")])
+    }
+}
