@@ -1,5 +1,7 @@
+import SumiKit
+
 /// `encode metadata=`: what happens to EXIF and XMP.
-public enum MetadataMode: String, CaseIterable, Sendable {
+public enum MetadataMode: String, CaseIterable, Sendable, ParameterChoice {
     /// Written back (orientation reset once applied, dimensions updated, thumbnail dropped).
     case keep
     /// Neither EXIF nor XMP is written.

@@ -8,19 +8,19 @@ import Synchronization
 /// concurrently. The descriptor says so (`listOutputParameter`), so validation refuses a list wired
 /// into a port that takes one image.
 public struct DecodeStage: Stage, RowStreamProducer {
+    static let path = Parameter<[String]>(required: "path", type: .either([.path, .paths]),
+                                          summary: "file to read (- for standard input), or a list of files")
+    static let orient = Parameter<Bool>("orient", default: true,
+                                        summary: "apply the EXIF orientation of JPEG files (HEIF irot/imir are always applied)")
+    static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
+                                          summary: "refuse images with more pixels than this, before decoding")
+
     public static let descriptor = StageDescriptor(
         name: "decode",
         summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or AVIF file, or a list of them",
         output: .image,
         listOutputParameter: "path",
-        parameters: [
-            ParameterSpec("path", .either([.path, .paths]), required: true,
-                          summary: "file to read (- for standard input), or a list of files"),
-            ParameterSpec("orient", .bool, default: .bool(true),
-                          summary: "apply the EXIF orientation of JPEG files (HEIF irot/imir are always applied)"),
-            ParameterSpec("max-pixels", .integer, default: .integer(ImageDecoder.defaultMaxPixels), min: 1,
-                          summary: "refuse images with more pixels than this, before decoding"),
-        ])
+        parameters: [path.spec, orient.spec, maxPixels.spec])
 
     let paths: [String]
     let isList: Bool
@@ -28,14 +28,14 @@ public struct DecodeStage: Stage, RowStreamProducer {
     let maxPixels: Int
 
     public init(parameters: Parameters) throws {
-        paths = parameters.paths("path") ?? []
+        paths = try parameters[Self.path]
         if case .list? = parameters["path"] { isList = true } else { isList = false }
         guard !paths.isEmpty else { throw StageError.invalidParameter("path", "expected at least one file") }
         if paths.filter({ $0 == "-" }).count > 1 {
             throw StageError.invalidParameter("path", "standard input (-) can be read only once")
         }
-        orient = parameters.bool("orient") ?? true
-        maxPixels = parameters.integer("max-pixels") ?? ImageDecoder.defaultMaxPixels
+        orient = try parameters[Self.orient]
+        maxPixels = try parameters[Self.maxPixels]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {

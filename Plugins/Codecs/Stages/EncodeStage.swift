@@ -4,28 +4,27 @@ import SumiKit
 /// PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF, atomically, with the image's colour profile,
 /// EXIF and XMP (see `ProfileMode`, `MetadataMode`).
 public struct EncodeStage: Stage, RowStreamConsumer {
+    /// The names `format` accepts.
+    enum FormatName: String, ParameterChoice { case png, jpeg, jpg, webp, tiff, bmp, heic, heif, avif }
+
+    static let path = Parameter<String>(required: "path", type: .path, summary: "file to write (- for standard output)")
+    static let format = Parameter<FormatName?>("format", summary: "output format (default: from the file extension)")
+    static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG, WebP, HEIC and AVIF quality")
+    static let compression = Parameter<Int?>("compression", min: 0, max: 9,
+                                             summary: "PNG zlib level (default \(PNGEncoder.defaultCompression))")
+    static let background = Parameter<Color>("background", default: .white,
+                                             summary: "colour that formats without alpha (JPEG, BMP) flatten onto")
+    static let profile = Parameter<ProfileMode>("profile", default: .keep,
+                                                summary: "colour profile: keep (write the source's), srgb (convert pixels to sRGB and tag it), strip (write none, pixels untouched)")
+    static let metadata = Parameter<MetadataMode>("metadata", default: .keep,
+                                                  summary: "EXIF and XMP: keep (orientation reset, size updated, thumbnail dropped), strip, or strip-location (GPS removed)")
+
     public static let descriptor = StageDescriptor(
         name: "encode",
         summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file",
         inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
         output: .file,
-        parameters: [
-            ParameterSpec("path", .path, required: true, summary: "file to write (- for standard output)"),
-            ParameterSpec("format", .string, values: ["png", "jpeg", "jpg", "webp", "tiff", "bmp", "heic", "heif", "avif"],
-                          summary: "output format (default: from the file extension)"),
-            ParameterSpec("quality", .integer, default: .integer(90), min: 1, max: 100,
-                          summary: "JPEG, WebP, HEIC and AVIF quality"),
-            ParameterSpec("compression", .integer, min: 0, max: 9,
-                          summary: "PNG zlib level (default \(PNGEncoder.defaultCompression))"),
-            ParameterSpec("background", .color, default: .color(.white),
-                          summary: "colour that formats without alpha (JPEG, BMP) flatten onto"),
-            ParameterSpec("profile", .string, default: .string(ProfileMode.keep.rawValue),
-                          values: ProfileMode.allCases.map(\.rawValue),
-                          summary: "colour profile: keep (write the source's), srgb (convert pixels to sRGB and tag it), strip (write none, pixels untouched)"),
-            ParameterSpec("metadata", .string, default: .string(MetadataMode.keep.rawValue),
-                          values: MetadataMode.allCases.map(\.rawValue),
-                          summary: "EXIF and XMP: keep (orientation reset, size updated, thumbnail dropped), strip, or strip-location (GPS removed)"),
-        ])
+        parameters: [path.spec, format.spec, quality.spec, compression.spec, background.spec, profile.spec, metadata.spec])
 
     let path: String
     /// The format; `nil` for standard output without `format`: then the source image's format
@@ -40,21 +39,19 @@ public struct EncodeStage: Stage, RowStreamConsumer {
     let metadataMode: MetadataMode
 
     public init(parameters: Parameters) throws {
-        guard let profile = ProfileMode(rawValue: parameters.string("profile") ?? "keep") else {
-            throw StageError.invalidParameter("profile", "expected keep, srgb or strip")
-        }
-        guard let metadataMode = MetadataMode(rawValue: parameters.string("metadata") ?? "keep") else {
-            throw StageError.invalidParameter("metadata", "expected keep, strip or strip-location")
-        }
-        self.profile = profile
-        self.metadataMode = metadataMode
-        path = parameters.string("path") ?? "-"
+        profile = try parameters[Self.profile]
+        metadataMode = try parameters[Self.metadata]
+        path = try parameters[Self.path]
+        quality = try parameters[Self.quality]
+        compression = try parameters[Self.compression]
+        background = try parameters[Self.background]
+        given = parameters.given
         if path != "-", FileIO.isDirectory(path) {
             throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
         }
-        if let name = parameters.string("format") {
-            guard let chosen = ImageFormat(fileExtension: name), ImageFormat.writable.contains(chosen) else {
-                throw StageError.invalidParameter("format", "unknown format \"\(name)\"")
+        if let name = try parameters[Self.format] {
+            guard let chosen = ImageFormat(fileExtension: name.rawValue), ImageFormat.writable.contains(chosen) else {
+                throw StageError.invalidParameter("format", "unknown format \"\(name.rawValue)\"")
             }
             format = chosen
         } else {
@@ -62,10 +59,6 @@ public struct EncodeStage: Stage, RowStreamConsumer {
             let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
             if path == "-" {
                 format = nil
-                quality = parameters.integer("quality") ?? 90
-                compression = parameters.integer("compression")
-                background = parameters.color("background") ?? .white
-                given = parameters.given
                 return
             }
             guard let chosen = ImageFormat(fileExtension: ext), ImageFormat.writable.contains(chosen) else {
@@ -74,10 +67,6 @@ public struct EncodeStage: Stage, RowStreamConsumer {
             }
             format = chosen
         }
-        quality = parameters.integer("quality") ?? 90
-        compression = parameters.integer("compression")
-        background = parameters.color("background") ?? .white
-        given = parameters.given
     }
 
     /// The given parameters that `format` does not use.
