@@ -1,3 +1,5 @@
+import SumiKit
+
 /// How `blend` mixes a layer's colour with the image under it.
 ///
 /// Notation (W3C Compositing and Blending Level 1, §5 and §9): `Cs`, `Cb` are the straight source
@@ -23,6 +25,6 @@
 /// `plus-lighter`, canvas `lighter`, libvips `add`): `co = min(1, cs + cb)`, `αo = min(1, αs + αb)`.
 ///
 /// `opacity` scales the layer's premultiplied colour and alpha before any of this.
-public enum BlendMode: String, Sendable, Hashable, CaseIterable {
+public enum BlendMode: String, Sendable, Hashable, CaseIterable, ParameterChoice {
     case over, multiply, screen, overlay, darken, lighten, add
 }

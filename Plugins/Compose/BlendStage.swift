@@ -16,31 +16,25 @@ public struct BlendStage: Stage {
     /// bound, as `decode` uses): a mistaken placement fails instead of exhausting memory.
     public static let maxLayerPixels: Double = 178_956_970
 
+    static let mode = Parameter<BlendMode>("mode", default: .over,
+                                              summary: "how layer and base colours mix (W3C Compositing and Blending formulas; add is Porter-Duff plus)")
+    static let opacity = Parameter<Double>("opacity", default: 1, min: 0, max: 1,
+                                              summary: "the layer's opacity, multiplying its own alpha")
+
     public static let descriptor = StageDescriptor(
         name: "blend",
         summary: "Draws a placed layer (or a list of images) onto an image",
         inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: [.layer, .images])],
         output: .image,
         effect: .pixels,
-        parameters: [
-            ParameterSpec("mode", .string, default: .string(BlendMode.over.rawValue),
-                          values: BlendMode.allCases.map(\.rawValue),
-                          summary: "how layer and base colours mix (W3C Compositing and Blending formulas; add is Porter-Duff plus)"),
-            ParameterSpec("opacity", .number, default: .number(1), min: 0, max: 1,
-                          summary: "the layer's opacity, multiplying its own alpha"),
-        ])
+        parameters: [mode.spec, opacity.spec])
 
     public let mode: BlendMode
     public let opacity: Double
 
     public init(parameters: Parameters) throws {
-        let name = parameters.string("mode") ?? BlendMode.over.rawValue
-        guard let mode = BlendMode(rawValue: name) else {
-            let names = BlendMode.allCases.map(\.rawValue).joined(separator: ", ")
-            throw StageError.invalidParameter("mode", "expected one of \(names), got \"\(name)\"")
-        }
-        self.mode = mode
-        self.opacity = parameters.number("opacity") ?? 1
+        mode = try parameters[Self.mode]
+        opacity = try parameters[Self.opacity]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {

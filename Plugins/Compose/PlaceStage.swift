@@ -6,23 +6,21 @@ import SumiKit
 ///
 /// A placement already carried by the input layer is replaced, not combined.
 public struct PlaceStage: Stage {
+    static let frame = Parameter<Size?>("frame",
+                                        summary: "size of the on-screen preview the layer was positioned in (default: the base's size, so frame units are base pixels)")
+    static let fit = Parameter<PreviewMapping.Fit>("fit", default: .contain,
+                                                   summary: "how the base was shown in the frame: contain (letterboxed), cover (cropped) or fill (stretched)")
+    static let anchor = Parameter<PreviewMapping.Anchor>("anchor", default: .center,
+                                                         summary: "point of the visible image area that the layer's same point is aligned to")
+    static let offset = Parameter<Point>("offset", default: Point(x: 0, y: 0),
+                                         summary: "move from the anchor, in frame units (+x right, +y down)")
+
     public static let descriptor = StageDescriptor(
         name: "place",
         summary: "Positions a layer on an image as it was placed over an on-screen preview of it",
         inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: .layer)],
         output: .layer,
-        parameters: [
-            ParameterSpec("frame", .size,
-                          summary: "size of the on-screen preview the layer was positioned in (default: the base's size, so frame units are base pixels)"),
-            ParameterSpec("fit", .string, default: .string(PreviewMapping.Fit.contain.rawValue),
-                          values: PreviewMapping.Fit.allCases.map(\.rawValue),
-                          summary: "how the base was shown in the frame: contain (letterboxed), cover (cropped) or fill (stretched)"),
-            ParameterSpec("anchor", .string, default: .string(PreviewMapping.Anchor.center.rawValue),
-                          values: PreviewMapping.Anchor.allCases.map(\.rawValue),
-                          summary: "point of the visible image area that the layer's same point is aligned to"),
-            ParameterSpec("offset", .point, default: .point(Point(x: 0, y: 0)),
-                          summary: "move from the anchor, in frame units (+x right, +y down)"),
-        ])
+        parameters: [frame.spec, fit.spec, anchor.spec, offset.spec])
 
     /// The preview frame, or `nil` for the base's own size.
     public let frame: Size?
@@ -31,7 +29,7 @@ public struct PlaceStage: Stage {
     public let offset: Point
 
     public init(parameters: Parameters) throws {
-        if parameters.isGiven("frame"), let frame = parameters.size("frame") {
+        if let frame = try parameters[Self.frame] {
             guard frame.width > 0, frame.height > 0 else {
                 throw StageError.invalidParameter("frame", "expected a size with width and height > 0, got \(frame)")
             }
@@ -39,18 +37,9 @@ public struct PlaceStage: Stage {
         } else {
             self.frame = nil
         }
-        let fitName = parameters.string("fit") ?? PreviewMapping.Fit.contain.rawValue
-        guard let fit = PreviewMapping.Fit(rawValue: fitName) else {
-            throw StageError.invalidParameter("fit", "expected contain, cover or fill, got \"\(fitName)\"")
-        }
-        let anchorName = parameters.string("anchor") ?? PreviewMapping.Anchor.center.rawValue
-        guard let anchor = PreviewMapping.Anchor(rawValue: anchorName) else {
-            let names = PreviewMapping.Anchor.allCases.map(\.rawValue).joined(separator: ", ")
-            throw StageError.invalidParameter("anchor", "expected one of \(names), got \"\(anchorName)\"")
-        }
-        self.fit = fit
-        self.anchor = anchor
-        self.offset = parameters.point("offset") ?? Point(x: 0, y: 0)
+        fit = try parameters[Self.fit]
+        anchor = try parameters[Self.anchor]
+        offset = try parameters[Self.offset]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {

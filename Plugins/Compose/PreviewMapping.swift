@@ -22,12 +22,12 @@ import SumiKit
 /// exactly (1500, 1001). The image is the image as displayed — upright, after EXIF orientation.
 public struct PreviewMapping: Sendable, Hashable {
     /// How the image was shown in the frame.
-    public enum Fit: String, Sendable, Hashable, CaseIterable {
+    public enum Fit: String, Sendable, Hashable, CaseIterable, ParameterChoice {
         case contain, cover, fill
     }
 
     /// A point of a rectangle, named as in SwiftUI's `Alignment`.
-    public enum Anchor: String, Sendable, Hashable, CaseIterable {
+    public enum Anchor: String, Sendable, Hashable, CaseIterable, ParameterChoice {
         case center
         case topLeft = "top-left", top, topRight = "top-right"
         case left, right
