@@ -98,6 +98,7 @@ fuzz: test-deps
 
 # The whole test suite with AddressSanitizer (C shims and Swift code) and UndefinedBehaviorSanitizer
 # (C shims; trapping, so no runtime is needed). Swift itself checks overflow and bounds.
+# Measured on 2 busy cores: 18 min (a full instrumented build ~15 min, the suite 2.6 min): not in CI.
 ASAN_FLAGS := --build-path .build/asan --sanitize=address -Xcc -fsanitize=undefined -Xcc -fsanitize-trap=undefined
 test-asan: test-deps
 	rm -f .build/asan/release.yaml
