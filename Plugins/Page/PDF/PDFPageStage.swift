@@ -7,76 +7,88 @@ import SumiKit
 /// bottom-left, `/SumiViewportPage n`), and the run report gives it as `rectInCurrentPage`.
 /// Everything is checked before the file is opened, and the file is written atomically.
 public struct PDFPageStage: Stage {
+    /// How `compression` encodes the pages.
+    enum Compression: String, ParameterChoice { case auto, flate, jpeg }
+
+    static let path = Parameter<String>(required: "path", type: .path, summary: "the PDF file to write (- for standard output)")
+    static let scale = Parameter<Double>("scale", default: 1, min: 0, minExclusive: true, summary: "image pixels per PDF point")
+    static let viewport = Parameter<ViewportSpec>("viewport", default: .unset,
+                                                  summary: "rectangle the PDF opens on, in image pixels (top-left origin), \"capture:N\" for the N-th stitched capture, or \"none\"")
+    static let currentPage = Parameter<Int>("current-page", default: 0, min: 0,
+                                            summary: "the page (from 0) the viewport belongs to and the PDF opens on")
+    static let compression = Parameter<Compression>("compression", default: .auto,
+                                                    summary: "auto: unmodified JPEG sources embedded as they are, the rest lossless (Flate); flate: always lossless; jpeg: re-encode as JPEG at quality")
+    static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG quality when compression is jpeg")
+    static let title = Parameter<String?>("title", summary: "the document title")
+
     public static let descriptor = StageDescriptor(
         name: "pdf-page",
         summary: "Write images as PDF pages (one image per page), optionally opening on a viewport",
         inputs: [PortSpec(name: "in", accepts: [.image, .images])],
         output: .file,
-        parameters: [
-            ParameterSpec("path", .path, required: true, summary: "the PDF file to write (- for standard output)"),
-            ParameterSpec("scale", .number, default: .number(1), min: 0, minExclusive: true,
-                          summary: "image pixels per PDF point"),
-            ParameterSpec("viewport", .either([.rect, .string]),
-                          summary: "rectangle the PDF opens on, in image pixels (top-left origin), or \"capture:N\" for the N-th stitched capture"),
-            ParameterSpec("current-page", .integer, default: .integer(0), min: 0,
-                          summary: "the page (from 0) the viewport belongs to and the PDF opens on"),
-            ParameterSpec("compression", .string, default: .string("auto"), values: ["auto", "flate", "jpeg"],
-                          summary: "auto: unmodified JPEG sources embedded as they are, the rest lossless (Flate); flate: always lossless; jpeg: re-encode as JPEG at quality"),
-            ParameterSpec("quality", .integer, default: .integer(90), min: 1, max: 100,
-                          summary: "JPEG quality when compression is jpeg"),
-            ParameterSpec("title", .string, summary: "the document title"),
-        ])
+        parameters: [path.spec, scale.spec, viewport.spec, currentPage.spec, compression.spec, quality.spec, title.spec])
 
-    /// How the viewport was given.
-    enum ViewportSpec: Sendable, Equatable {
+    /// How the viewport was given: `"X,Y,W,H"`, `"capture:N"`, or `"none"`.
+    enum ViewportSpec: ParameterValue, Equatable {
+        case unset
         case rect(Rect)
         case capture(Int)
+
+        static var parameterType: ParamType { .either([.rect, .tagged("capture:", .integer), .keyword("none")]) }
+        init?(parameterValue: ParamValue) {
+            switch parameterValue {
+            case .rect(let r): self = .rect(r)
+            case .string("none"): self = .unset
+            case .string(let text) where text.hasPrefix("capture:"):
+                guard let n = Int(text.dropFirst("capture:".count)), n >= 0 else { return nil }
+                self = .capture(n)
+            default: return nil
+            }
+        }
+        var parameterValue: ParamValue? {
+            switch self {
+            case .unset: .string("none")
+            case .rect(let r): .rect(r)
+            case .capture(let n): .string("capture:\(n)")
+            }
+        }
     }
 
     let path: String
     let scale: Double
     let viewport: ViewportSpec?
     let currentPage: Int
-    let compression: String
+    let compression: Compression
     let quality: Int
     /// Whether `quality` was given (it only applies to `compression: jpeg`).
     let qualityGiven: Bool
     let title: String?
 
     public init(parameters: Parameters) throws {
-        path = parameters.string("path") ?? ""
-        guard !path.isEmpty else { throw StageError.invalidParameter("path", "required parameter is missing") }
+        path = try parameters[Self.path]
         if path != "-", FileIO.isDirectory(path) {
             throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
         }
-        scale = parameters.number("scale") ?? 1
-        currentPage = parameters.integer("current-page") ?? 0
-        compression = parameters.string("compression") ?? "auto"
-        quality = parameters.integer("quality") ?? 90
+        scale = try parameters[Self.scale]
+        currentPage = try parameters[Self.currentPage]
+        compression = try parameters[Self.compression]
+        quality = try parameters[Self.quality]
         qualityGiven = parameters.isGiven("quality")
-        title = parameters.string("title")
-        viewport = try PDFPageStage.parseViewport(parameters["viewport"])
+        title = try parameters[Self.title]
+        viewport = try PDFPageStage.checkViewport(try parameters[Self.viewport])
     }
 
-    static func parseViewport(_ value: ParamValue?) throws -> ViewportSpec? {
+    static func checkViewport(_ value: ViewportSpec) throws -> ViewportSpec? {
         switch value {
-        case nil: return nil
-        case .rect(let r)?:
+        case .unset: return nil
+        case .rect(let r):
             // Under a pixel a side, a viewport is no view: and 1e-300 would round to an empty
             // /FitR box in the file.
             guard r.width >= 1, r.height >= 1 else {
                 throw StageError.invalidParameter("viewport", "the rectangle must be at least 1 pixel wide and high, got \(r)")
             }
             return .rect(r)
-        case .string(let text)?:
-            let t = text.trimmed.lowercased()
-            if t == "none" || t.isEmpty { return nil }
-            if t.hasPrefix("capture:"), let n = Int(t.dropFirst("capture:".count).trimmed), n >= 0 {
-                return .capture(n)
-            }
-            throw StageError.invalidParameter("viewport", "expected a rectangle \"X,Y,W,H\" or \"capture:N\", got \"\(text)\"")
-        case let other?:
-            throw StageError.invalidParameter("viewport", "expected a rectangle \"X,Y,W,H\" or \"capture:N\", got \(other)")
+        case .capture: return value
         }
     }
 
@@ -93,7 +105,7 @@ public struct PDFPageStage: Stage {
                 throw StageError("page \(i): \(problem)", parameter: "scale")
             }
         }
-        if qualityGiven && compression != "jpeg" {
+        if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
         let pages = try images.map {
@@ -136,7 +148,7 @@ public struct PDFPageStage: Stage {
     private func viewportPixels(_ image: Image, geometry: PageGeometry) throws -> Rect? {
         let pixels: Rect
         switch viewport {
-        case nil: return nil
+        case nil, .unset?: return nil
         case .rect(let r)?: pixels = r
         case .capture(let n)?:
             let rects = image.metadata.captureRects
@@ -162,11 +174,11 @@ public struct PDFPageStage: Stage {
     /// viewers disagree on how to read their inverted data.
     private func imageData(for image: Image) throws -> PDFDocumentWriter.ImageData {
         let hasAlpha = !image.isOpaque
-        if compression == "jpeg" {
+        if compression == .jpeg {
             try JPEGReencoder.check(image)
             return .jpegReencoded(quality: quality, hasAlpha: hasAlpha)
         }
-        if compression == "auto", !hasAlpha, image.metadata.sourceFormat == "jpeg", let bytes = image.metadata.sourceBytes,
+        if compression == .auto, !hasAlpha, image.metadata.sourceFormat == "jpeg", let bytes = image.metadata.sourceBytes,
            let header = JPEGHeader(bytes), header.width == image.width, header.height == image.height,
            [1, 3].contains(header.components) {
             return .jpeg(bytes, components: header.components, hasAlpha: false)

@@ -26,11 +26,11 @@ struct StitchPlanner {
         let barLimit = max(0, minHeight * 2 / 5)
         let h: Int, f: Int
         switch header {
-        case .fixed(let n): h = n
+        case .value(let n): h = n
         case .auto: h = detector.header(limit: barLimit)
         }
         switch footer {
-        case .fixed(let n): f = n
+        case .value(let n): f = n
         case .auto: f = detector.footer(limit: min(barLimit, minHeight - h - 1))
         }
         guard h + f < minHeight else {

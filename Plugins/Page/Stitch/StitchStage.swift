@@ -10,37 +10,32 @@ public struct StitchStage: Stage {
     /// The most rows a fixed bar may have: more than any capture that fits in `maxPixels` is tall.
     public static let maxBarRows = 1_000_000
 
+    static let offsets = Parameter<AutoOr<[Int]>>("offsets", default: .auto, min: 0, max: 1e9,
+                                                   summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0)")
+    static let header = Parameter<AutoOr<Int>>("header", default: .auto, min: 0, max: Double(maxBarRows),
+                                               summary: "rows of a fixed bar at the top of every capture, or \"auto\" to detect them")
+    static let footer = Parameter<AutoOr<Int>>("footer", default: .auto, min: 0, max: Double(maxBarRows),
+                                               summary: "rows of a fixed bar at the bottom of every capture, or \"auto\" to detect them")
+
     public static let descriptor = StageDescriptor(
         name: "stitch",
         summary: "Stitch overlapping scrolled captures into one tall image",
         inputs: [PortSpec(name: "in", accepts: .images)],
         output: .image,
         effect: .creates,
-        parameters: [
-            ParameterSpec("offsets", .either([.list(.number), .string]), default: .string("auto"), min: 0,
-                          summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0)"),
-            ParameterSpec("header", .either([.integer, .string]), default: .string("auto"), min: 0,
-                          max: Double(maxBarRows),
-                          summary: "rows of a fixed bar at the top of every capture, or \"auto\" to detect them"),
-            ParameterSpec("footer", .either([.integer, .string]), default: .string("auto"), min: 0,
-                          max: Double(maxBarRows),
-                          summary: "rows of a fixed bar at the bottom of every capture, or \"auto\" to detect them"),
-        ])
+        parameters: [offsets.spec, header.spec, footer.spec])
 
-    /// A number of rows given, or to be detected.
-    enum Rows: Sendable, Equatable {
-        case auto
-        case fixed(Int)
-    }
+    /// A number of rows given (`.value`), or to be detected (`.auto`).
+    typealias Rows = AutoOr<Int>
 
     let offsets: [Int]?
     let header: Rows
     let footer: Rows
 
     public init(parameters: Parameters) throws {
-        offsets = try StitchStage.parseOffsets(parameters["offsets"])
-        header = try StitchStage.parseRows(parameters["header"], name: "header")
-        footer = try StitchStage.parseRows(parameters["footer"], name: "footer")
+        offsets = try StitchStage.checkOffsets(try parameters[Self.offsets])
+        header = try parameters[Self.header]
+        footer = try parameters[Self.footer]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
@@ -57,54 +52,16 @@ public struct StitchStage: Stage {
         return .image(layout.assemble(captures, metadata: metadata))
     }
 
-    static func parseOffsets(_ value: ParamValue?) throws -> [Int]? {
-        switch value {
-        case nil: return nil
-        case .string(let text)?:
-            let t = text.trimmed.lowercased()
-            if t == "auto" || t.isEmpty { return nil }
-            throw StageError.invalidParameter("offsets", "expected \"auto\" or a list of numbers, got \"\(text)\"")
-        case .list(let items)?:
-            var result: [Int] = []
-            for item in items {
-                guard let n = item.numberValue, n >= 0, n == n.rounded(), n < 1e9 else {
-                    throw StageError.invalidParameter("offsets", "expected whole numbers of pixels >= 0, got \(item)")
-                }
-                result.append(Int(n))
-            }
-            guard result.first == 0 else {
-                throw StageError.invalidParameter("offsets", "the first capture's offset must be 0, got \(result.first.map(String.init) ?? "nothing")")
-            }
-            for i in 1..<max(1, result.count) where result[i] < result[i - 1] {
-                throw StageError.invalidParameter("offsets", "offsets must not decrease (capture \(i): \(result[i]) after \(result[i - 1]))")
-            }
-            return result
-        case let other?:
-            throw StageError.invalidParameter("offsets", "expected \"auto\" or a list of numbers, got \(other)")
+    /// The offsets given, checked: the first is 0 and none decreases (types and ranges are checked at
+    /// validation from the declaration).
+    static func checkOffsets(_ value: AutoOr<[Int]>) throws -> [Int]? {
+        guard case .value(let result) = value else { return nil }
+        guard result.first == 0 else {
+            throw StageError.invalidParameter("offsets", "the first capture's offset must be 0, got \(result.first.map(String.init) ?? "nothing")")
         }
-    }
-
-    static func parseRows(_ value: ParamValue?, name: String) throws -> Rows {
-        switch value {
-        case nil: return .auto
-        case .integer(let n)?:
-            guard (0...maxBarRows).contains(n) else {
-                throw StageError.invalidParameter(name, "expected a number of rows from 0 to \(maxBarRows), got \(n)")
-            }
-            return .fixed(n)
-        case .string(let text)?:
-            let t = text.trimmed.lowercased()
-            if t == "auto" { return .auto }
-            // Digits only, and a range before any arithmetic: "9223372036854775807" is refused here.
-            if !t.isEmpty, t.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
-                guard t.utf8.count <= 7, let n = Int(t), n <= maxBarRows else {
-                    throw StageError.invalidParameter(name, "expected a number of rows from 0 to \(maxBarRows), got \(String(text.prefix(40)))")
-                }
-                return .fixed(n)
-            }
-            throw StageError.invalidParameter(name, "expected \"auto\" or a number of rows from 0 to \(maxBarRows), got \"\(String(text.prefix(40)))\"")
-        case let other?:
-            throw StageError.invalidParameter(name, "expected \"auto\" or a number of rows >= 0, got \(other)")
+        for i in 1..<max(1, result.count) where result[i] < result[i - 1] {
+            throw StageError.invalidParameter("offsets", "offsets must not decrease (capture \(i): \(result[i]) after \(result[i - 1]))")
         }
+        return result
     }
 }
