@@ -4,5 +4,5 @@ import SumiKit
 /// image, `blend` draws layers onto images.
 public enum ComposeStages: StageFamily {
     public static let name = "compose"
-    public static let stages: [StageFactory] = [StageFactory(PlaceStage.self), StageFactory(BlendStage.self)]
+    public static let stages: [StageDefinition] = [StageDefinition(PlaceStage.self), StageDefinition(BlendStage.self)]
 }

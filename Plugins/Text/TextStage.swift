@@ -12,58 +12,56 @@ public struct TextStage: Stage {
     /// 30 combining marks in a row; the longest emoji sequences have about ten scalars.
     public static let maxClusterScalars = 64
 
+    static let text = Parameter<String>(required: "text", summary: "the text; \\n starts a new line")
+    static let font = Parameter<String>("font", default: "sans-serif",
+                                        summary: "fontconfig family list (\"Noto Sans, IPAGothic\", \"DejaVu Sans:bold\") or a font file path")
+    static let size = Parameter<Double>("size", default: 17, min: 0, minExclusive: true, summary: "font size (em) in layout pixels")
+    static let color = Parameter<Color>("color", default: .black, summary: "text colour")
+    static let background = Parameter<Color>("background", default: .transparent, summary: "box fill")
+    static let padding = ParameterSpec("padding", .either([.number, .string]), default: .number(0),
+                                       summary: "space inside the border: a number or \"t,r,b,l\"")
+    static let border = Parameter<Double>("border", default: 0, min: 0, summary: "border width")
+    static let borderColor = Parameter<Color>("border-color", default: .black, summary: "border colour")
+    static let align = Parameter<TextAlignment>("align", default: .start, summary: "line alignment, relative to the paragraph direction")
+    static let width = Parameter<Double?>("width", min: 0, minExclusive: true, summary: "wrap width (none: no wrapping)")
+    static let lineHeight = Parameter<Double>("line-height", default: 1, min: 0, minExclusive: true,
+                                              summary: "multiple of the fonts' line spacing")
+    static let language = Parameter<String?>("language", summary: "BCP 47 language tag (shaping and font choice)")
+    static let direction = Parameter<TextDirection>("direction", default: .auto,
+                                                    summary: "paragraph direction; auto takes the first strong character's")
+    static let lineBreak = Parameter<LineBreakOptions.Strictness>("line-break", default: .auto,
+                                                                  summary: "CSS line-break: how strict the Japanese/Chinese line-start rules are (strict: JLREQ kinsoku)")
+    static let wordBreak = Parameter<LineBreakOptions.WordBreak>("word-break", default: .normal,
+                                                                 summary: "CSS word-break: keep-all keeps CJK and Korean words whole, break-all breaks inside words")
+    static let writingMode = Parameter<WritingMode>("writing-mode", default: .horizontalTB,
+                                                    summary: "vertical-rl: columns top to bottom, right to left; width is then the column length")
+    static let textOrientation = Parameter<TextOrientation>("text-orientation", default: .mixed,
+                                                            summary: "in vertical text: mixed turns Latin sideways, upright sets every character upright")
+    static let letterSpacing = Parameter<Double>("letter-spacing", default: 0, min: -1000, max: 1000,
+                                                 summary: "extra space after each character, in layout pixels")
+    static let features = Parameter<String>("features", default: "",
+                                            summary: "OpenType features, e.g. \"palt, -liga\" or \"ss01, cv01=2\"")
+    static let variations = Parameter<String>("variations", default: "",
+                                              summary: "variable-font axis values, e.g. \"wght=700, wdth=85\"")
+    static let stroke = Parameter<Double>("stroke", default: 0, min: 0, max: 1000,
+                                          summary: "width of the outline drawn around (under) the glyphs")
+    static let strokeColor = Parameter<Color>("stroke-color", default: .black, summary: "outline colour")
+    static let shadow = Parameter<String>("shadow", default: "",
+                                          summary: "drop shadow \"dx, dy, blur, colour\" (e.g. \"2, 2, 3, #00000099\"); empty: none")
+    static let cornerRadius = Parameter<Double>("corner-radius", default: 0, min: 0, max: 100_000,
+                                                summary: "radius of the box's rounded corners")
+    static let hyphens = Parameter<LineBreakOptions.Hyphens>("hyphens", default: .manual,
+                                                             summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored")
+
     public static let descriptor = StageDescriptor(
         name: "text",
         summary: "Lays out text (any script, colour emoji) as a layer drawn at its final size",
         output: .layer,
-        parameters: [
-            ParameterSpec("text", .string, required: true, summary: "the text; \\n starts a new line"),
-            ParameterSpec("font", .string, default: .string("sans-serif"),
-                          summary: "fontconfig family list (\"Noto Sans, IPAGothic\", \"DejaVu Sans:bold\") or a font file path"),
-            ParameterSpec("size", .number, default: .number(17), min: 0, minExclusive: true,
-                          summary: "font size (em) in layout pixels"),
-            ParameterSpec("color", .color, default: .color(.black), summary: "text colour"),
-            ParameterSpec("background", .color, default: .color(.transparent), summary: "box fill"),
-            ParameterSpec("padding", .either([.number, .string]), default: .number(0),
-                          summary: "space inside the border: a number or \"t,r,b,l\""),
-            ParameterSpec("border", .number, default: .number(0), min: 0, summary: "border width"),
-            ParameterSpec("border-color", .color, default: .color(.black), summary: "border colour"),
-            ParameterSpec("align", .string, default: .string("start"), values: ["start", "center", "end"],
-                          summary: "line alignment, relative to the paragraph direction"),
-            ParameterSpec("width", .number, min: 0, minExclusive: true, summary: "wrap width (none: no wrapping)"),
-            ParameterSpec("line-height", .number, default: .number(1), min: 0, minExclusive: true,
-                          summary: "multiple of the fonts' line spacing"),
-            ParameterSpec("language", .string, summary: "BCP 47 language tag (shaping and font choice)"),
-            ParameterSpec("direction", .string, default: .string("auto"), values: ["auto", "ltr", "rtl"],
-                          summary: "paragraph direction; auto takes the first strong character's"),
-            ParameterSpec("line-break", .string, default: .string("auto"),
-                          values: LineBreakOptions.Strictness.allCases.map(\.rawValue),
-                          summary: "CSS line-break: how strict the Japanese/Chinese line-start rules are (strict: JLREQ kinsoku)"),
-            ParameterSpec("word-break", .string, default: .string("normal"),
-                          values: LineBreakOptions.WordBreak.allCases.map(\.rawValue),
-                          summary: "CSS word-break: keep-all keeps CJK and Korean words whole, break-all breaks inside words"),
-            ParameterSpec("writing-mode", .string, default: .string("horizontal-tb"),
-                          values: ["horizontal-tb", "vertical-rl"],
-                          summary: "vertical-rl: columns top to bottom, right to left; width is then the column length"),
-            ParameterSpec("text-orientation", .string, default: .string("mixed"), values: ["mixed", "upright"],
-                          summary: "in vertical text: mixed turns Latin sideways, upright sets every character upright"),
-            ParameterSpec("letter-spacing", .number, default: .number(0), min: -1000, max: 1000,
-                          summary: "extra space after each character, in layout pixels"),
-            ParameterSpec("features", .string, default: .string(""),
-                          summary: "OpenType features, e.g. \"palt, -liga\" or \"ss01, cv01=2\""),
-            ParameterSpec("variations", .string, default: .string(""),
-                          summary: "variable-font axis values, e.g. \"wght=700, wdth=85\""),
-            ParameterSpec("stroke", .number, default: .number(0), min: 0, max: 1000,
-                          summary: "width of the outline drawn around (under) the glyphs"),
-            ParameterSpec("stroke-color", .color, default: .color(.black), summary: "outline colour"),
-            ParameterSpec("shadow", .string, default: .string(""),
-                          summary: "drop shadow \"dx, dy, blur, colour\" (e.g. \"2, 2, 3, #00000099\"); empty: none"),
-            ParameterSpec("corner-radius", .number, default: .number(0), min: 0, max: 100_000,
-                          summary: "radius of the box's rounded corners"),
-            ParameterSpec("hyphens", .string, default: .string("manual"),
-                          values: LineBreakOptions.Hyphens.allCases.map(\.rawValue),
-                          summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored"),
-        ])
+        parameters: [text.spec, font.spec, size.spec, color.spec, background.spec, padding, border.spec,
+                     borderColor.spec, align.spec, width.spec, lineHeight.spec, language.spec, direction.spec,
+                     lineBreak.spec, wordBreak.spec, writingMode.spec, textOrientation.spec, letterSpacing.spec,
+                     features.spec, variations.spec, stroke.spec, strokeColor.spec, shadow.spec, cornerRadius.spec,
+                     hyphens.spec])
 
     let text: String
     let font: FontSpec
@@ -82,7 +80,7 @@ public struct TextStage: Stage {
     let variations: FontVariations
 
     public init(parameters: Parameters) throws {
-        let text = parameters.string("text") ?? ""
+        let text = try parameters[Self.text]
         guard !text.isEmpty else { throw StageError.invalidParameter("text", "the text is empty") }
         let scalarCount = text.unicodeScalars.count
         guard scalarCount <= Self.maxScalars else {
@@ -90,7 +88,7 @@ public struct TextStage: Stage {
         }
         try Self.checkClusters(text)
         self.text = text
-        font = FontSpec(parsing: parameters.string("font") ?? "sans-serif")
+        font = FontSpec(parsing: try parameters[Self.font])
         if case .file(let path) = font {
             guard FileIO.exists(path) else { throw StageError.invalidParameter("font", "font file not found: \(path)") }
             // A named pipe or device would block or never end when the font is read.
@@ -98,35 +96,36 @@ public struct TextStage: Stage {
                 throw StageError.invalidParameter("font", "\(path) is not an OpenType or TrueType font file")
             }
         }
-        size = parameters.number("size") ?? 17
+        size = try parameters[Self.size]
         var style = BoxStyle()
-        style.color = parameters.color("color") ?? .black
-        style.background = parameters.color("background") ?? .transparent
-        style.border = parameters.number("border") ?? 0
-        style.borderColor = parameters.color("border-color") ?? .black
+        style.color = try parameters[Self.color]
+        style.background = try parameters[Self.background]
+        style.border = try parameters[Self.border]
+        style.borderColor = try parameters[Self.borderColor]
         style.padding = try Self.padding(parameters["padding"])
-        style.stroke = parameters.number("stroke") ?? 0
-        style.strokeColor = parameters.color("stroke-color") ?? .black
-        style.cornerRadius = parameters.number("corner-radius") ?? 0
-        if let shadow = parameters.string("shadow")?.trimmingCharacters(in: " "), !shadow.isEmpty {
+        style.stroke = try parameters[Self.stroke]
+        style.strokeColor = try parameters[Self.strokeColor]
+        style.cornerRadius = try parameters[Self.cornerRadius]
+        let shadow = try parameters[Self.shadow].trimmingCharacters(in: " ")
+        if !shadow.isEmpty {
             style.shadow = try TextShadow(parsing: shadow)
         }
         self.style = style
-        letterSpacing = parameters.number("letter-spacing") ?? 0
-        vertical = parameters.string("writing-mode") == "vertical-rl"
-        allUpright = parameters.string("text-orientation") == "upright"
-        features = try OpenTypeFeatures.parse(parameters.string("features") ?? "")
-        variations = try FontVariations(parsing: parameters.string("variations") ?? "")
-        align = TextAlignment(rawValue: parameters.string("align") ?? "start") ?? .start
-        wrapWidth = parameters.number("width")
-        lineHeight = parameters.number("line-height") ?? 1
-        let language = parameters.string("language")?.trimmingCharacters(in: " ")
+        letterSpacing = try parameters[Self.letterSpacing]
+        vertical = try parameters[Self.writingMode] == .verticalRL
+        allUpright = try parameters[Self.textOrientation] == .upright
+        features = try OpenTypeFeatures.parse(try parameters[Self.features])
+        variations = try FontVariations(parsing: try parameters[Self.variations])
+        align = try parameters[Self.align]
+        wrapWidth = try parameters[Self.width]
+        lineHeight = try parameters[Self.lineHeight]
+        let language = try parameters[Self.language]?.trimmingCharacters(in: " ")
         self.language = language?.isEmpty == false ? language : nil
-        direction = TextDirection(rawValue: parameters.string("direction") ?? "auto") ?? .auto
+        direction = try parameters[Self.direction]
         var breakOptions = LineBreakOptions()
-        breakOptions.lineBreak = LineBreakOptions.Strictness(rawValue: parameters.string("line-break") ?? "auto") ?? .auto
-        breakOptions.wordBreak = LineBreakOptions.WordBreak(rawValue: parameters.string("word-break") ?? "normal") ?? .normal
-        breakOptions.hyphens = LineBreakOptions.Hyphens(rawValue: parameters.string("hyphens") ?? "manual") ?? .manual
+        breakOptions.lineBreak = try parameters[Self.lineBreak]
+        breakOptions.wordBreak = try parameters[Self.wordBreak]
+        breakOptions.hyphens = try parameters[Self.hyphens]
         self.breakOptions = breakOptions
     }
 

@@ -4,10 +4,10 @@ import SumiKit
 public enum TransformStages: StageFamily {
     public static let name = "transform"
     public static let stages = [
-        StageFactory(ScaleStage.self),
-        StageFactory(CropStage.self),
-        StageFactory(RotateStage.self),
-        StageFactory(FlipStage.self),
-        StageFactory(PadStage.self),
+        StageDefinition(ScaleStage.self),
+        StageDefinition(CropStage.self),
+        StageDefinition(RotateStage.self),
+        StageDefinition(FlipStage.self),
+        StageDefinition(PadStage.self),
     ]
 }

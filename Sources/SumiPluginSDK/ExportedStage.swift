@@ -7,12 +7,12 @@ import SumiKit
 /// The table's `user_data` holds this object (retained for the life of the process, as the ABI asks);
 /// each instance the host creates is an `ExportedInstance` passed as an opaque pointer.
 final class ExportedStage {
-    let factory: StageFactory
+    let factory: StageDefinition
 
-    private init(factory: StageFactory) { self.factory = factory }
+    private init(factory: StageDefinition) { self.factory = factory }
 
     /// The `sumi_stage` table for `factory`. Its strings and `user_data` are never freed.
-    static func makeTable(for factory: StageFactory) -> sumi_stage {
+    static func makeTable(for factory: StageDefinition) -> sumi_stage {
         var table = sumi_stage()
         table.size = UInt32(MemoryLayout<sumi_stage>.size)
         let json = StageDescriptorJSON.encode(factory.descriptor).serialized()

@@ -32,7 +32,7 @@ public enum SumiPlugin {
     }
 
     /// Exports stages given as factories (for stages whose descriptor is only known at run time).
-    public static func export(name: String, version: String, factories: [StageFactory],
+    public static func export(name: String, version: String, factories: [StageDefinition],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         guard let out else { return Int32(SUMI_ERROR_INTERNAL.rawValue) }
         if let host {
@@ -45,12 +45,12 @@ public enum SumiPlugin {
         return Int32(SUMI_OK.rawValue)
     }
 
-    private static func factory<S: Stage>(_ type: S.Type) -> StageFactory { StageFactory(type) }
+    private static func factory<S: Stage>(_ type: S.Type) -> StageDefinition { StageDefinition(type) }
 
     /// Builds the `sumi_plugin` table. The ABI requires it to live as long as the process (the host
     /// never unloads a plugin), so it is allocated once and never freed.
     private static func makePluginTable(name: String, version: String,
-                                        factories: [StageFactory]) -> UnsafeMutablePointer<sumi_plugin> {
+                                        factories: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin> {
         let stages = UnsafeMutablePointer<sumi_stage>.allocate(capacity: max(1, factories.count))
         for (index, factory) in factories.enumerated() {
             (stages + index).initialize(to: ExportedStage.makeTable(for: factory))

@@ -51,7 +51,7 @@ struct ListingCommand {
     }
 
     /// The human-readable description `sumi inspect` prints.
-    static func describe(_ factory: StageFactory) -> String {
+    static func describe(_ factory: StageDefinition) -> String {
         let d = factory.descriptor
         var text = "\(d.name) — \(d.summary)\n"
         text += "  origin:  \(factory.origin)\n"

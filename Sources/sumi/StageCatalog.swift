@@ -13,7 +13,7 @@ import SumiPage
 /// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
 enum StageCatalog {
     /// The built-in stage families, registered exactly as plugins are.
-    static let builtinFamilies: [[StageFactory]] = [
+    static let builtinFamilies: [[StageDefinition]] = [
         CodecsStages.stages,
         TransformStages.stages,
         TextStages.stages,

@@ -113,7 +113,7 @@ import Testing
     @Test func nameClashWithABuiltInIsRefused() throws {
         let fixtures = try PluginFixtures.get()
         let registry = StageRegistry()
-        try registry.register([StageFactory(descriptor: StageDescriptor(name: "pixelate", summary: "built in", output: .image)) { _ in
+        try registry.register([StageDefinition(descriptor: StageDescriptor(name: "pixelate", summary: "built in", output: .image)) { _ in
             throw StageError("not used")
         }])
         let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: fixtures.pixelate, into: registry) }

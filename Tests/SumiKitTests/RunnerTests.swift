@@ -51,6 +51,6 @@ import SumiKit
 
     @Test func registryRefusesNameClashes() throws {
         let registry = try testRegistry()
-        #expect(throws: SumiError.self) { try registry.register([StageFactory(SolidStage.self)]) }
+        #expect(throws: SumiError.self) { try registry.register([StageDefinition(SolidStage.self)]) }
     }
 }

@@ -48,7 +48,7 @@ struct RowSummer: Stage, RowStreamConsumer {
 @Suite(.serialized) struct StreamingTests {
     func pipeline(_ text: String) throws -> Pipeline {
         let registry = try testRegistry()
-        try registry.register([StageFactory(HalfwayProducer.self), StageFactory(RowSummer.self)])
+        try registry.register([StageDefinition(HalfwayProducer.self), StageDefinition(RowSummer.self)])
         let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/tmp/stream.json")
         return try PipelineBuilder(registry: registry).build(manifest, values: [:])
     }

@@ -107,11 +107,11 @@ struct SolidsStage: Stage {
 func testRegistry() throws -> StageRegistry {
     let registry = StageRegistry()
     try registry.register([SolidStage.self, SolidsStage.self, InvertStage.self, SinkStage.self, PairStage.self, CountStage.self, FailStage.self]
-        .map { StageFactory($0) })
+        .map { StageDefinition($0) })
     return registry
 }
 
-extension StageFactory {
+extension StageDefinition {
     init(_ type: any Stage.Type) {
         self.init(descriptor: type.descriptor) { try type.init(parameters: $0) }
     }

@@ -1,7 +1,9 @@
+import SumiKit
+
 /// The CSS line-breaking controls of the `text` stage.
 struct LineBreakOptions: Sendable, Hashable {
     /// `line-break`: how strictly Japanese and Chinese line-start and line-end rules (kinsoku) apply.
-    enum Strictness: String, Sendable, CaseIterable {
+    enum Strictness: String, Sendable, CaseIterable, ParameterChoice {
         /// ICU's default for the language.
         case auto
         /// Also breaks before iteration marks, small kana and the long-vowel mark, and around hyphens.
@@ -15,7 +17,7 @@ struct LineBreakOptions: Sendable, Hashable {
     }
 
     /// `word-break`.
-    enum WordBreak: String, Sendable, CaseIterable {
+    enum WordBreak: String, Sendable, CaseIterable, ParameterChoice {
         case normal
         /// No breaks inside words of ideographs, kana or Hangul either (Korean keeps its words whole).
         case keepAll = "keep-all"
@@ -24,7 +26,7 @@ struct LineBreakOptions: Sendable, Hashable {
     }
 
     /// `hyphens`.
-    enum Hyphens: String, Sendable, CaseIterable {
+    enum Hyphens: String, Sendable, CaseIterable, ParameterChoice {
         /// Soft hyphens (U+00AD) are break opportunities, shown as a hyphen where a line breaks.
         case manual
         /// Soft hyphens are ignored.

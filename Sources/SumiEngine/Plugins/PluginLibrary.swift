@@ -68,9 +68,9 @@ struct PluginLibrary: Sendable {
     }
 
     /// The factories to register: one per stage, with the library's path as origin.
-    var factories: [StageFactory] {
+    var factories: [StageDefinition] {
         stages.map { entry in
-            StageFactory(descriptor: entry.descriptor, origin: path) { parameters in
+            StageDefinition(descriptor: entry.descriptor, origin: path) { parameters in
                 try PluginStage(entry: entry, parameters: parameters)
             }
         }

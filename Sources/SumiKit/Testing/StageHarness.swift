@@ -5,13 +5,13 @@
 /// let out = try StageHarness(ScaleStage.self).run(["width": .integer(100)], inputs: ["in": .image(img)])
 /// ```
 public struct StageHarness: Sendable {
-    public let factory: StageFactory
+    public let factory: StageDefinition
     /// Warnings the stage printed during the last runs.
     public var warnings: [String] { collected.withLock { $0 } }
     private let collected = SharedStrings()
 
-    public init<S: Stage>(_ type: S.Type) { self.factory = StageFactory(type) }
-    public init(factory: StageFactory) { self.factory = factory }
+    public init<S: Stage>(_ type: S.Type) { self.factory = StageDefinition(type) }
+    public init(factory: StageDefinition) { self.factory = factory }
 
     /// Checks `parameters` against the descriptor exactly as a manifest's would be, and creates the stage.
     public func make(_ parameters: [String: ParamValue] = [:]) throws -> any StageInstance {
