@@ -249,6 +249,91 @@ import Testing
                                {"stage": "scale", "with": {"factor": 3, "filter": "nearest"}},
                                {"stage": "pdf-page", "with": {"path": "\(dir)/out/big.pdf"}}]}
         """, in: dir)
+        // The signal must land while the output is being written; on a busy machine the write can end
+        // before it arrives (the run then finished, which is no test): try again, a few times.
+        for attempt in 1...5 {
+            try? FileManager.default.removeItem(atPath: "\(dir)/out")
+            try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = ["run", manifest, "-q"]
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            var sawTemporaryFile = false
+            while process.isRunning {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(dir)/out")) ?? []
+                if names.contains(where: { $0.contains(".sumi-") }) {
+                    sawTemporaryFile = true
+                    process.terminate()
+                    break
+                }
+                usleep(2000)
+            }
+            process.waitUntilExit()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            try #require(sawTemporaryFile, "the run ended before its output was being written: \(process.terminationStatus) \(message)")
+            if process.terminationReason == .exit && process.terminationStatus == 0 && attempt < 5 { continue }
+            #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").isEmpty)
+            return
+        }
+    }
+
+    @Test func aBatchTemplateWithOneInputNamesTheOutput() throws {
+        let dir = try CLI.temporaryFolder("one-template")
+        let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", Fixtures.photo, "-o", "\(dir)/{stem}-small.png", "--set", "width=16", "-q"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["photo-small.png"])
+        #expect(CLI.identify("\(dir)/photo-small.png")?.width == 16)
+    }
+
+    @Test func anOutputThatIsAFolderIsAValidationError() throws {
+        let dir = try CLI.temporaryFolder("folder-out")
+        let image = try CLI.run(["run", "pipelines/thumbnail.json", "-o", dir])
+        #expect(image.status == 2)
+        #expect(image.stderr == "sumi: error: thumbnail.json: stages[2] (encode): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(image.stderr)")
+        let pdf = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir])
+        #expect(pdf.status == 2)
+        #expect(pdf.stderr == "sumi: error: fullpage.json: stages[2] \"page\" (pdf-page): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(pdf.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func lostStandardOutputIsAnError() throws {
+        let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+        for arguments in [["stages", "--json"], ["validate", "pipelines/thumbnail.json"]] {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: CLI.binary)
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: CLI.root)
+            process.standardOutput = full
+            let err = Pipe()
+            process.standardError = err
+            try process.run()
+            let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "\(arguments)")
+            #expect(message == "sumi: error: cannot write to standard output: No space left on device\n", "\(arguments): \(message)")
+        }
+    }
+
+    @Test func helpForAnUnknownCommandSaysSo() throws {
+        let r = try CLI.run(["help", "bogus"])
+        #expect(r.status == 2)
+        #expect(r.stderr == "sumi: error: no help for \"bogus\" (commands: run, validate, stages, inspect, schema, graph, completion)\n", "\(r.stderr)")
+        let ok = try CLI.run(["help", "run"])
+        #expect(ok.status == 0 && ok.stdout.contains("--jobs"))
+    }
+
+    @Test func aRunEndedBySIGTERMLeavesNoTemporaryFile() throws {
+        // (The test runner's children inherit SIGTERM blocked: sumi unblocks the signals it handles.)
+        let dir = try CLI.temporaryFolder("sigterm")
+        // A large page (the photo ×3, about 54 megapixels) takes a while to compress into the PDF.
+        let manifest = try writeManifest("""
+        {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": "\(Fixtures.photo)"}},
+                               {"stage": "scale", "with": {"factor": 3, "filter": "nearest"}},
+                               {"stage": "pdf-page", "with": {"path": "\(dir)/out/big.pdf"}}]}
+        """, in: dir)
         try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLI.binary)
@@ -277,9 +362,11 @@ import Testing
         let dir = try CLI.temporaryFolder("loop")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/a.so", withDestinationPath: "\(dir)/b.so")
         try FileManager.default.createSymbolicLink(atPath: "\(dir)/b.so", withDestinationPath: "\(dir)/a.so")
+        // A library in a plugin folder that cannot be loaded is skipped with a warning and listed as broken.
         let r = try CLI.run(["stages", "--plugin-path", dir])
-        #expect(r.status == 2)
-        #expect(r.stderr == "sumi: error: plugin library \(dir)/a.so cannot be opened: Too many levels of symbolic links\n", "\(r.stderr)")
+        #expect(r.status == 0)
+        #expect(r.stderr.contains("\(dir)/a.so skipped: plugin library \(dir)/a.so cannot be opened: Too many levels of symbolic links"), "\(r.stderr)")
+        #expect(r.stdout.contains("broken plugin  \(dir)/a.so"), "\(r.stdout)")
     }
 
     @Test func manifestsThatWouldExplodeAreRefusedQuickly() throws {
@@ -310,8 +397,9 @@ import Testing
         let dir = try CLI.temporaryFolder("plugin-fifo")
         try #require(mkfifo("\(dir)/libpipe.so", 0o644) == 0)
         let r = try CLI.run(["stages", "--plugin-path", dir])
-        #expect(r.status == 2)
-        #expect(r.stderr == "sumi: error: plugin library \(dir)/libpipe.so is not a regular file\n", "\(r.stderr)")
+        #expect(r.status == 0, "a broken library in a folder is skipped")
+        #expect(r.stderr.contains("plugin library \(dir)/libpipe.so is not a regular file"), "\(r.stderr)")
+        #expect(r.stdout.contains("broken plugin  \(dir)/libpipe.so"), "\(r.stdout)")
     }
 
     @Test func anEmptyAlternativeTypeIsUnknown() throws {

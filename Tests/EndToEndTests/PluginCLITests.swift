@@ -80,12 +80,13 @@ import Testing
         #expect(r.stderr == "sumi: error: m.json: stages[1] \"tone\" (sepia): parameter \"amount\": expected a number from 0 to 1, got 2\n")
     }
 
-    @Test func aLibraryThatIsNotAPluginIsAnError() throws {
+    @Test func aLibraryThatIsNotAPluginIsSkippedWithAWarning() throws {
         let dir = try CLI.temporaryFolder("plugin-bad")
         let real = URL(fileURLWithPath: "/usr/lib/x86_64-linux-gnu/libz.so.1").resolvingSymlinksInPath().path
         try FileManager.default.copyItem(atPath: real, toPath: "\(dir)/libz.so")
         let r = try CLI.run(["stages", "--plugin-path", dir])
-        #expect(r.status == 2)
+        #expect(r.status == 0)
         #expect(r.stderr.contains("\(dir)/libz.so") && r.stderr.contains("not a Sumi plugin"), "\(r.stderr)")
+        #expect(r.stdout.contains("broken plugin") && r.stdout.contains("not a Sumi plugin"), "\(r.stdout)")
     }
 }

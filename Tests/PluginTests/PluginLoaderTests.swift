@@ -48,20 +48,33 @@ import Testing
         #expect(error.description == "\(canonical(path)) is not a Sumi plugin (no sumi_plugin_init)")
     }
 
-    @Test func nonPluginInAFolderIsAnErrorNamingTheFile() throws {
+    /// A folder loads like GStreamer's registry: a bad library is a warning and is remembered as
+    /// broken; the good ones around it load.
+    @Test func nonPluginInAFolderIsSkippedNamingTheFile() throws {
         let fixtures = try PluginFixtures.get()
         let plain = try fixtures.notAPlugin("libplain-folder.so")
         let dir = try fixtures.folder("mixed", [(fixtures.pixelate, "liba.so"), (plain, "libz-plain.so")])
-        let error = try #require(throws: SumiError.self) { try PluginLoader.loadFolder(dir, into: StageRegistry()) }
-        #expect(error.kind == .usage)
-        #expect(error.message.contains("libz-plain.so is not a Sumi plugin"))
+        let registry = StageRegistry()
+        var warnings: [String] = []
+        try PluginLoader.loadFolder(dir, into: registry) { warnings.append($0) }
+        #expect(registry.definition(named: "pixelate") != nil)
+        #expect(warnings.count == 1 && warnings.first?.contains("libz-plain.so is not a Sumi plugin") == true, "\(warnings)")
+        #expect(registry.brokenLibraries.map { FileIO.fileName(of: $0.path) } == ["libz-plain.so"])
+        // Loading the folder again (or through another path) loads nothing twice and records it once.
+        try PluginLoader.loadFolder(dir + "/", into: registry)
+        #expect(registry.brokenLibraries.count == 1)
+        #expect(registry.all.filter { $0.descriptor.name == "pixelate" }.count == 1)
     }
 
-    @Test func fileThatIsNotALibraryIsRefused() throws {
+    @Test func fileThatIsNotALibraryIsSkipped() throws {
         let fixtures = try PluginFixtures.get()
         let dir = try fixtures.folder("text", [])
         try "not a library".write(toFile: dir + "/libtext.so", atomically: true, encoding: .utf8)
-        let error = try #require(throws: SumiError.self) { try PluginLoader.loadFolder(dir, into: StageRegistry()) }
+        let registry = StageRegistry()
+        try PluginLoader.loadFolder(dir, into: registry)
+        #expect(registry.brokenLibraries.first?.reason.contains("libtext.so is not a loadable library") == true)
+        // Loading it by name (as a manifest's plugins do) is still an error.
+        let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: dir + "/libtext.so", into: StageRegistry()) }
         #expect(error.kind == .usage)
         #expect(error.message.contains("libtext.so is not a loadable library"))
     }
