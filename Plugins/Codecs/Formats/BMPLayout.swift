@@ -15,6 +15,14 @@ enum BMPLayout {
         let dataOffset = le32(10), headerSize = le32(14)
         guard headerSizes.contains(headerSize) else { return "unknown info header size \(headerSize)" }
         guard dataOffset >= 14 + headerSize else { return "pixel data offset \(dataOffset) is inside the headers" }
+        // The palette is allocated at the colour count the header gives (3 GB from a 377-byte
+        // file, found by fuzzing): at most 2^bits colours (256 above 8 bits). A palette cut short is
+        // truncated data, reported by `missingData`.
+        if headerSize >= 40, bytes.count >= 50 {
+            let bits = Int(bytes[28]) | Int(bytes[29]) << 8, colours = le32(46)
+            let most = bits >= 1 && bits <= 8 ? 1 << bits : 256
+            guard colours <= most else { return "a palette of \(colours) colours for \(bits)-bit pixels" }
+        }
         return nil
     }
 
