@@ -75,11 +75,11 @@ import SumiKit
     @Test func profileAndEmbeddedMetadataTravelThroughEveryChange() {
         var m = ImageMetadata()
         m.sideData[ICCProfile.self] = [9, 9]
-        m.sideData[EXIFBlock.self] = [7]
+        m.sideData[EXIFData.self] = [7]
         for change: ImageChange in [.pixels, .unknown, .geometry(.flipHorizontal(width: 4, height: 4))] {
             let after = m.applying(change)
             #expect(after.sideData[ICCProfile.self] == [9, 9])
-            #expect(after.sideData[EXIFBlock.self] == [7])
+            #expect(after.sideData[EXIFData.self] == [7])
         }
         #expect(m.sideData.names == ["exif", "icc-profile"])
     }

@@ -9,14 +9,14 @@ public enum ICCProfile: SideDataKind {
 
 /// The source's EXIF block (TIFF header and IFDs, without the `Exif\0\0` prefix). Kept under every
 /// change; encoders bring the orientation and pixel dimensions up to date when they write it.
-public enum EXIFBlock: SideDataKind {
+public enum EXIFData: SideDataKind {
     public typealias Value = [UInt8]
     public static let name = "exif"
     public static func transform(_ value: [UInt8], by change: ImageChange) -> [UInt8]? { value }
 }
 
 /// The source's XMP packet (UTF-8 XML). Kept under every change.
-public enum XMPPacket: SideDataKind {
+public enum XMPData: SideDataKind {
     public typealias Value = [UInt8]
     public static let name = "xmp"
     public static func transform(_ value: [UInt8], by change: ImageChange) -> [UInt8]? { value }

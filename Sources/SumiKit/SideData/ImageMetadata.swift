@@ -83,12 +83,12 @@ public struct ImageMetadata: Sendable {
     }
     /// The EXIF block as a TIFF structure (from its `II*\0`/`MM\0*` header, no `Exif\0\0` prefix).
     public var exif: [UInt8]? {
-        get { sideData[EXIFBlock.self] }
-        set { sideData[EXIFBlock.self] = newValue }
+        get { sideData[EXIFData.self] }
+        set { sideData[EXIFData.self] = newValue }
     }
     /// The XMP packet (UTF-8 XML).
     public var xmp: [UInt8]? {
-        get { sideData[XMPPacket.self] }
-        set { sideData[XMPPacket.self] = newValue }
+        get { sideData[XMPData.self] }
+        set { sideData[XMPData.self] = newValue }
     }
 }
