@@ -23,8 +23,12 @@ struct SafeMode: Sendable {
     static let maxCaptures = 64
     /// Wall time of a whole invocation, in seconds (`SUMI_SAFE_SECONDS` may lower it).
     static let maxSeconds = 300
-    /// Address space, in bytes: a backstop behind the pixel limits.
-    static let maxAddressSpace = 8 << 30
+    /// Resident memory, in bytes (`SUMI_SAFE_MEMORY_MB` may lower it): checked ten times a second,
+    /// a run over it ends with exit 2 and a message, its temporary files removed.
+    static let maxResident = 4 << 30
+    /// Address space, in bytes: a last backstop far behind the resident limit (an allocation past it
+    /// would fail inside a library).
+    static let maxAddressSpace = 16 << 30
 
     /// The options of this process, and the arguments without them (they may stand anywhere).
     static let (current, arguments): (SafeMode, [String]) = {
@@ -49,7 +53,14 @@ struct SafeMode: Sendable {
         return min(n, Self.maxSeconds)
     }
 
-    /// Starts the limits of a safe run: address space, and a watchdog for the wall time.
+    /// The resident-memory limit in bytes.
+    var residentLimit: Int {
+        guard let env = getenv("SUMI_SAFE_MEMORY_MB"), let n = Int(String(cString: env)), n >= 1 else { return Self.maxResident }
+        return min(n << 20, Self.maxResident)
+    }
+
+    /// Starts the limits of a safe run: address space, and a watchdog for the wall time and the
+    /// resident memory.
     func startLimits() {
         guard safe else { return }
         // Not under AddressSanitizer: its shadow memory alone takes terabytes of address space.
@@ -57,18 +68,43 @@ struct SafeMode: Sendable {
             var space = rlimit(rlim_cur: rlim_t(Self.maxAddressSpace), rlim_max: rlim_t(Self.maxAddressSpace))
             setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
         }
-        let limit = seconds
-        let box = UnsafeMutablePointer<Int>.allocate(capacity: 1)
-        box.initialize(to: limit)
+        let box = UnsafeMutablePointer<(seconds: Int, bytes: Int)>.allocate(capacity: 1)
+        box.initialize(to: (seconds, residentLimit))
         var thread = pthread_t()
         pthread_create(&thread, nil, { argument in
-            guard let seconds = argument?.assumingMemoryBound(to: Int.self).pointee else { return nil }
-            var wanted = timespec(tv_sec: seconds, tv_nsec: 0), left = timespec()
-            while nanosleep(&wanted, &left) != 0 { wanted = left }
-            Terminal.standardError("sumi: error: --safe: the run took longer than its limit of \(seconds) s; stopped\n")
-            TemporaryFiles.cleanUpAndExit(2)
+            guard let limits = argument?.assumingMemoryBound(to: (seconds: Int, bytes: Int).self).pointee else { return nil }
+            var start = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &start)
+            while true {
+                var tick = timespec(tv_sec: 0, tv_nsec: 100_000_000), left = timespec()
+                while nanosleep(&tick, &left) != 0 { tick = left }
+                var now = timespec()
+                clock_gettime(CLOCK_MONOTONIC, &now)
+                if now.tv_sec - start.tv_sec >= limits.seconds {
+                    Terminal.standardError("sumi: error: --safe: the run took longer than its limit of \(limits.seconds) s; stopped\n")
+                    TemporaryFiles.cleanUpAndExit(2)
+                }
+                let resident = SafeMode.residentBytes()
+                if resident > limits.bytes {
+                    Terminal.standardError("sumi: error: --safe: the run used \(resident >> 20) MB of memory, more than its limit of \(limits.bytes >> 20) MB; stopped\n")
+                    TemporaryFiles.cleanUpAndExit(2)
+                }
+            }
         }, box)
         pthread_detach(thread)
+    }
+
+    /// The process's resident memory, from /proc/self/statm (0 when it cannot be read).
+    static func residentBytes() -> Int {
+        let fd = open("/proc/self/statm", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 128)
+        let count = read(fd, &buffer, buffer.count - 1)
+        guard count > 0 else { return 0 }
+        let fields = String(decoding: buffer[..<count], as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// The manifest as a safe run takes it: `decode` stages get `max-pixels` capped to `maxPixels`

@@ -30,7 +30,7 @@ import Testing
     @Test func aJPEGWithoutItsEndMarkerNeverReplacesTheOutput() throws {
         let dir = try CLI.temporaryFolder("no-eoi")
         for (name, size) in [("one.jpg", "1x1"), ("small.jpg", "64x48")] {
-            try #require(CLI.tool("/usr/local/bin/convert", [Fixtures.photo, "-resize", "\(size)!", "\(dir)/\(name)"]) != nil)
+            try #require(CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "\(size)!", "\(dir)/\(name)"]) != nil)
             var bytes = try Fixtures.bytes("\(dir)/\(name)")
             try #require(bytes.suffix(2) == [0xFF, 0xD9])
             bytes.removeLast(2)
@@ -102,7 +102,7 @@ import Testing
     func manyScanJPEG(scans: Int, in dir: String) throws -> String {
         let script = "\(dir)/scans.txt"
         try "0,1,2: 0 0 0 0;\n0: 1 63 0 0;\n1: 1 63 0 0;\n2: 1 63 0 0;\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try #require(CLI.tool("/usr/local/bin/convert", [Fixtures.photo, "-resize", "64x48!", "\(dir)/base.jpg"]) != nil)
+        try #require(CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "64x48!", "\(dir)/base.jpg"]) != nil)
         let progressive = try #require(CLI.tool("/usr/bin/jpegtran", ["-scans", script, "\(dir)/base.jpg"]))
         var bytes = [UInt8](progressive)
         // The last scan: from the last SOS marker to the EOI.
@@ -204,10 +204,10 @@ import Testing
             #expect(r.stderr.contains("\(dir)/frame.gif: image is 23000x23000 (529000000 pixels), more than max-pixels \(maxPixels) (the first frame)"), "\(r.stderr)")
         }
         // An animated GIF still gives its first frame.
-        try #require(CLI.tool("/usr/local/bin/convert", ["-size", "8x6", "xc:red", "xc:blue", "-loop", "0", "\(dir)/anim.gif"]) != nil)
+        try #require(CLI.tool("/usr/bin/convert", ["-size", "8x6", "xc:red", "xc:blue", "-loop", "0", "\(dir)/anim.gif"]) != nil)
         let ok = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/anim.gif", "-o", "\(dir)/anim.png", "--set", "width=8", "-q"])
         #expect(ok.status == 0, "\(ok.stderr)")
-        let pixel = CLI.tool("/usr/local/bin/convert", ["\(dir)/anim.png", "-format", "%[pixel:p{4,3}]", "info:"])
+        let pixel = CLI.tool("/usr/bin/convert", ["\(dir)/anim.png", "-format", "%[pixel:p{4,3}]", "info:"])
         #expect(pixel.map { String(decoding: $0, as: UTF8.self) } == "srgb(255,0,0)", "\(String(describing: pixel))")
     }
 
@@ -253,7 +253,7 @@ import Testing
         // fit in 550 MB of address space (sumi itself needs under 100 MB).
         let r = try shell("\(memoryCap(550000))exec \(sumi) run '\(manifest)' -q")
         #expect(r.status == 0, "\(r.stderr)")
-        let pixel = CLI.tool("/usr/local/bin/convert", ["\(dir)/o.jpg", "-format", "%[fx:int(255*p{4000,4000}.r)] %[fx:int(255*p{4000,4000}.g)] %[fx:int(255*p{4000,4000}.b)]", "info:"])
+        let pixel = CLI.tool("/usr/bin/convert", ["\(dir)/o.jpg", "-format", "%[fx:int(255*p{4000,4000}.r)] %[fx:int(255*p{4000,4000}.g)] %[fx:int(255*p{4000,4000}.b)]", "info:"])
         let rgb = pixel.map { String(decoding: $0, as: UTF8.self).split(separator: " ").compactMap { Int($0) } } ?? []
         #expect(rgb.count == 3 && zip(rgb, [240, 128, 48]).allSatisfy { abs($0 - $1) <= 2 }, "\(rgb)")
     }

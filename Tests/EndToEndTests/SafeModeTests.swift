@@ -113,7 +113,7 @@ import Testing
             #expect(r.stderr.contains(message), "\(r.stderr)")
         }
         // Decoded pixels: 8000×7000 is over the safe limit though under decode's own default.
-        try #require(CLI.tool("/usr/local/bin/convert", ["-size", "8000x7000", "xc:white", "\(dir)/big.png"]) != nil)
+        try #require(CLI.tool("/usr/bin/convert", ["-size", "8000x7000", "xc:white", "\(dir)/big.png"]) != nil)
         let big = try CLI.run(["run", "pipelines/thumbnail.json", "--safe", "-i", "\(dir)/big.png", "-o", "\(dir)/o.jpg"])
         #expect(big.status == 1 && big.stderr.contains("more than max-pixels 50000000"), "\(big.stderr)")
         // Time: a batch that takes longer than SUMI_SAFE_SECONDS is stopped, exit 2, no temporary file.
@@ -127,5 +127,19 @@ import Testing
         #expect(slow.status == 2, "\(slow.stderr)")
         #expect(slow.stderr.contains("sumi: error: --safe: the run took longer than its limit of 1 s; stopped"), "\(slow.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/t").filter { $0.contains(".sumi-") }.isEmpty)
+        // Memory: a run whose resident memory passes SUMI_SAFE_MEMORY_MB is stopped cleanly (exit 2, a
+        // message, no temporary file), not killed by a failed allocation. Scaling the photo ×3 holds
+        // over 200 MB of pixels.
+        try FileManager.default.createDirectory(atPath: "\(dir)/m", withIntermediateDirectories: true)
+        try """
+        {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+         "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "scale", "with": {"factor": 3}},
+                    {"stage": "encode", "with": {"path": "${output}"}}]}
+        """.write(toFile: "\(dir)/grow.json", atomically: true, encoding: .utf8)
+        let hungry = try CLI.run(["run", "\(dir)/grow.json", "--safe", "-i", "\(dir)/p0.jpg", "-o", "\(dir)/m/big.png"],
+                                 environment: ["SUMI_SAFE_MEMORY_MB": "64"])
+        #expect(hungry.status == 2, "\(hungry.stderr)")
+        #expect(hungry.stderr.contains("more than its limit of 64 MB; stopped"), "\(hungry.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/m").isEmpty)
     }
 }
