@@ -16,14 +16,15 @@ public struct IndexedImage: Sendable {
     /// Entries in the palette (1–256).
     public var colorCount: Int { colors.count / 4 }
 
-    /// The fewest bits (1, 2, 4 or 8) that hold every index.
-    public var bitsPerIndex: Int { colorCount <= 2 ? 1 : colorCount <= 4 ? 2 : colorCount <= 16 ? 4 : 8 }
+    /// Bits per packed index (1, 2, 4 or 8): the fewest that hold every index, or more if asked.
+    public let bitsPerIndex: Int
 
     /// Bytes in one packed row (indices at `bitsPerIndex`, most significant bits first).
     public var packedRowLength: Int { (width * bitsPerIndex + 7) / 8 }
 
-    /// The palette form of `image`; nil when it has more than 256 distinct pixels.
-    public init?(_ image: Image) throws {
+    /// The palette form of `image`; nil when it has more than 256 distinct pixels. Indices are
+    /// packed at no fewer than `minimumBits` (1, 2, 4 or 8).
+    public init?(_ image: Image, minimumBits: Int = 1) throws {
         guard image.width > 0, image.height > 0, image.width < 1 << 31, image.height < 1 << 31 else { return nil }
         var palette = [UInt8](repeating: 0, count: 256 * 4)
         var indices = [UInt8](repeating: 0, count: image.width * image.height)
@@ -40,6 +41,8 @@ public struct IndexedImage: Sendable {
         width = image.width
         height = image.height
         colors = Array(palette[0..<(Int(count) * 4)])
+        let fewest = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
+        bitsPerIndex = [1, 2, 4, 8].first { $0 >= max(fewest, minimumBits) } ?? 8
         self.indices = indices
     }
 
