@@ -70,7 +70,10 @@ bench png \
   "$SUMI run $WORK/topng.json -i $WORK/shot.png -o $WORK/out/s.png --quiet" \
   "$CONVERT $WORK/shot.png $WORK/out/m.png"
 row png "png decode+encode" "convert"
-ls -l "$WORK/out/s.png" "$WORK/out/m.png" | awk '{print "   ", $5, $9}'
+# Screenshot-like input: pipelines/samples/page-1.png (a 390x844 phone capture) tiled to 3000x2002.
+S_PNG=$(stat -c %s "$WORK/out/s.png"); M_PNG=$(stat -c %s "$WORK/out/m.png")
+printf '%-44s sumi %8d B | convert %8d B (sumi/peer %.2f)\n' "png size" "$S_PNG" "$M_PNG" \
+  "$(python3 -c "print($S_PNG/$M_PNG)")"
 
 if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
   echo "== Caption, 3000x2002 JPEG, 120 px text (17 px in a 425x284 preview), q90"

@@ -5,10 +5,11 @@ import Musl
 #endif
 import Dispatch
 import Synchronization
+import SumiCodecs
 import SumiKit
 
-/// Compresses an image's colour (RGB, un-premultiplied) or its alpha channel as a zlib stream of
-/// PNG-predicted rows (`/FlateDecode` with `/Predictor 15`).
+/// Compresses an image's colour (RGB, un-premultiplied), its palette indices (for `/Indexed`) or
+/// its alpha channel as a zlib stream of PNG-predicted rows (`/FlateDecode` with `/Predictor 15`).
 ///
 /// Large images are compressed in horizontal parts at once on the available cores and joined into
 /// one stream (each part primed with the 32 KiB before it, so the result is as small as a single
@@ -19,8 +20,16 @@ struct FlateImageEncoder: Sendable {
     enum Channels: Sendable {
         case rgb
         case alpha
+        /// Palette indices packed at the palette's bit depth (whole bytes for the predictor).
+        case indexed(IndexedImage)
 
-        var count: Int { self == .rgb ? 3 : 1 }
+        /// Bytes per pixel for the predictor (1 for packed indices, as PNG rounds them up).
+        var count: Int {
+            switch self {
+            case .rgb: 3
+            case .alpha, .indexed: 1
+            }
+        }
     }
 
     let image: Image
@@ -63,7 +72,10 @@ struct FlateImageEncoder: Sendable {
         return sink.offset - start
     }
 
-    private var rowLength: Int { image.width * channels.count }
+    private var rowLength: Int {
+        if case .indexed(let indexed) = channels { return indexed.packedRowLength }
+        return image.width * channels.count
+    }
 
     /// Compresses the predicted rows `rows` as raw deflate; returns their Adler-32.
     private func encodePart(rows: Range<Int>, last: Bool, into sink: any ByteOutput) throws -> UInt32 {
@@ -99,7 +111,9 @@ struct FlateImageEncoder: Sendable {
         init(encoder: FlateImageEncoder) {
             self.encoder = encoder
             let n = encoder.rowLength
-            predictor = PNGPredictor(bytesPerPixel: encoder.channels.count, rowLength: n)
+            var indexed = false
+            if case .indexed = encoder.channels { indexed = true }
+            predictor = PNGPredictor(bytesPerPixel: encoder.channels.count, rowLength: n, unordered: indexed)
             previous = [UInt8](repeating: 0, count: n)
             current = [UInt8](repeating: 0, count: n)
         }
@@ -129,13 +143,19 @@ struct FlateImageEncoder: Sendable {
         }
     }
 
-    /// One row's samples: straight RGB (premultiplication undone) or alpha.
+    /// One row's samples: straight RGB (premultiplication undone), packed palette indices or alpha.
     fileprivate func samples(row y: Int, into out: inout [UInt8]) {
         let width = image.width
+        if case .indexed(let indexed) = channels {
+            out.withUnsafeMutableBufferPointer { indexed.packRow(y, into: $0) }
+            return
+        }
         image.pixels.withUnsafeBufferPointer { px in
             out.withUnsafeMutableBufferPointer { o in
                 var p = y * width * 4
                 switch channels {
+                case .indexed:
+                    break
                 case .alpha:
                     for x in 0..<width {
                         o[x] = px[p + 3]

@@ -137,15 +137,42 @@ struct PDFDocumentWriter {
         try out.flush()
     }
 
+    /// At most 256 colours: an `/Indexed` colour space over `rgb` and packed indices (1–8 bits),
+    /// compressed two levels higher (they are a third of the bytes or less).
+    private func writeIndexed(_ image: Image, _ palette: IndexedImage?, head: String, rgb: String, mask: String,
+                              _ n: Numbers, out: PDFByteSink) throws -> Int {
+        guard let indexed = palette else { throw StageError("image has more than 256 colours") }
+        let digits = Array("0123456789ABCDEF".utf8)
+        var lookup = [UInt8]()
+        for (i, byte) in indexed.colors.enumerated() where i % 4 != 3 {
+            lookup.append(digits[Int(byte >> 4)])
+            lookup.append(digits[Int(byte & 15)])
+        }
+        let bits = indexed.bitsPerIndex
+        try out.write(head + " /BitsPerComponent \(bits)"
+            + " /ColorSpace [/Indexed \(rgb) \(indexed.colorCount - 1) <\(String(decoding: lookup, as: UTF8.self))>]"
+            + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent \(bits) /Columns \(image.width) >>"
+            + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
+        let level = compressionLevel > 0 ? min(9, compressionLevel + 2) : 0
+        return try FlateImageEncoder(image: image, channels: .indexed(indexed), level: level).encode(to: out)
+    }
+
     private func writeImage(_ page: Page, _ n: Numbers, out: PDFByteSink,
                             begin: (Int) throws -> Void) throws {
         let image = page.image
         let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
         let rgb = n.profile.map { "[/ICCBased \($0) 0 R]" } ?? "/DeviceRGB"
         try begin(n.image)
-        var dict = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height) /BitsPerComponent 8"
+        let head = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
+        var dict = head + " /BitsPerComponent 8"
         let length: Int
+        var indexed: IndexedImage?
+        // At least 2 bits: poppler's pdfimages extracts 1-bit images as black and white whatever
+        // their palette, and two colours at 2 bits cost next to nothing more once compressed.
+        if case .flate = page.data { indexed = try IndexedImage(image, minimumBits: 2) }
         switch page.data {
+        case .flate where indexed != nil:
+            length = try writeIndexed(image, indexed, head: head, rgb: rgb, mask: mask, n, out: out)
         case .flate:
             dict += " /ColorSpace \(rgb) /Filter /FlateDecode"
             dict += " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(image.width) >>"

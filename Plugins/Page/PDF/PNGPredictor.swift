@@ -2,6 +2,10 @@
 /// filter type, and the filter is chosen per row by the libpng heuristic (the smallest sum of the
 /// filtered bytes read as signed values), which suits both photos and flat screenshots.
 ///
+/// Palette indices (`unordered`) have no order for that sum to weigh: for them the filter is None
+/// or Up, whichever leaves fewer runs of equal bytes (what deflate's matches feed on; identical rows
+/// become zeros under Up).
+///
 /// The filters work on 16 bytes at a time (SIMD); only the first pixel and a row's last few bytes
 /// are done one by one.
 struct PNGPredictor {
@@ -9,6 +13,8 @@ struct PNGPredictor {
     let bytesPerPixel: Int
     /// Bytes per row, without the filter byte.
     let rowLength: Int
+    /// Whether the bytes are palette indices rather than samples.
+    let unordered: Bool
     /// The filtered row for each filter type (0 none, 1 sub, 2 up, 3 average, 4 Paeth), one after
     /// the other.
     private var scratch: [UInt8]
@@ -16,9 +22,10 @@ struct PNGPredictor {
     private typealias Bytes = SIMD16<UInt8>
     private typealias Wide = SIMD16<Int16>
 
-    init(bytesPerPixel: Int, rowLength: Int) {
+    init(bytesPerPixel: Int, rowLength: Int, unordered: Bool = false) {
         self.bytesPerPixel = bytesPerPixel
         self.rowLength = rowLength
+        self.unordered = unordered
         scratch = [UInt8](repeating: 0, count: max(1, rowLength * 5))
     }
 
@@ -29,6 +36,10 @@ struct PNGPredictor {
         let n = rowLength, bpp = bytesPerPixel
         guard n > 0, let rowStart = row.baseAddress, let upStart = previous.baseAddress else {
             out[0] = 0
+            return
+        }
+        if unordered {
+            filterIndices(row, previous: previous, into: out)
             return
         }
         let x = UnsafeRawPointer(rowStart), up = UnsafeRawPointer(upStart)
@@ -95,6 +106,23 @@ struct PNGPredictor {
             _ = UnsafeMutableBufferPointer(rebasing: out[1...n])
                 .update(fromContentsOf: UnsafeBufferPointer(rebasing: all[(best * n)..<((best + 1) * n)]))
         }
+    }
+
+    /// None or Up for palette indices, by the runs of equal bytes each leaves (ties go to None).
+    private func filterIndices(_ row: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>,
+                               into out: UnsafeMutableBufferPointer<UInt8>) {
+        let n = rowLength
+        var noneRuns = 0, upRuns = 0
+        var lastUp = row[0] &- previous[0]
+        for i in 1..<max(1, n) {
+            if row[i] != row[i - 1] { noneRuns += 1 }
+            let up = row[i] &- previous[i]
+            if up != lastUp { upRuns += 1 }
+            lastUp = up
+        }
+        let useUp = upRuns < noneRuns
+        out[0] = useUp ? 2 : 0
+        for i in 0..<n { out[i + 1] = useUp ? row[i] &- previous[i] : row[i] }
     }
 
     /// A filtered byte's weight in the heuristic: its magnitude read as a signed value.

@@ -105,6 +105,15 @@ int sumi_png_decoder_decode(sumi_png_decoder *decoder, uint8_t *out);
 int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
                     int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
+/*
+ * When premultiplied RGBA has at most 256 distinct pixels: writes them un-premultiplied (straight
+ * RGBA, 4 bytes each) to `colors` (room for 256), one index per pixel to `indices` (width * height
+ * bytes, rows packed) and returns how many; 0 when there are more (it stops at the 257th), -1 when
+ * out of memory.
+ */
+int sumi_palette_reduce(const uint8_t *rgba, int width, int height, size_t stride, uint8_t *colors,
+                        uint8_t *indices);
+
 /* ---- WebP ------------------------------------------------------------------------------- */
 
 /* Reads the WebP header: canvas size and whether it has alpha. */
