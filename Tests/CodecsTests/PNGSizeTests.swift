@@ -22,7 +22,7 @@ import Testing
     }
 
     /// Encodes `image`, checks the layout, and that both decoders give back every pixel.
-    private func expectLossless(_ image: Image, colorType: UInt8, depth: UInt8, in folder: TemporaryFolder,
+    private func expectLossless(_ image: Image, colorType: UInt8, depth: UInt8, in folder: ScratchFolder,
                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
         let png = try PNGEncoder.encode(image)
         #expect(layout(png) == (colorType, depth), sourceLocation: sourceLocation)
@@ -44,18 +44,18 @@ import Testing
     }
 
     @Test func manyColoursWithAlphaStayRGBA() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder("png-size")
         let (image, _) = Fixtures.translucent(width: 97, height: 61)
         _ = try expectLossless(image, colorType: 6, depth: 8, in: folder)
     }
 
     @Test func manyOpaqueColoursStayRGB() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder("png-size")
         _ = try expectLossless(Fixtures.smooth(width: 301, height: 203), colorType: 2, depth: 8, in: folder)
     }
 
     @Test func greyImagesBecomeGrey() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder("png-size")
         // 256 greys, opaque: 8-bit grey.
         let ramp = Self.image(width: 256, height: 40) { x, y in
             let v = UInt8((x + y) % 256)
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func fewColoursBecomeAPackedPalette() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder("png-size")
         let colours: [Color] = (0..<200).map { (i: Int) -> Color in
             let red = UInt8(i), green = UInt8(255 - i), blue = UInt8(i * 7 % 256)
             return Color(red: red, green: green, blue: blue)
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func translucentPaletteColoursComeFirstInTRNS() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder("png-size")
         // Seven opaque colours, then three translucent ones and a transparent one.
         let opaque: [Color] = (0..<7).map { (i: Int) -> Color in Color(red: UInt8(i * 30), green: 90, blue: 200) }
         let colours: [Color] = opaque + [Color(red: 255, green: 0, blue: 0, alpha: 128), Color(red: 0, green: 255, blue: 0, alpha: 64),
@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func screenCaptureIsNoLargerThanImageMagicks() throws {
-        let folder = try TemporaryFolder()
+        let folder = try ScratchFolder("png-size")
         let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../pipelines/samples/page-1.png").standardized.path
         let shot = folder.file("shot.png")
@@ -116,29 +116,4 @@ import Testing
         let theirSize = try folder.read("magick.png").count
         #expect(ours.count <= theirSize, "Sumi \(ours.count) bytes, ImageMagick \(theirSize)")
     }
-}
-
-/// A fresh folder made by mkdtemp, removed when the value goes away.
-final class TemporaryFolder {
-    let path: String
-
-    init() throws {
-        var template = Array("\(NSTemporaryDirectory())/sumi-png-size-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw StageError("cannot make a temporary folder")
-        }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        let target = file(name)
-        try Data(bytes).write(to: URL(fileURLWithPath: target))
-        return target
-    }
-
-    func read(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
 }
