@@ -12,6 +12,8 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
 BUILD_PKGS += liblcms2-dev libheif-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
+# Shells whose generated completions the tests run.
+TEST_PKGS += zsh fish
 BENCH_PKGS := hyperfine libvips-tools time
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge

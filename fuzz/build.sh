@@ -10,21 +10,21 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 REL=$BUILD/release
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif"
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc"
 
 swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
   -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true
 [ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
 
 objects=()
-for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs; do
+for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU; do
   while IFS= read -r o; do objects+=("$o"); done < <(find "$REL/$module.build" -name '*.o' | sort)
 done
 flags=(-I "$REL/Modules")
 for map in Sources/C*/module.modulemap "$REL"/CSumi*.build/module.modulemap; do
   [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
 done
-flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include)
+flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include -Xcc -I -Xcc Sources/CSumiICU/include)
 for f in $(pkg-config --cflags $PKGS); do flags+=(-Xcc "$f"); done
 libs=(-ljpeg)
 for f in $(pkg-config --libs $PKGS); do libs+=("$f"); done

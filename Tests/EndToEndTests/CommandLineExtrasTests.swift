@@ -128,7 +128,13 @@ import Testing
         for shell in ["zsh", "fish"] {
             let r = try CLI.run(["completion", shell])
             #expect(r.status == 0 && r.stdout.contains("crop") && r.stdout.contains("enlarge"), "\(shell)")
+            try r.stdoutData.write(to: URL(fileURLWithPath: "\(dir)/sumi.\(shell)"))
         }
+        // The shells themselves read the scripts: zsh parses its function, fish completes with it.
+        #expect(CLI.tool("/usr/bin/zsh", ["-n", "\(dir)/sumi.zsh"]) != nil, "zsh -n refused the completion script")
+        let fish = CLI.tool("/usr/bin/fish", ["-c", "source '\(dir)/sumi.fish'; complete -C 'sumi inspect ro'; complete -C 'sumi va'"])
+        let offered = String(decoding: fish ?? Data(), as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
+        #expect(offered == ["rotate", "validate"], "\(offered)")
         #expect(try CLI.run(["completion", "bsh"]).stderr.contains("did you mean \"bash\""))
     }
 

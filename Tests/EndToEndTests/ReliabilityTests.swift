@@ -250,8 +250,9 @@ import Testing
                                {"stage": "encode", "with": {"path": "\(dir)/o.jpg"}}]}
         """, in: dir)
         // 9000² RGBA is 324 MB; with gdk-pixbuf's RGB buffer beside it (243 MB) the run does not
-        // fit in 550 MB of address space (sumi itself needs under 100 MB).
-        let r = try shell("\(memoryCap(550000))exec \(sumi) run '\(manifest)' -q")
+        // fit in 650 MB of address space (sumi's own mappings — libraries, thread stacks — take
+        // about 250 MB of address space: one buffer needs about 575 MB, two about 820 MB).
+        let r = try shell("\(memoryCap(650000))exec \(sumi) run '\(manifest)' -q")
         #expect(r.status == 0, "\(r.stderr)")
         let pixel = CLI.tool("/usr/bin/convert", ["\(dir)/o.jpg", "-format", "%[fx:int(255*p{4000,4000}.r)] %[fx:int(255*p{4000,4000}.g)] %[fx:int(255*p{4000,4000}.b)]", "info:"])
         let rgb = pixel.map { String(decoding: $0, as: UTF8.self).split(separator: " ").compactMap { Int($0) } } ?? []

@@ -23,7 +23,9 @@ public struct ParameterChecker {
             }
             let value: ParamValue
             do { value = try spec.type.parse(json) } catch {
-                throw Problem(parameter: name, message: "expected \(error.expected), got \(error.found)")
+                // A number too large to read at all is still told the range it must be in.
+                let range = spec.min != nil || spec.max != nil ? " (numbers: \(rangePhrase(spec)))" : ""
+                throw Problem(parameter: name, message: "expected \(error.expected)\(range), got \(error.found)")
             }
             try checkLimits(value, spec)
             values[name] = value
