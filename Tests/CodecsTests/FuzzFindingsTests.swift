@@ -23,6 +23,17 @@ import Testing
         #expect(inside == "test: corrupt BMP header (pixel data offset 20 is inside the headers)", "\(inside ?? "decoded")")
     }
 
+    /// decode_bmp: a 16×12 24-bit BMP whose pixel data offset is 0xFFFF0036; read as a signed
+    /// number it passed the data check, and gdk-pixbuf grew its buffer to 4 GB.
+    @Test func aBMPDataOffsetWithTheHighBitSetIsTruncatedData() throws {
+        var bytes = Array("BM".utf8) + [UInt8](repeating: 0, count: 628)
+        bytes[2] = 0x76; bytes[3] = 0x02
+        bytes[10] = 0x36; bytes[11] = 0x00; bytes[12] = 0xFF; bytes[13] = 0xFF
+        bytes[14] = 40; bytes[18] = 16; bytes[22] = 12; bytes[26] = 1; bytes[28] = 24
+        let message = errorMessage { _ = try decodeBytes(bytes) }
+        #expect(message?.hasPrefix("test: truncated BMP data (the header needs ") == true, "\(message ?? "decoded")")
+    }
+
     /// decode_bmp: a 1×12 8-bit BMP whose header claims 3099113656 palette colours; gdk-pixbuf
     /// allocated 3.8 GB for them. (The first 60 of its 377 bytes, the rest of the pixels filled.)
     @Test func aBMPPaletteSizeIsCheckedBeforeGdkPixbufAllocatesIt() throws {

@@ -31,7 +31,11 @@ enum BMPLayout {
         guard bytes.count >= 26 else { return nil }
         func le16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
         func le32(_ at: Int) -> Int { Int(Int32(bitPattern: UInt32(le16(at)) | UInt32(le16(at + 2)) << 16)) }
-        let dataOffset = le32(10), headerSize = le32(14)
+        // Offsets and sizes are unsigned (an offset of 0xFFFF0036 read as negative escaped every
+        // check, and gdk-pixbuf then grew its buffer to 4 GB: found by fuzzing); width and height
+        // are signed (a negative height is a top-down BMP).
+        func unsigned32(_ at: Int) -> Int { Int(UInt32(le16(at)) | UInt32(le16(at + 2)) << 16) }
+        let dataOffset = unsigned32(10), headerSize = unsigned32(14)
         let width: Int, height: Int, bitsPerPixel: Int, compression: Int
         if headerSize == 12 {
             (width, height, bitsPerPixel, compression) = (le16(18), le16(20), le16(24), 0)
