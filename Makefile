@@ -94,9 +94,11 @@ test-cluster: deps
 # libFuzzer targets (fuzz/targets: manifest, each decoder, stitch, pdf-page checked by qpdf, text),
 # FUZZ_SECONDS each, from the seed corpora in fuzz/corpus. A finding fails the target.
 FUZZ_SECONDS ?= 30
+# Empty: a new random seed each run (campaigns); CI fixes it (see fuzz/run.sh).
+FUZZ_SEED ?=
 fuzz: test-deps
 	fuzz/build.sh
-	FUZZ_SECONDS=$(FUZZ_SECONDS) fuzz/run.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_SEED=$(FUZZ_SEED) fuzz/run.sh
 
 # The whole test suite with AddressSanitizer (C shims and Swift code) and UndefinedBehaviorSanitizer
 # (C shims; trapping, so no runtime is needed). Swift itself checks overflow and bounds.

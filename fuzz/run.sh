@@ -2,7 +2,9 @@
 # Runs every fuzz target built by fuzz/build.sh for FUZZ_SECONDS seconds each (default 30), from
 # the seed corpus in fuzz/corpus/<target> plus what earlier runs found (.build/fuzz/corpus).
 # A crash, leak, timeout or out-of-memory is a finding: its input is kept in .build/fuzz/findings
-# and the script fails. Prints executions and coverage per target.
+# and the script fails. Prints executions and coverage per target. FUZZ_SEED fixes libFuzzer's
+# random seed: from the same corpus the same inputs are tried in the same order, so a short CI run
+# repeats (a prefix of) a longer run made here, and fails only on a regression, not by chance.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-30}
@@ -17,7 +19,9 @@ for binary in "$BUILD"/bin/*; do
   work="$BUILD/corpus/$name"
   mkdir -p "$work"
   log="$BUILD/logs/$name.log"
-  "$binary" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=3072 -max_len=65536 -print_final_stats=1 \
+  seed=()
+  [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
+  "$binary" "${seed[@]}" -max_total_time="$SECONDS_EACH" -timeout=20 -rss_limit_mb=3072 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$BUILD/findings/$name-" "$work" "fuzz/corpus/$name" >"$log" 2>&1
   status=$?
   executions=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
