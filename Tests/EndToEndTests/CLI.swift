@@ -40,31 +40,7 @@ enum CLI {
     @discardableResult
     static func run(_ arguments: [String], in directory: String? = nil, stdin: Data? = nil,
                     environment: [String: String] = [:]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: directory ?? root)
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "SUMI_PLUGIN_PATH")
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(stdin) }
-        try input.fileHandleForWriting.close()
-        // Read both pipes concurrently so a large output cannot block the child.
-        nonisolated(unsafe) var errData = Data()
-        let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        reader.start()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !reader.isFinished { usleep(1000) }
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self), stdoutData: outData)
+        try ProcessRunner.run(binary, arguments, environment: environment, in: directory, stdin: stdin)
     }
 
     /// A fresh temporary folder.

@@ -3,7 +3,7 @@ import Foundation
 /// Runs any program (a shell line, Python) the way `CLI.run` runs `sumi`, capturing what it prints.
 enum ProcessRunner {
     static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
-                    in directory: String? = nil) throws -> CLI.Result {
+                    in directory: String? = nil, stdin: Data? = nil) throws -> CLI.Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -15,8 +15,13 @@ enum ProcessRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try input.fileHandleForWriting.close()
+        }
         nonisolated(unsafe) var errData = Data()
         let reader = Thread { errData = err.fileHandleForReading.readDataToEndOfFile() }
         reader.start()

@@ -29,9 +29,6 @@ public struct ImageMetadata: Sendable {
         return copy
     }
 
-    /// The metadata for an image whose pixel values changed in place.
-    public var derived: ImageMetadata { applying(.pixels) }
-
     /// The format the image was decoded from (`jpeg`, `png`, ...), if it was decoded.
     public var sourceFormat: String? {
         get { sideData[SourceFile.self]?.format }

@@ -10,7 +10,8 @@
 /// ```
 public struct Parameter<Value: ParameterValue>: Sendable {
     public let spec: ParameterSpec
-    private let fallback: Value?
+    /// The default (nil for a required parameter).
+    let fallback: Value?
 
     /// A parameter with a default (for an optional `Value`, the default may be nil: absent).
     public init(_ name: String, type: ParamType? = nil, default value: Value, min: Double? = nil, max: Double? = nil,
@@ -50,7 +51,7 @@ extension Parameters {
                 }
                 return value
             }
-            guard let value = key.fallbackValue else {
+            guard let value = key.fallback else {
                 throw StageError.invalidParameter(key.spec.name, "required parameter is missing")
             }
             return value
@@ -58,6 +59,3 @@ extension Parameters {
     }
 }
 
-extension Parameter {
-    var fallbackValue: Value? { fallback }
-}

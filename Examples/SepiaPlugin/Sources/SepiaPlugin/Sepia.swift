@@ -24,7 +24,7 @@ public struct Sepia: Stage {
         let input = try inputs.image("in")
         let keep = 1 - amount
         let output = input.pixels.withUnsafeBufferPointer { source in
-            Image(width: input.width, height: input.height, metadata: input.metadata.derived) { pixels in
+            Image(width: input.width, height: input.height, metadata: input.metadata.applying(.pixels)) { pixels in
                 var i = 0
                 while i < pixels.count {
                     let r = Double(source[i]), g = Double(source[i + 1]), b = Double(source[i + 2])
