@@ -104,3 +104,26 @@ func gradient(width: Int, height: Int) -> Image {
         #expect(throws: StageError.self) { try harness.run(["factor": .number(64)], inputs: ["in": .image(Image(width: 2000, height: 2000))]) }
     }
 }
+
+@Suite struct ScaleWeightTests {
+    let harness = StageHarness(ScaleStage.self)
+
+    /// A flat colour stays exactly that colour at any reduction or enlargement: the filter's
+    /// fixed-point weights must add up to one however many source pixels each output pixel covers.
+    @Test(arguments: [(9000, 9), (4001, 3), (1000, 7), (777, 776), (300, 1), (5, 1237)])
+    func flatColourIsKeptExactly(sizes: (Int, Int)) throws {
+        let (from, to) = sizes
+        let source = Image(width: from, height: 2, fill: Color(red: 200, green: 13, blue: 255, alpha: 255))
+        for filter in ResampleFilter.allCases {
+            let out = try harness.runImage(["width": .integer(to), "height": .integer(2), "fit": .string("fill"),
+                                            "filter": .string(filter.rawValue)],
+                                           inputs: ["in": .image(source)])
+            #expect(out.width == to)
+            for x in Set([0, to / 2, to - 1]) {
+                let p = out.pixel(x: x, y: 1)
+                #expect(p.r == 200 && p.g == 13 && p.b == 255 && p.a == 255,
+                        "\(from)→\(to) \(filter) x=\(x): \(p)")
+            }
+        }
+    }
+}

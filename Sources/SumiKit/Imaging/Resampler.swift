@@ -47,8 +47,16 @@ public struct Resampler: Sendable {
             if total == 0 { row[0] = 1; total = 1; n = max(n, 1) }
             start[i] = Int32(min(lo, source - 1))
             count[i] = Int32(n)
+            // Round the running sum, not each weight: the fixed-point weights then add up to exactly
+            // 1 << precisionBits however many taps there are (rounding a thousand small weights one
+            // by one made a 1000:1 reduction of an opaque image 2% transparent).
+            var cumulative = 0.0
+            var previous: Int32 = 0
             for k in 0..<n {
-                weights[i * taps + k] = Int32((row[k] / total * Double(1 << precisionBits)).rounded())
+                cumulative += row[k] / total
+                let next = Int32((cumulative * Double(1 << precisionBits)).rounded())
+                weights[i * taps + k] = next - previous
+                previous = next
             }
         }
         return Coefficients(start: start, count: count, weights: weights, taps: taps)
