@@ -79,14 +79,18 @@ final class StreamedRun: @unchecked Sendable {
             if plan.rowMode[index], let stage = node.stage as? any RowStage {
                 let output = streams[index] ?? (stage.producesRows ? RowStream(capacity: Int.max) : nil)
                 value = try stage.process(inputs, context: contexts[index], output: output)
+                // The stage's result is final only once everything it read ended without error (a
+                // decoder can fail after the last row a scale needed); a consumer that stopped reading
+                // early must not leave its producer blocked.
+                for (port, sources) in node.inputs where plan.access[index][port] == .rows {
+                    guard let stream = streams[sources[0]] else { continue }
+                    stream.discardRemaining()
+                    try stream.waitForEnd()
+                }
                 if let output {
                     guard output.isComplete else { throw StageError("the stage ended without producing its image") }
                     output.finish()
                     if streams[index] == nil { value = .image(try output.image()) }
-                }
-                // A consumer that stopped reading early must not leave its producer blocked.
-                for (port, sources) in node.inputs where plan.access[index][port] == .rows {
-                    streams[sources[0]]?.discardRemaining()
                 }
             } else {
                 value = try node.stage.process(inputs, context: contexts[index])
