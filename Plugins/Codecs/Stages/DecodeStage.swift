@@ -56,16 +56,22 @@ public struct DecodeStage: Stage, RowStage {
     /// A list of images is handed over whole.
     public var producesRows: Bool { !isList }
 
-    /// Streams an upright JPEG band by band (DCT-scaled as the whole decode); any other image is
-    /// decoded whole and then passed through the stream.
+    /// Streams an upright JPEG band by band (DCT-scaled as the whole decode) and a non-interlaced PNG
+    /// row by row; any other image is decoded whole and then passed through the stream.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
         let bytes = try ImageDecoder.read(paths[0], name: name)
-        if ImageFormat(detecting: bytes) == .jpeg,
-           try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: context.sizeHint,
-                                  into: output, warn: context.warn) {
-            return nil
+        switch ImageFormat(detecting: bytes) {
+        case .jpeg?:
+            if try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: context.sizeHint,
+                                      into: output, warn: context.warn) {
+                return nil
+            }
+        case .png?:
+            if try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn) { return nil }
+        default:
+            break
         }
         try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels,
                                                    sizeHint: context.sizeHint, warn: context.warn))

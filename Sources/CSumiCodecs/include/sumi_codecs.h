@@ -122,6 +122,12 @@ int sumi_png_decoder_read_header(sumi_png_decoder *decoder, long long max_pixels
 /* Decodes into `out` (width * height * 4 bytes): any bit depth and colour type to 8-bit RGBA. */
 int sumi_png_decoder_decode(sumi_png_decoder *decoder, uint8_t *out);
 
+/* Whether the image is interlaced (its rows are then only final after the last pass). */
+int sumi_png_decoder_is_interlaced(const sumi_png_decoder *decoder);
+
+/* Decodes a non-interlaced image row by row into `ring` (premultiplied), then checks the trailer. */
+int sumi_png_decoder_decode_ring(sumi_png_decoder *decoder, const sumi_ring *ring);
+
 /*
  * Encodes premultiplied RGBA as PNG with zlib `level` (0-9). `opaque` writes 8-bit RGB (alpha
  * dropped), otherwise straight RGBA. Output goes to `fd` when >= 0, else to *out / *out_size.
