@@ -23,7 +23,11 @@ import Testing
         _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "1200x", png])
         let recode = "\(dir)/recode.json"
         try Fixtures.write(Array(#"{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}}, "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "encode", "with": {"path": "${output}", "quality": 90}}]}"#.utf8), to: recode)
+        let geometry = "\(dir)/geometry.json"
+        try Fixtures.write(Array(#"{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}, "direction": {"type": "string", "default": "horizontal"}}, "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "crop", "with": {"rect": "101,333,2001,1201"}}, {"stage": "flip", "with": {"direction": "${direction}"}}, {"stage": "scale", "with": {"factor": 0.7}}, {"stage": "encode", "with": {"path": "${output}", "quality": 90}}]}"#.utf8), to: geometry)
         let jobs: [(String, [String])] = [
+            ("crop-flip.jpg", ["run", geometry, "-i", Fixtures.photo]),
+            ("crop-flip-vertical.jpg", ["run", geometry, "-i", Fixtures.photo, "--set", "direction=vertical"]),
             ("caption.jpg", ["run", "pipelines/caption.json", "-i", Fixtures.photo] + Self.caption),
             ("caption.png", ["run", "pipelines/caption.json", "-i", png] + Self.caption),
             ("thumbnail.jpg", ["run", "pipelines/thumbnail.json", "-i", Fixtures.photo]),
