@@ -43,7 +43,7 @@ public struct BlendStage: Stage {
         switch inputs["layer"] {
         case .layer(let layer)?: layers = [layer]
         case .image(let image)?: layers = [Layer(image: image)]
-        case .images(let images)?: layers = images.map { Layer(image: $0) }
+        case .images(let images)?: layers = try images.images().map { Layer(image: $0) }
         case let other:
             throw StageError("port \"layer\": expected a layer, an image or a list of images, got \(other?.kind.rawValue ?? "nothing")")
         }

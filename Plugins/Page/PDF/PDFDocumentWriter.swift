@@ -27,11 +27,12 @@ struct PDFDocumentWriter {
         }
     }
 
-    /// One page: its image, size and storage.
+    /// One page: its image (taken when the page is written), size, storage and colour profile.
     struct Page: Sendable {
-        let image: Image
+        let image: ImageSource
         let geometry: PageGeometry
         let data: ImageData
+        let iccProfile: [UInt8]?
     }
 
     /// The rectangle the document opens on.
@@ -56,7 +57,7 @@ struct PDFDocumentWriter {
 
     /// The RGB profile to embed for `page`, or nil (DeviceRGB) when it is sRGB or untagged.
     static func profile(of page: Page) -> [UInt8]? {
-        guard let profile = page.image.metadata.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
+        guard let profile = page.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
         return profile
     }
 
@@ -159,7 +160,7 @@ struct PDFDocumentWriter {
 
     private func writeImage(_ page: Page, _ n: Numbers, out: PDFByteSink,
                             begin: (Int) throws -> Void) throws {
-        let image = page.image
+        let image = try page.image.image()
         let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
         let rgb = n.profile.map { "[/ICCBased \($0) 0 R]" } ?? "/DeviceRGB"
         try begin(n.image)

@@ -93,30 +93,35 @@ public struct PDFPageStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try inputs.images("in")
+        var images = try inputs.imageList("in")
+        if WholeImages.forced { images = ImageList(try images.images()) }
         guard !images.isEmpty else { throw StageError("no images to write: pdf-page needs at least one") }
         guard currentPage < images.count else {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
                              parameter: "current-page")
         }
-        for (i, image) in images.enumerated() {
+        // Every page is checked, and how it will be stored decided, before the file is opened; a
+        // list is taken one image at a time, and each image is taken again when its page is written.
+        var pages: [PDFDocumentWriter.Page] = []
+        var openingRect: Rect?
+        try images.forEachImage { i, image in
             guard image.width > 0, image.height > 0 else { throw StageError("image \(i) is empty (\(image.width)x\(image.height))") }
-            if let problem = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale).sizeProblem {
+            let geometry = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale)
+            if let problem = geometry.sizeProblem {
                 throw StageError("page \(i): \(problem)", parameter: "scale")
             }
+            pages.append(PDFDocumentWriter.Page(image: images[i], geometry: geometry, data: try imageData(for: image),
+                                                iccProfile: image.metadata.iccProfile))
+            if i == currentPage { openingRect = try viewportPixels(image, geometry: geometry) }
         }
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
-        }
-        let pages = try images.map {
-            PDFDocumentWriter.Page(image: $0, geometry: PageGeometry(pixelWidth: $0.width, pixelHeight: $0.height, scale: scale),
-                                   data: try imageData(for: $0))
         }
         let current = pages[currentPage].geometry
         var writer = PDFDocumentWriter(pages: pages)
         writer.title = title
         var rect = Rect.zero
-        if let pixels = try viewportPixels(images[currentPage], geometry: current) {
+        if let pixels = openingRect {
             rect = current.pointsRect(viewport: pixels)
             let box = current.fitR(viewport: pixels)
             // The box as the file will spell it must still have an area (a huge scale can shrink

@@ -3,6 +3,9 @@ import SumiKit
 /// `stitch`: viewport captures taken while scrolling (in scroll order) → one tall image of the whole
 /// content. Fixed bars (a sticky header, a tab bar) are kept once; each capture's viewport rectangle
 /// in the result is remembered in `metadata.captureRects`.
+///
+/// The captures are taken one after another (see `StitchPlanner`) and the result's rows are copied
+/// in order, so besides the result at most two captures (and the one decoded ahead) are in memory.
 public struct StitchStage: Stage {
     /// The largest stitched image, in pixels (Pillow's decompression bound, as `decode` uses): offsets
     /// that would spread the captures further fail instead of exhausting memory.
@@ -39,17 +42,27 @@ public struct StitchStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let captures = try CaptureColour.unified(try inputs.images("in"))
-        let layout = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer).plan()
+        var captures = try inputs.imageList("in")
+        var inMemory: [Image]?
+        if WholeImages.forced {
+            // The captures all decoded and converted first, as the stage did before it took them in
+            // turn: the reference the ordered path is compared with.
+            let unified = try CaptureColour.unified(try captures.images())
+            inMemory = unified
+            captures = ImageList(unified)
+        }
+        let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer).plan()
+        let layout = plan.layout
         let uncovered = layout.uncoveredRows()
         if uncovered > 0 {
             context.warn("the given offsets leave \(uncovered) rows that no capture shows; they are left transparent")
         }
         var metadata = ImageMetadata()
-        metadata.knownOpaque = uncovered == 0 && captures.allSatisfy(\.metadata.knownOpaque)
+        metadata.knownOpaque = uncovered == 0 && plan.knownOpaque
         metadata.captureRects = layout.captureRects
-        metadata.iccProfile = captures.first?.metadata.iccProfile
-        return .image(layout.assemble(captures, metadata: metadata))
+        metadata.iccProfile = plan.profile
+        if let inMemory { return .image(layout.assemble(inMemory, metadata: metadata)) }
+        return .image(try layout.assemble(captures, profile: plan.profile, metadata: metadata))
     }
 
     /// The offsets given, checked: the first is 0 and none decreases (types and ranges are checked at
