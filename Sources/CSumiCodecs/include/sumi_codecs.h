@@ -57,6 +57,24 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orien
 int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation,
                                   void (*progress)(void *context, int rows), void *context);
 
+/*
+ * A bounded ring of rows shared with another thread (Sumi's RowStream): row y is at
+ * base + (y % rows) * stride. `wait(context, through)` blocks until rows below `through` may be used
+ * (written by a producer, read by a consumer) and returns 0, or -1 when the other side failed;
+ * `done(context, through)` hands rows below `through` on (a producer publishes, a consumer releases).
+ */
+typedef struct sumi_ring {
+    uint8_t *base;
+    size_t stride;
+    int rows;
+    int (*wait)(void *context, int through);
+    void (*done)(void *context, int through);
+    void *context;
+} sumi_ring;
+
+/* Decodes upright rows (orientation 1) into `ring`, band by band, at the scale set before. */
+int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *ring);
+
 /* ---- JPEG encoding ---------------------------------------------------------------------- */
 
 /*
@@ -79,6 +97,12 @@ int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t str
                           int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
                           uint8_t **out, size_t *out_size, char *error, size_t error_size,
                           int (*wait_rows)(void *context, int rows), void *context);
+
+/* The same as sumi_jpeg_encode (into memory), reading rows from `ring` as they arrive and
+ * releasing each band once libjpeg has taken it. */
+int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int quality, int optimize, int flatten,
+                          uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
+                          uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 /* ---- PNG -------------------------------------------------------------------------------- */
 
