@@ -118,7 +118,7 @@ fi
 if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; then
   # 8 and 50 phone captures (1170x2532, 1500 rows of scroll apart) -> one tall PDF page; the 50 make
   # a page of 1170x76032 (356 MB as RGBA). Time and peak RSS side by side; "whole" is the same
-  # binary with SUMI_WHOLE_IMAGES=1 (every capture decoded at once, as before captures were taken
+  # binary with SUMI_STREAMING=0 (every capture decoded at once, as before captures were taken
   # in turn). ImageMagick cannot be a peer: Debian's policy.xml forbids writing PDF and refuses
   # images this tall (the bench says so when it refuses).
   [ -f "$WORK/captures50/capture-49.png" ] || python3 tools/make-samples.py bench-captures "$WORK/captures50" 50
@@ -138,9 +138,9 @@ if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; t
       LABELS+=("vips+img2pdf")
     fi
     SUMI_RUN="$SUMI run pipelines/fullpage.json $INPUTS -o $WORK/out/s.pdf --quiet"
-    bench "fullpage$COUNT" --runs 5 "$SUMI_RUN" "SUMI_WHOLE_IMAGES=1 $SUMI_RUN" "${PEERS[@]}"
+    bench "fullpage$COUNT" --runs 5 "$SUMI_RUN" "SUMI_STREAMING=0 $SUMI_RUN" "${PEERS[@]}"
     row "fullpage$COUNT" "fullpage $COUNT captures pdf" "whole" "${LABELS[@]}"
-    printf '   peak RSS: sumi %s KB | whole %s KB' "$(peak $SUMI_RUN)" "$(SUMI_WHOLE_IMAGES=1 peak $SUMI_RUN)"
+    printf '   peak RSS: sumi %s KB | whole %s KB' "$(peak $SUMI_RUN)" "$(SUMI_STREAMING=0 peak $SUMI_RUN)"
     if command -v img2pdf >/dev/null && command -v vips >/dev/null; then
       printf ' | vips arrayjoin %s KB + img2pdf %s KB' "$(peak vips arrayjoin "$FILES" "$WORK/out/tall.png" --across 1)" \
         "$(peak img2pdf "$WORK/out/tall.png" -o "$WORK/out/i.pdf")"

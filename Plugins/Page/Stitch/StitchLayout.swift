@@ -83,22 +83,40 @@ struct StitchLayout: Sendable {
     /// (converted to `profile`): at most two captures are held, besides the one decoded ahead.
     func assemble(_ captures: ImageList, profile: [UInt8]?, metadata: ImageMetadata) throws -> Image {
         let stride = width * 4
+        return try Image(width: width, height: height, metadata: metadata) { out in
+            guard let base = out.baseAddress else { return }
+            try writeRows(captures, profile: profile, into: { base + $0 * stride })
+        }
+    }
+
+    /// Writes the stitched rows top to bottom, row `y` to `row(y)` (`width * 4` bytes), as
+    /// `assemble` does. Before each run of at most `rowsPerRun` rows it calls `room` with the number
+    /// of rows written once the run is done, and `written` after the run.
+    func writeRows(_ captures: ImageList, profile: [UInt8]?, rowsPerRun: Int = 64,
+                   into rowAddress: (Int) -> UnsafeMutablePointer<UInt8>,
+                   room: (Int) throws -> Void = { _ in }, written: (Int) -> Void = { _ in }) throws {
+        let stride = width * 4
         let origins = rowOrigins()
         var source = CaptureRows(captures: captures, profile: profile)
-        return try Image(width: width, height: height, metadata: metadata) { out in
-            for (y, origin) in origins.enumerated() {
-                let row = UnsafeMutableBufferPointer(rebasing: out[(y * stride)..<((y + 1) * stride)])
+        var y = 0
+        while y < origins.count {
+            let end = min(origins.count, y + max(1, rowsPerRun))
+            try room(end)
+            for row in y..<end {
+                let target = UnsafeMutableBufferPointer(start: rowAddress(row), count: stride)
+                let origin = Int(origins[row])
                 guard origin >= 0 else {
-                    row.update(repeating: 0)
+                    target.update(repeating: 0)
                     continue
                 }
-                let i = Int(origin)
-                let image = try source.capture(i)
-                let from = (y - offsets[i]) * stride
+                let image = try source.capture(origin)
+                let from = (row - offsets[origin]) * stride
                 image.pixels.withUnsafeBufferPointer { src in
-                    _ = row.update(fromContentsOf: UnsafeBufferPointer(rebasing: src[from..<(from + stride)]))
+                    _ = target.update(fromContentsOf: UnsafeBufferPointer(rebasing: src[from..<(from + stride)]))
                 }
             }
+            written(end)
+            y = end
         }
     }
 
