@@ -14,7 +14,7 @@ TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qp
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
-BENCH_PKGS := hyperfine libvips-tools time
+BENCH_PKGS := hyperfine libvips-tools time img2pdf
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge
 

@@ -16,7 +16,6 @@ export MAGICK_THREAD_LIMIT=${MAGICK_THREAD_LIMIT:-2}
 # Inputs: the sample photo (3000x2002 JPEG), a screenshot-like PNG, eight phone captures.
 [ -f "$WORK/shot.png" ] || $CONVERT -size 3000x2002 tile:pipelines/samples/page-1.png "$WORK/shot.png"
 [ -f "$WORK/captures/capture-7.png" ] || python3 tools/make-samples.py bench-captures "$WORK/captures"
-CAPTURES=$(ls "$WORK"/captures/capture-*.png | sort -V | tr '\n' ' ')
 FONT=$(fc-match -f '%{file}' 'IPAGothic')
 
 # hyperfine NAME CMD... → median seconds in $WORK/NAME.json
@@ -117,26 +116,38 @@ JSON
 fi
 
 if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; then
-  echo "== 8 captures 1170x2532 -> one PDF page"
-  INPUTS=$(for c in $CAPTURES; do echo -n " -i $c"; done)
-  # Debian's ImageMagick policy forbids writing PDF and limits image height; where it refuses, the
-  # peer is left out (say so) rather than timing a failure. -append to PNG stands in for the PDF
-  # (a lower bound: writing the PDF costs at least as much).
-  PEERS=(); LABELS=()
-  if $CONVERT $CAPTURES -append "$WORK/out/m.pdf" 2>/dev/null; then
-    PEERS+=("$CONVERT $CAPTURES -append $WORK/out/m.pdf"); LABELS+=("convert")
-  elif $CONVERT $CAPTURES -append "$WORK/out/m.png" 2>/dev/null; then
-    PEERS+=("$CONVERT $CAPTURES -append $WORK/out/m.png"); LABELS+=("convert(-append to PNG)")
-  else
-    echo "   (ImageMagick refuses this job under the system's policy.xml: peer left out)"
-  fi
-  if command -v img2pdf >/dev/null; then
-    PEERS+=("vips arrayjoin '$CAPTURES' $WORK/out/tall.png --across 1 && img2pdf $WORK/out/tall.png -o $WORK/out/i.pdf")
-    LABELS+=("vips+img2pdf")
-  fi
-  bench fullpage --runs 5 "$SUMI run pipelines/fullpage.json $INPUTS -o $WORK/out/s.pdf --quiet" "${PEERS[@]}"
-  row fullpage "fullpage pdf" "${LABELS[@]}"
-  find "$WORK/out" -name "*.pdf" -size +0 -exec ls -l {} + | awk '{print "   ", $5, $9}'
+  # 8 and 50 phone captures (1170x2532, 1500 rows of scroll apart) -> one tall PDF page; the 50 make
+  # a page of 1170x76032 (356 MB as RGBA). Time and peak RSS side by side; "whole" is the same
+  # binary with SUMI_STREAMING=0 (every capture decoded at once, as before captures were taken
+  # in turn). ImageMagick cannot be a peer: Debian's policy.xml forbids writing PDF and refuses
+  # images this tall (the bench says so when it refuses).
+  [ -f "$WORK/captures50/capture-49.png" ] || python3 tools/make-samples.py bench-captures "$WORK/captures50" 50
+  for COUNT in 8 50; do
+    DIR=$WORK/captures; [ "$COUNT" = 50 ] && DIR=$WORK/captures50
+    FILES=$(ls "$DIR"/capture-*.png | sort -V | head -n "$COUNT" | tr '\n' ' ')
+    INPUTS=$(for c in $FILES; do echo -n " -i $c"; done)
+    echo "== $COUNT captures 1170x2532 -> one PDF page"
+    PEERS=(); LABELS=()
+    if $CONVERT $FILES -append "$WORK/out/m.pdf" 2>/dev/null; then
+      PEERS+=("$CONVERT $FILES -append $WORK/out/m.pdf"); LABELS+=("convert")
+    else
+      echo "   (ImageMagick refuses this job under the system's policy.xml: peer left out)"
+    fi
+    if command -v img2pdf >/dev/null && command -v vips >/dev/null; then
+      PEERS+=("vips arrayjoin '$FILES' $WORK/out/tall.png --across 1 && img2pdf $WORK/out/tall.png -o $WORK/out/i.pdf")
+      LABELS+=("vips+img2pdf")
+    fi
+    SUMI_RUN="$SUMI run pipelines/fullpage.json $INPUTS -o $WORK/out/s.pdf --quiet"
+    bench "fullpage$COUNT" --runs 5 "$SUMI_RUN" "SUMI_STREAMING=0 $SUMI_RUN" "${PEERS[@]}"
+    row "fullpage$COUNT" "fullpage $COUNT captures pdf" "whole" "${LABELS[@]}"
+    printf '   peak RSS: sumi %s KB | whole %s KB' "$(peak $SUMI_RUN)" "$(SUMI_STREAMING=0 peak $SUMI_RUN)"
+    if command -v img2pdf >/dev/null && command -v vips >/dev/null; then
+      printf ' | vips arrayjoin %s KB + img2pdf %s KB' "$(peak vips arrayjoin "$FILES" "$WORK/out/tall.png" --across 1)" \
+        "$(peak img2pdf "$WORK/out/tall.png" -o "$WORK/out/i.pdf")"
+    fi
+    echo
+    find "$WORK/out" -name "*.pdf" -size +0 -exec ls -l {} + | awk '{print "   ", $5, $9}'
+  done
 fi
 
 echo "== Colour profile and metadata cost, sRGB photo with EXIF vs the same photo bare (target <= 1.05)"

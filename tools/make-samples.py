@@ -131,7 +131,10 @@ if __name__ == "__main__":
     if "captures" in what:
         captures()
     if "bench-captures" in what:
-        # Eight phone captures (1170x2532) of a long page, for `make bench`.
-        folder = sys.argv[sys.argv.index("bench-captures") + 1]
+        # Phone captures (1170x2532) of a long page, for `make bench`: eight, or the count given after
+        # the folder.
+        at = sys.argv.index("bench-captures")
+        folder = sys.argv[at + 1]
+        count = int(sys.argv[at + 2]) if len(sys.argv) > at + 2 else 8
         os.makedirs(folder, exist_ok=True)
-        captures(offsets=tuple(i * 500 for i in range(8)), out=folder, zoom=3, prefix="capture")
+        captures(offsets=tuple(i * 500 for i in range(count)), out=folder, zoom=3, prefix="capture")

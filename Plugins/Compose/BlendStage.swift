@@ -98,7 +98,7 @@ public struct BlendStage: Stage, RowStage {
         switch inputs["layer"] {
         case .layer(let layer)?: return [layer]
         case .image(let image)?: return [Layer(image: image)]
-        case .images(let images)?: return images.map { Layer(image: $0) }
+        case .images(let images)?: return try images.images().map { Layer(image: $0) }
         case let other:
             throw StageError("port \"layer\": expected a layer, an image or a list of images, got \(other?.kind.rawValue ?? "nothing")")
         }

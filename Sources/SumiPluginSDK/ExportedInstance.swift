@@ -26,7 +26,7 @@ final class ExportedInstance {
         let result: Image
         switch try stage.process(StageInputs(values), context: context) {
         case .image(let image): result = image
-        case .images(let list) where list.count == 1: result = list[0]
+        case .images(let list) where list.count == 1: result = try list[0].image()
         case let other:
             throw StageError("the stage produced \(other.kind.rawValue); plugin ABI version \(SUMI_PLUGIN_ABI_VERSION) returns an image")
         }

@@ -93,7 +93,8 @@ import Testing
         let a = try folder.write(try PNGEncoder.encode(Fixtures.asymmetric()), to: "a.png")
         let b = try folder.write(try JPEGEncoder.encode(Fixtures.smooth(width: 30, height: 20), quality: 90), to: "b.jpg")
         let value = try StageHarness(DecodeStage.self).run(["path": .list([.path(a), .path(b)])])
-        guard case .images(let images) = value else { Issue.record("expected a list of images"); return }
+        guard case .images(let list) = value else { Issue.record("expected a list of images"); return }
+        let images = try list.images()
         #expect(images.map(\.width) == [64, 30])
         #expect(images.map(\.metadata.sourceFormat) == ["png", "jpeg"])
         let missing = folder.file("missing.png")

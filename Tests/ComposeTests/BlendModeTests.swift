@@ -92,7 +92,7 @@ import SumiCompose
         let base = TestSupport.solid(8, 8, .white)
         let red = TestSupport.solid(6, 6, Color(red: 255, green: 0, blue: 0))
         let blue = TestSupport.solid(3, 3, Color(red: 0, green: 0, blue: 255))
-        let out = try StageHarness(BlendStage.self).runImage(inputs: ["base": .image(base), "layer": .images([red, blue])])
+        let out = try StageHarness(BlendStage.self).runImage(inputs: ["base": .image(base), "layer": .images(ImageList([red, blue]))])
         #expect(out.color(x: 1, y: 1) == Color(red: 0, green: 0, blue: 255))
         #expect(out.color(x: 4, y: 4) == Color(red: 255, green: 0, blue: 0))
         #expect(out.color(x: 7, y: 7) == .white)

@@ -78,7 +78,7 @@ import Testing
         #expect(srgb != Color(red: 200, green: 60, blue: 40))
         let second = tagged(srgb, nil, width: 20, height: 40)
         let out = try StageHarness(StitchStage.self).runImage(["offsets": .list([.number(0), .number(30)])],
-                                                               inputs: ["in": .images([first, second])])
+                                                               inputs: ["in": .images(ImageList([first, second]))])
         #expect(out.metadata.iccProfile == adobe)
         #expect(out.height == 70)
         let top = out.pixel(x: 10, y: 5), bottom = out.pixel(x: 10, y: 65)

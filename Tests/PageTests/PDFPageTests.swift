@@ -10,7 +10,7 @@ private func writePDF(_ images: [Image], _ scratch: Scratch, name: String = "out
     let path = scratch.file(name)
     var all = parameters
     all["path"] = .path(path)
-    let value = try StageHarness(PDFPageStage.self).run(all, inputs: ["in": images.count == 1 ? .image(images[0]) : .images(images)])
+    let value = try StageHarness(PDFPageStage.self).run(all, inputs: ["in": images.count == 1 ? .image(images[0]) : .images(ImageList(images))])
     guard case .file(let output) = value else { throw ToolFailure("pdf-page returned \(value.kind)") }
     return (output, path)
 }
@@ -298,7 +298,7 @@ func fitRAndReportAgreeWithTheFormula(viewport: Rect, scale: Double) throws {
     let page = Synthetic.page(width: 150, height: 900, header: 20, footer: 16, seed: 31)
     let positions = Synthetic.scrollPositions(pageHeight: 900, viewport: 300, header: 20, footer: 16, overlap: 0.25)
     let captures = positions.map { Synthetic.capture(of: page, at: $0, viewport: 300, header: 20, footer: 16) }
-    let stitched = try StageHarness(StitchStage.self).runImage([:], inputs: ["in": .images(captures)])
+    let stitched = try StageHarness(StitchStage.self).runImage([:], inputs: ["in": .images(ImageList(captures))])
     let (report, stitchedPath) = try writePDF([stitched], scratch, name: "page.pdf", ["viewport": .string("capture:2"), "scale": .number(3)])
     try expectValidPDF(stitchedPath)
     #expect(report.rectInCurrentPage == Rect(x: 0, y: Double(900 - positions[2] - 300) / 3, width: 50, height: 100))

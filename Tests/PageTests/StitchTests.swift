@@ -6,7 +6,7 @@ import SumiKit
 private let width = 180, viewport = 320, header = 28, footer = 22
 
 private func stitch(_ captures: [Image], _ parameters: [String: ParamValue] = [:]) throws -> Image {
-    try StageHarness(StitchStage.self).runImage(parameters, inputs: ["in": .images(captures)])
+    try StageHarness(StitchStage.self).runImage(parameters, inputs: ["in": .images(ImageList(captures))])
 }
 
 private func offsets(of image: Image) -> [Int] { image.metadata.captureRects.map { Int($0?.y ?? -1) } }
@@ -94,7 +94,7 @@ func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
     #expect { try stitch([a, a, far]) } throws: { "\($0)".contains("capture 2 does not overlap capture 1") }
     // With offsets the same captures are accepted.
     let harness = StageHarness(StitchStage.self)
-    guard case .image(let given) = try harness.run(["offsets": .string("0,800")], inputs: ["in": .images([a, far])]) else {
+    guard case .image(let given) = try harness.run(["offsets": .string("0,800")], inputs: ["in": .images(ImageList([a, far]))]) else {
         Issue.record("stitch gave no image")
         return
     }

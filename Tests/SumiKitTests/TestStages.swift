@@ -100,7 +100,7 @@ struct SolidsStage: Stage {
     }
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let images = sizes.map { Image(width: Int($0.width), height: Int($0.height), fill: .white) }
-        return isList ? .images(images) : .image(images[0])
+        return isList ? .images(ImageList(images)) : .image(images[0])
     }
 }
 

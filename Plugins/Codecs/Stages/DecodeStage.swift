@@ -4,8 +4,8 @@ import Synchronization
 
 /// `decode`: reads image files (or standard input for `-`) into images.
 ///
-/// One path gives an image; a list of paths gives a list of images (`.images`), in order, decoded
-/// concurrently. The descriptor says so (`listOutputParameter`), so validation refuses a list wired
+/// One path gives an image; a list of paths gives a list of images (`.images`), in order, each
+/// decoded when the consumer takes it (one ahead while it works on another). The descriptor says so (`listOutputParameter`), so validation refuses a list wired
 /// into a port that takes one image.
 public struct DecodeStage: Stage, RowStage {
     static let path = Parameter<[String]>(required: "path", type: .either([.path, .paths]),
@@ -42,15 +42,34 @@ public struct DecodeStage: Stage, RowStage {
         let sizeHint = context.sizeHint
         let warn = context.warn
         guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint, warn: warn)) }
+        if WholeImages.forced { return .images(ImageList(try decodeAll(sizeHint: sizeHint, warn: warn))) }
+        // Each file is read and recognised now (so a missing or foreign file fails here); its pixels
+        // are decoded when the consumer takes the image, and again if it takes it again. Warnings
+        // are given once per file. Standard input, readable once, is kept as read.
+        return .images(ImageList(sources: try paths.map { path in
+            let name = path == "-" ? "standard input" : path
+            let kept = path == "-" ? try ImageDecoder.read(path, name: name) : nil
+            if kept == nil { _ = try ImageDecoder.read(path, name: name) }
+            let warnings = WarnOnce(warn)
+            return ImageSource(producing: { [self] in
+                let bytes = try kept ?? ImageDecoder.read(path, name: name)
+                return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
+                                               warn: warnings.warn)
+            })
+        }))
+    }
+
+    /// Every file of the list decoded at once, concurrently.
+    private func decodeAll(sizeHint: (@Sendable (Size) -> Size?)?, warn: @escaping @Sendable (String) -> Void) throws -> [Image] {
         let results = Mutex<[Result<Image, any Error>?]>(Array(repeating: nil, count: paths.count))
         DispatchQueue.concurrentPerform(iterations: paths.count) { index in
             let result = Result { try decode(paths[index], sizeHint: sizeHint, warn: warn) }
             results.withLock { $0[index] = result }
         }
-        return .images(try results.withLock { $0 }.map { result in
+        return try results.withLock { $0 }.map { result in
             guard let result else { throw StageError("decoding was interrupted") }
             return try result.get()
-        })
+        }
     }
 
     /// A list of images is handed over whole.
@@ -82,5 +101,17 @@ public struct DecodeStage: Stage, RowStage {
         let name = path == "-" ? "standard input" : path
         let bytes = try ImageDecoder.read(path, name: name)
         return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint, warn: warn)
+    }
+}
+
+/// Passes on each distinct warning once: a file decoded twice warns once.
+private final class WarnOnce: Sendable {
+    private let given = Mutex<Set<String>>([])
+    private let forward: @Sendable (String) -> Void
+
+    init(_ forward: @escaping @Sendable (String) -> Void) { self.forward = forward }
+
+    @Sendable func warn(_ message: String) {
+        if given.withLock({ $0.insert(message).inserted }) { forward(message) }
     }
 }

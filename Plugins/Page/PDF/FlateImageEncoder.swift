@@ -39,11 +39,18 @@ struct FlateImageEncoder: Sendable {
     /// Rows below which an image is not split.
     static let rowsPerPartMinimum = 128
 
+    /// Where the parts of an image `height` rows tall begin, and the end: one part per core (at
+    /// most 4), none under `rowsPerPartMinimum` rows.
+    static func partBounds(height: Int) -> [Int] {
+        let cores = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        let partCount = max(1, min(cores, height / rowsPerPartMinimum))
+        return (0...partCount).map { height * $0 / partCount }
+    }
+
     /// Writes the compressed stream to `sink`; returns its length in bytes.
     func encode(to sink: any ByteOutput) throws -> Int {
-        let cores = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        let partCount = max(1, min(cores, image.height / FlateImageEncoder.rowsPerPartMinimum))
-        let bounds = (0...partCount).map { image.height * $0 / partCount }
+        let bounds = FlateImageEncoder.partBounds(height: image.height)
+        let partCount = bounds.count - 1
         let later = (1..<partCount).map { _ in PartResult() }
         let group = DispatchGroup()
         // A queue of our own: its threads are made on demand (overcommit), so waiting for the parts
@@ -162,24 +169,29 @@ struct FlateImageEncoder: Sendable {
                         p += 4
                     }
                 case .rgb:
-                    var q = 0
-                    for _ in 0..<width {
-                        let a = px[p + 3]
-                        if a == 255 {
-                            o[q] = px[p]; o[q + 1] = px[p + 1]; o[q + 2] = px[p + 2]
-                        } else if a == 0 {
-                            o[q] = 0; o[q + 1] = 0; o[q + 2] = 0
-                        } else {
-                            let a32 = UInt32(a), half = UInt32(a) / 2
-                            o[q] = UInt8(min(255, (UInt32(px[p]) * 255 + half) / a32))
-                            o[q + 1] = UInt8(min(255, (UInt32(px[p + 1]) * 255 + half) / a32))
-                            o[q + 2] = UInt8(min(255, (UInt32(px[p + 2]) * 255 + half) / a32))
-                        }
-                        p += 4
-                        q += 3
-                    }
+                    FlateImageEncoder.rgbSamples(UnsafeBufferPointer(rebasing: px[p..<(p + width * 4)]), width: width, into: o)
                 }
             }
+        }
+    }
+
+    /// One row's straight RGB (premultiplication undone) from its premultiplied RGBA.
+    static func rgbSamples(_ px: UnsafeBufferPointer<UInt8>, width: Int, into o: UnsafeMutableBufferPointer<UInt8>) {
+        var p = 0, q = 0
+        for _ in 0..<width {
+            let a = px[p + 3]
+            if a == 255 {
+                o[q] = px[p]; o[q + 1] = px[p + 1]; o[q + 2] = px[p + 2]
+            } else if a == 0 {
+                o[q] = 0; o[q + 1] = 0; o[q + 2] = 0
+            } else {
+                let a32 = UInt32(a), half = UInt32(a) / 2
+                o[q] = UInt8(min(255, (UInt32(px[p]) * 255 + half) / a32))
+                o[q + 1] = UInt8(min(255, (UInt32(px[p + 1]) * 255 + half) / a32))
+                o[q + 2] = UInt8(min(255, (UInt32(px[p + 2]) * 255 + half) / a32))
+            }
+            p += 4
+            q += 3
         }
     }
 }

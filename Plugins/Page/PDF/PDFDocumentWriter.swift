@@ -19,19 +19,37 @@ struct PDFDocumentWriter {
         /// Re-encoded as JPEG at a quality when its turn comes (so one page's JPEG is held at a
         /// time); alpha (if any) as a Flate soft mask.
         case jpegReencoded(quality: Int, hasAlpha: Bool)
+        /// Lossless, compressed already from rows as they came (`StreamedPageEncoder`).
+        case flateEncoded(EncodedFlate)
 
         var hasAlpha: Bool {
             switch self {
             case .flate(let a), .jpeg(_, _, let a), .jpegReencoded(_, let a): a
+            case .flateEncoded(let encoded): encoded.alpha != nil
             }
         }
     }
 
-    /// One page: its image, size and storage.
+    /// Flate image data compressed before the file is opened: palette indices (with their
+    /// palette) or RGB, and the alpha of a page that has some.
+    struct EncodedFlate: Sendable {
+        struct Indexed: Sendable {
+            /// Straight RGBA, 4 bytes an entry.
+            let colors: [UInt8]
+            let bitsPerIndex: Int
+            let bytes: [UInt8]
+        }
+        let indexed: Indexed?
+        let rgb: [UInt8]?
+        let alpha: [UInt8]?
+    }
+
+    /// One page: its image (taken when the page is written), size, storage and colour profile.
     struct Page: Sendable {
-        let image: Image
+        let image: ImageSource
         let geometry: PageGeometry
         let data: ImageData
+        let iccProfile: [UInt8]?
     }
 
     /// The rectangle the document opens on.
@@ -56,7 +74,7 @@ struct PDFDocumentWriter {
 
     /// The RGB profile to embed for `page`, or nil (DeviceRGB) when it is sRGB or untagged.
     static func profile(of page: Page) -> [UInt8]? {
-        guard let profile = page.image.metadata.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
+        guard let profile = page.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
         return profile
     }
 
@@ -138,50 +156,76 @@ struct PDFDocumentWriter {
     }
 
     /// At most 256 colours: an `/Indexed` colour space over `rgb` and packed indices (1–8 bits),
-    /// compressed two levels higher (they are a third of the bytes or less).
-    private func writeIndexed(_ image: Image, _ palette: IndexedImage?, head: String, rgb: String, mask: String,
-                              _ n: Numbers, out: PDFByteSink) throws -> Int {
-        guard let indexed = palette else { throw StageError("image has more than 256 colours") }
+    /// compressed two levels higher (they are a third of the bytes or less). `colors` are straight
+    /// RGBA, 4 bytes an entry; `data` writes the compressed indices and returns their length.
+    private func writeIndexed(colors: [UInt8], bits: Int, width: Int, head: String, rgb: String, mask: String,
+                              _ n: Numbers, out: PDFByteSink, data: () throws -> Int) throws -> Int {
         let digits = Array("0123456789ABCDEF".utf8)
         var lookup = [UInt8]()
-        for (i, byte) in indexed.colors.enumerated() where i % 4 != 3 {
+        for (i, byte) in colors.enumerated() where i % 4 != 3 {
             lookup.append(digits[Int(byte >> 4)])
             lookup.append(digits[Int(byte & 15)])
         }
-        let bits = indexed.bitsPerIndex
         try out.write(head + " /BitsPerComponent \(bits)"
-            + " /ColorSpace [/Indexed \(rgb) \(indexed.colorCount - 1) <\(String(decoding: lookup, as: UTF8.self))>]"
-            + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent \(bits) /Columns \(image.width) >>"
+            + " /ColorSpace [/Indexed \(rgb) \(colors.count / 4 - 1) <\(String(decoding: lookup, as: UTF8.self))>]"
+            + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent \(bits) /Columns \(width) >>"
             + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
-        let level = compressionLevel > 0 ? min(9, compressionLevel + 2) : 0
-        return try FlateImageEncoder(image: image, channels: .indexed(indexed), level: level).encode(to: out)
+        return try data()
     }
+
+    private var indexLevel: Int32 { compressionLevel > 0 ? min(9, compressionLevel + 2) : 0 }
 
     private func writeImage(_ page: Page, _ n: Numbers, out: PDFByteSink,
                             begin: (Int) throws -> Void) throws {
-        let image = page.image
+        let width = page.geometry.pixelWidth, height = page.geometry.pixelHeight
+        // The pixels, for the forms not compressed already; taken once, when the page is written.
+        var taken: Image?
+        func image() throws -> Image {
+            if let taken { return taken }
+            let image = try page.image.image()
+            taken = image
+            return image
+        }
         let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
         let rgb = n.profile.map { "[/ICCBased \($0) 0 R]" } ?? "/DeviceRGB"
         try begin(n.image)
-        let head = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
-        var dict = head + " /BitsPerComponent 8"
+        let head = "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
+        let dict = head + " /BitsPerComponent 8"
+        let rgbDict = dict + " /ColorSpace \(rgb) /Filter /FlateDecode"
+            + " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(width) >>" + mask
+            + " /Length \(n.imageLength) 0 R >>\nstream\n"
         let length: Int
-        var indexed: IndexedImage?
-        // At least 2 bits: poppler's pdfimages extracts 1-bit images as black and white whatever
-        // their palette, and two colours at 2 bits cost next to nothing more once compressed.
-        if case .flate = page.data { indexed = try IndexedImage(image, minimumBits: 2) }
         switch page.data {
-        case .flate where indexed != nil:
-            length = try writeIndexed(image, indexed, head: head, rgb: rgb, mask: mask, n, out: out)
         case .flate:
-            dict += " /ColorSpace \(rgb) /Filter /FlateDecode"
-            dict += " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(image.width) >>"
-            try out.write(dict + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
-            length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
+            let image = try image()
+            // At least 2 bits: poppler's pdfimages extracts 1-bit images as black and white whatever
+            // their palette, and two colours at 2 bits cost next to nothing more once compressed.
+            if let indexed = try IndexedImage(image, minimumBits: 2) {
+                length = try writeIndexed(colors: indexed.colors, bits: indexed.bitsPerIndex, width: width, head: head, rgb: rgb,
+                                          mask: mask, n, out: out) {
+                    try FlateImageEncoder(image: image, channels: .indexed(indexed), level: indexLevel).encode(to: out)
+                }
+            } else {
+                try out.write(rgbDict)
+                length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
+            }
+        case .flateEncoded(let encoded):
+            if let indexed = encoded.indexed {
+                length = try writeIndexed(colors: indexed.colors, bits: indexed.bitsPerIndex, width: width, head: head, rgb: rgb,
+                                          mask: mask, n, out: out) {
+                    try out.write(indexed.bytes)
+                    return indexed.bytes.count
+                }
+            } else {
+                let bytes = encoded.rgb ?? []
+                try out.write(rgbDict)
+                try out.write(bytes)
+                length = bytes.count
+            }
         case .jpeg(let bytes, let components, _):
             length = try writeJPEG(bytes, components: components, rgb: rgb, dict: dict + mask, n, out: out)
         case .jpegReencoded(let quality, _):
-            let bytes = try JPEGReencoder.encode(image, quality: quality)
+            let bytes = try JPEGReencoder.encode(try image(), quality: quality)
             length = try writeJPEG(bytes, components: 3, rgb: rgb, dict: dict + mask, n, out: out)
         }
         try out.write("\nendstream\nendobj\n")
@@ -190,11 +234,17 @@ struct PDFDocumentWriter {
 
         guard let maskNumber = n.mask, let maskLength = n.maskLength else { return }
         try begin(maskNumber)
-        try out.write("<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(image.height)"
+        try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
             + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
-            + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(image.width) >>"
+            + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(width) >>"
             + " /Length \(maskLength) 0 R >>\nstream\n")
-        let masked = try FlateImageEncoder(image: image, channels: .alpha, level: compressionLevel).encode(to: out)
+        let masked: Int
+        if case .flateEncoded(let encoded) = page.data, let alpha = encoded.alpha {
+            try out.write(alpha)
+            masked = alpha.count
+        } else {
+            masked = try FlateImageEncoder(image: try image(), channels: .alpha, level: compressionLevel).encode(to: out)
+        }
         try out.write("\nendstream\nendobj\n")
         try begin(maskLength)
         try out.write("\(masked)\nendobj\n")

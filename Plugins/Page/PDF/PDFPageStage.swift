@@ -93,30 +93,42 @@ public struct PDFPageStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try inputs.images("in")
+        var images = try inputs.imageList("in")
+        if WholeImages.forced { images = ImageList(try images.images()) }
         guard !images.isEmpty else { throw StageError("no images to write: pdf-page needs at least one") }
         guard currentPage < images.count else {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
                              parameter: "current-page")
         }
-        for (i, image) in images.enumerated() {
+        // Every page is checked, and how it will be stored decided, before the file is opened; a
+        // list is taken one image at a time, and each image is taken again when its page is written.
+        var pages: [PDFDocumentWriter.Page] = []
+        var openingRect: Rect?
+        try images.forEachImage { i, image in
             guard image.width > 0, image.height > 0 else { throw StageError("image \(i) is empty (\(image.width)x\(image.height))") }
-            if let problem = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale).sizeProblem {
+            let geometry = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale)
+            if let problem = geometry.sizeProblem {
                 throw StageError("page \(i): \(problem)", parameter: "scale")
+            }
+            pages.append(PDFDocumentWriter.Page(image: images[i], geometry: geometry, data: try imageData(for: image),
+                                                iccProfile: image.metadata.iccProfile))
+            if i == currentPage {
+                openingRect = try viewportPixels(width: image.width, height: image.height, metadata: image.metadata, geometry: geometry)
             }
         }
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
-        let pages = try images.map {
-            PDFDocumentWriter.Page(image: $0, geometry: PageGeometry(pixelWidth: $0.width, pixelHeight: $0.height, scale: scale),
-                                   data: try imageData(for: $0))
-        }
+        return try write(pages, opening: openingRect)
+    }
+
+    /// Writes the document atomically; `opening` is the viewport in the current page's pixels.
+    func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?) throws -> Value {
         let current = pages[currentPage].geometry
         var writer = PDFDocumentWriter(pages: pages)
         writer.title = title
         var rect = Rect.zero
-        if let pixels = try viewportPixels(images[currentPage], geometry: current) {
+        if let pixels = opening {
             rect = current.pointsRect(viewport: pixels)
             let box = current.fitR(viewport: pixels)
             // The box as the file will spell it must still have an area (a huge scale can shrink
@@ -141,17 +153,17 @@ public struct PDFPageStage: Stage {
         }
         return .file(FileOutput(path: path, format: "pdf", bytes: written,
                                 width: current.widthPoints, height: current.heightPoints,
-                                pages: images.count, currentPage: currentPage, rectInCurrentPage: rect))
+                                pages: pages.count, currentPage: currentPage, rectInCurrentPage: rect))
     }
 
     /// The viewport in the current page's pixels, checked against the page.
-    private func viewportPixels(_ image: Image, geometry: PageGeometry) throws -> Rect? {
+    func viewportPixels(width: Int, height: Int, metadata: ImageMetadata, geometry: PageGeometry) throws -> Rect? {
         let pixels: Rect
         switch viewport {
         case nil, .unset?: return nil
         case .rect(let r)?: pixels = r
         case .capture(let n)?:
-            let rects = image.metadata.captureRects
+            let rects = metadata.captureRects
             guard n < rects.count else {
                 let known = rects.isEmpty ? "the image has no stitched captures" : "the image has \(rects.count) (capture:0 to capture:\(rects.count - 1))"
                 throw StageError("capture:\(n) does not exist: \(known)", parameter: "viewport")
@@ -163,7 +175,7 @@ public struct PDFPageStage: Stage {
             pixels = rect
         }
         guard geometry.contains(viewport: pixels) else {
-            throw StageError("viewport \(pixels) is not inside page \(currentPage) (\(image.width)x\(image.height) pixels)",
+            throw StageError("viewport \(pixels) is not inside page \(currentPage) (\(width)x\(height) pixels)",
                              parameter: "viewport")
         }
         return pixels
@@ -178,11 +190,17 @@ public struct PDFPageStage: Stage {
             try JPEGReencoder.check(image)
             return .jpegReencoded(quality: quality, hasAlpha: hasAlpha)
         }
-        if compression == .auto, !hasAlpha, image.metadata.sourceFormat == "jpeg", let bytes = image.metadata.sourceBytes,
-           let header = JPEGHeader(bytes), header.width == image.width, header.height == image.height,
-           [1, 3].contains(header.components) {
-            return .jpeg(bytes, components: header.components, hasAlpha: false)
+        if compression == .auto, !hasAlpha,
+           let source = embeddableJPEG(width: image.width, height: image.height, metadata: image.metadata) {
+            return .jpeg(source.bytes, components: source.components, hasAlpha: false)
         }
         return .flate(hasAlpha: hasAlpha)
+    }
+
+    /// The unmodified greyscale or RGB JPEG source of an image this size, if it has one.
+    func embeddableJPEG(width: Int, height: Int, metadata: ImageMetadata) -> (bytes: [UInt8], components: Int)? {
+        guard metadata.sourceFormat == "jpeg", let bytes = metadata.sourceBytes, let header = JPEGHeader(bytes),
+              header.width == width, header.height == height, [1, 3].contains(header.components) else { return nil }
+        return (bytes, header.components)
     }
 }

@@ -8,12 +8,14 @@ enum CaptureColour {
     /// The captures, all in the first capture's space (nil: sRGB).
     static func unified(_ captures: [Image]) throws -> [Image] {
         guard let first = captures.first else { return captures }
-        let target = first.metadata.iccProfile
-        return try captures.map { capture in
-            guard !ColorProfile.sameSpace(capture.metadata.iccProfile, target) else { return capture }
-            var converted = capture
-            try ColorConversion.convert(&converted, to: target)
-            return converted
-        }
+        return try captures.map { try unified($0, to: first.metadata.iccProfile) }
+    }
+
+    /// One capture in the space of `target` (the first capture's profile; nil: sRGB).
+    static func unified(_ capture: Image, to target: [UInt8]?) throws -> Image {
+        guard !ColorProfile.sameSpace(capture.metadata.iccProfile, target) else { return capture }
+        var converted = capture
+        try ColorConversion.convert(&converted, to: target)
+        return converted
     }
 }

@@ -16,10 +16,21 @@ struct OverlapFinder {
 
     /// The scroll distance from `a` to `b`, or nil when they do not overlap.
     func distance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Int? {
-        let lengthA = a.height - header - footer, lengthB = b.height - header - footer
+        exactDistance(from: pa, to: pb) ?? approximateDistance(from: a, pa, to: b, pb)
+    }
+
+    /// The scroll distance at which the rows match exactly, from the row hashes alone (no pixels).
+    func exactDistance(from pa: CaptureProfile, to pb: CaptureProfile) -> Int? {
+        let lengthA = pa.height - header - footer, lengthB = pb.height - header - footer
         guard lengthA > 0, lengthB > 0 else { return nil }
         return exactDistance(pa, pb, lengthA: lengthA, lengthB: lengthB)
-            ?? approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB)
+    }
+
+    /// The scroll distance for captures whose rows do not match exactly (lossy captures).
+    func approximateDistance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Int? {
+        let lengthA = a.height - header - footer, lengthB = b.height - header - footer
+        guard lengthA > 0, lengthB > 0 else { return nil }
+        return approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB)
     }
 
     /// Rows probed per distance before the exact comparison of every row.

@@ -53,7 +53,74 @@ struct StitchLayout: Sendable {
         return covered.filter { !$0 }.count
     }
 
-    /// Copies the captures' rows into the stitched image.
+    /// For each stitched row, the capture it is copied from (its row there is `y - offsets[i]`), or
+    /// -1 for a row no capture shows (left transparent). The header rows come from the first
+    /// capture, the footer rows from the last, each band from its capture; a row left over comes
+    /// from the first capture whose scrolling region shows it. Captures are needed in order, each
+    /// for one run of rows, except with given offsets that leave rows to an earlier capture.
+    func rowOrigins() -> [Int32] {
+        let total = height
+        var origins = [Int32](repeating: -1, count: total)
+        func take(_ i: Int, rows: Range<Int>) {
+            for y in rows where y >= 0 && y < total {
+                let sy = y - offsets[i]
+                guard sy >= 0, sy < heights[i] else { continue }
+                origins[y] = Int32(i)
+            }
+        }
+        take(0, rows: 0..<min(header, total))
+        take(offsets.count - 1, rows: max(0, total - footer)..<total)
+        for (i, band) in bands().enumerated() {
+            take(i, rows: band.clamped(to: scrollingRows(of: i)))
+        }
+        for y in 0..<total where origins[y] < 0 {
+            if let i = offsets.indices.first(where: { scrollingRows(of: $0).contains(y) }) { origins[y] = Int32(i) }
+        }
+        return origins
+    }
+
+    /// The stitched image, its rows copied in order from captures decoded as they are needed
+    /// (converted to `profile`): at most two captures are held, besides the one decoded ahead.
+    func assemble(_ captures: ImageList, profile: [UInt8]?, metadata: ImageMetadata) throws -> Image {
+        let stride = width * 4
+        return try Image(width: width, height: height, metadata: metadata) { out in
+            guard let base = out.baseAddress else { return }
+            try writeRows(captures, profile: profile, into: { base + $0 * stride })
+        }
+    }
+
+    /// Writes the stitched rows top to bottom, row `y` to `row(y)` (`width * 4` bytes), as
+    /// `assemble` does. Before each run of at most `rowsPerRun` rows it calls `room` with the number
+    /// of rows written once the run is done, and `written` after the run.
+    func writeRows(_ captures: ImageList, profile: [UInt8]?, rowsPerRun: Int = 64,
+                   into rowAddress: (Int) -> UnsafeMutablePointer<UInt8>,
+                   room: (Int) throws -> Void = { _ in }, written: (Int) -> Void = { _ in }) throws {
+        let stride = width * 4
+        let origins = rowOrigins()
+        var source = CaptureRows(captures: captures, profile: profile)
+        var y = 0
+        while y < origins.count {
+            let end = min(origins.count, y + max(1, rowsPerRun))
+            try room(end)
+            for row in y..<end {
+                let target = UnsafeMutableBufferPointer(start: rowAddress(row), count: stride)
+                let origin = Int(origins[row])
+                guard origin >= 0 else {
+                    target.update(repeating: 0)
+                    continue
+                }
+                let image = try source.capture(origin)
+                let from = (row - offsets[origin]) * stride
+                image.pixels.withUnsafeBufferPointer { src in
+                    _ = target.update(fromContentsOf: UnsafeBufferPointer(rebasing: src[from..<(from + stride)]))
+                }
+            }
+            written(end)
+            y = end
+        }
+    }
+
+    /// Copies the captures' rows into the stitched image, all captures in memory.
     func assemble(_ captures: [Image], metadata: ImageMetadata) -> Image {
         let stride = width * 4
         let total = height
@@ -87,5 +154,31 @@ struct StitchLayout: Sendable {
                 }
             }
         }
+    }
+}
+
+/// The captures a stitch copies rows from, decoded in order as they are asked for (the next one
+/// ahead), holding the last two; a capture asked for again after those is decoded again.
+private struct CaptureRows {
+    let captures: ImageList
+    let profile: [UInt8]?
+    private let reader: ImageList.Reader
+    private var held: [(index: Int, image: Image)] = []
+
+    init(captures: ImageList, profile: [UInt8]?) {
+        self.captures = captures
+        self.profile = profile
+        reader = captures.reader()
+    }
+
+    mutating func capture(_ i: Int) throws -> Image {
+        if let found = held.last(where: { $0.index == i }) { return found.image }
+        // Ahead of the reader: read on to capture i. Behind it: decode capture i again.
+        var decoded: Image?
+        while reader.nextIndex <= i, let next = try reader.next() { decoded = next }
+        let capture = try CaptureColour.unified(try decoded ?? captures[i].image(), to: profile)
+        held.append((i, capture))
+        if held.count > 2 { held.removeFirst() }
+        return capture
     }
 }

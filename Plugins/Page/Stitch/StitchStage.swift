@@ -3,7 +3,11 @@ import SumiKit
 /// `stitch`: viewport captures taken while scrolling (in scroll order) → one tall image of the whole
 /// content. Fixed bars (a sticky header, a tab bar) are kept once; each capture's viewport rectangle
 /// in the result is remembered in `metadata.captureRects`.
-public struct StitchStage: Stage {
+///
+/// The captures are taken one after another (see `StitchPlanner`) and the result's rows are copied
+/// in order, so besides the result at most two captures (and the one decoded ahead) are in memory;
+/// streamed into a stage that reads rows (`pdf-page`), not even the result is.
+public struct StitchStage: Stage, RowStage {
     /// The largest stitched image, in pixels (Pillow's decompression bound, as `decode` uses): offsets
     /// that would spread the captures further fail instead of exhausting memory.
     public static let maxPixels = 178_956_970
@@ -39,17 +43,38 @@ public struct StitchStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let captures = try CaptureColour.unified(try inputs.images("in"))
-        let layout = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer).plan()
-        let uncovered = layout.uncoveredRows()
+        let (captures, plan, metadata) = try prepare(inputs, context: context)
+        if WholeImages.forced { return .image(plan.layout.assemble(try captures.images(), metadata: metadata)) }
+        return .image(try plan.layout.assemble(captures, profile: plan.profile, metadata: metadata))
+    }
+
+    /// The stitched rows written into the output stream as they are copied, a ring's worth at a
+    /// time: neither the result nor more than two captures are held.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let output else { return try process(inputs, context: context) }
+        let (captures, plan, metadata) = try prepare(inputs, context: context)
+        let layout = plan.layout
+        try output.begin(ImageShape(width: layout.width, height: layout.height, metadata: metadata))
+        try layout.writeRows(captures, profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
+                             room: { try output.reserve(through: $0) }, written: { output.publish(through: $0) })
+        return nil
+    }
+
+    /// The captures (all converted and in memory under `SUMI_STREAMING=0`, the reference the
+    /// ordered path is compared with), the plan and the result's metadata.
+    private func prepare(_ inputs: StageInputs, context: StageContext) throws -> (ImageList, StitchPlanner.Plan, ImageMetadata) {
+        var captures = try inputs.imageList("in")
+        if WholeImages.forced { captures = ImageList(try CaptureColour.unified(try captures.images())) }
+        let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer).plan()
+        let uncovered = plan.layout.uncoveredRows()
         if uncovered > 0 {
             context.warn("the given offsets leave \(uncovered) rows that no capture shows; they are left transparent")
         }
         var metadata = ImageMetadata()
-        metadata.knownOpaque = uncovered == 0 && captures.allSatisfy(\.metadata.knownOpaque)
-        metadata.captureRects = layout.captureRects
-        metadata.iccProfile = captures.first?.metadata.iccProfile
-        return .image(layout.assemble(captures, metadata: metadata))
+        metadata.knownOpaque = uncovered == 0 && plan.knownOpaque
+        metadata.captureRects = plan.layout.captureRects
+        metadata.iccProfile = plan.profile
+        return (captures, plan, metadata)
     }
 
     /// The offsets given, checked: the first is 0 and none decreases (types and ranges are checked at

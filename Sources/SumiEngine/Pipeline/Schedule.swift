@@ -93,13 +93,13 @@ final class Schedule: Sendable {
                 if sources.count == 1, let only = collected.first {
                     inputs[port] = only
                 } else {
-                    inputs[port] = .images(collected.flatMap { value -> [Image] in
+                    inputs[port] = .images(ImageList(sources: collected.flatMap { value -> [ImageSource] in
                         switch value {
-                        case .image(let i): [i]
-                        case .images(let l): l
+                        case .image(let i): [ImageSource(i)]
+                        case .images(let l): l.sources
                         default: []
                         }
-                    })
+                    }))
                 }
             }
             for source in Set(pipeline.nodes[index].inputs.flatMap(\.sources)) {

@@ -126,13 +126,13 @@ final class StreamedRun: @unchecked Sendable {
             if sources.count == 1, let only = collected.first {
                 whole[port] = only
             } else {
-                whole[port] = .images(collected.flatMap { value -> [Image] in
+                whole[port] = .images(ImageList(sources: collected.flatMap { value -> [ImageSource] in
                     switch value {
-                    case .image(let i): [i]
-                    case .images(let l): l
+                    case .image(let i): [ImageSource(i)]
+                    case .images(let l): l.sources
                     default: []
                     }
-                })
+                }))
             }
         }
         return StageInputs(whole, shapes: shapes, streams: rows)

@@ -50,10 +50,16 @@ public struct StageInputs: Sendable {
         return RowStream.whole(try takeImage(port))
     }
 
-    /// The images on `port` (a single image reads as a list of one).
+    /// The images on `port`, all in memory (a single image reads as a list of one).
     public func images(_ port: String) throws -> [Image] {
+        try imageList(port).images()
+    }
+
+    /// The images on `port` as a list whose images are produced when taken (a single image reads as
+    /// a list of one).
+    public func imageList(_ port: String) throws -> ImageList {
         switch self[port] {
-        case .image(let image)?: return [image]
+        case .image(let image)?: return ImageList([image])
         case .images(let list)?: return list
         case let other: throw StageError("port \"\(port)\": expected images, got \(other?.kind.rawValue ?? "nothing")")
         }
@@ -71,7 +77,7 @@ public struct StageInputs: Sendable {
     private static func image(from value: Value?, port: String) throws -> Image {
         switch value {
         case .image(let image)?: return image
-        case .images(let list)? where list.count == 1: return list[0]
+        case .images(let list)? where list.count == 1: return try list[0].image()
         case let other: throw StageError("port \"\(port)\": expected an image, got \(other?.kind.rawValue ?? "nothing")")
         }
     }

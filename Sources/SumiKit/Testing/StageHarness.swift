@@ -35,7 +35,7 @@ public struct StageHarness: Sendable {
     public func runImage(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:]) throws -> Image {
         switch try run(parameters, inputs: inputs) {
         case .image(let image): return image
-        case .images(let list) where list.count == 1: return list[0]
+        case .images(let list) where list.count == 1: return try list[0].image()
         case let other: throw StageError("expected an image from \(factory.descriptor.name), got \(other.kind.rawValue)")
         }
     }

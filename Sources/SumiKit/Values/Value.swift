@@ -4,7 +4,7 @@ public enum ValueKind: String, Sendable, Hashable, CaseIterable {
     case image
     /// A drawable layer (text, or an image used as a layer).
     case layer
-    /// An ordered list of images.
+    /// An ordered list of images (taken one at a time by consumers that can).
     case images
     /// A written file (an encoded image, a PDF).
     case file
@@ -20,7 +20,7 @@ public enum ValueKind: String, Sendable, Hashable, CaseIterable {
 public enum Value: Sendable {
     case image(Image)
     case layer(Layer)
-    case images([Image])
+    case images(ImageList)
     case file(FileOutput)
 
     public var kind: ValueKind {

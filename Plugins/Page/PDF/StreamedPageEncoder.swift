@@ -1,0 +1,129 @@
+import SumiCodecs
+import SumiKit
+
+/// A page's Flate image data made from its rows as they arrive, the bytes `PDFDocumentWriter`
+/// writes for the whole image. Which form the page takes is known only after the last row, so every
+/// form still possible is compressed meanwhile: RGB; palette indices at 2, 4 and 8 bits while the
+/// image has at most 4, 16 and 256 distinct pixels (numbered in order of first appearance, as
+/// `IndexedImage` numbers them), each dropped as soon as the colours outgrow it; and alpha unless
+/// the image is known to be opaque.
+final class StreamedPageEncoder {
+    let width: Int
+    private let rgb: FlateRowEncoder
+    private var indexStreams: [(bits: Int, encoder: FlateRowEncoder)]
+    private var alpha: FlateRowEncoder?
+    /// Whether some pixel so far is not opaque.
+    private(set) var isTranslucent = false
+    /// The distinct pixels so far (premultiplied RGBA, as loaded), in order of first appearance.
+    private var palette: [UInt32] = []
+    private var slots: [UInt32: UInt8] = [:]
+    private var samples: [UInt8]
+    private var indices: [UInt8]
+    private var packed: [UInt8]
+
+    init(width: Int, height: Int, knownOpaque: Bool, level: Int32) throws {
+        self.width = width
+        rgb = try FlateRowEncoder(height: height, rowLength: width * 3, bytesPerPixel: 3, unordered: false, level: level)
+        let indexLevel = level > 0 ? min(9, level + 2) : 0
+        indexStreams = try [2, 4, 8].map { bits in
+            (bits, try FlateRowEncoder(height: height, rowLength: (width * bits + 7) / 8, bytesPerPixel: 1, unordered: true, level: indexLevel))
+        }
+        if !knownOpaque {
+            alpha = try FlateRowEncoder(height: height, rowLength: width, bytesPerPixel: 1, unordered: false, level: level)
+        }
+        samples = [UInt8](repeating: 0, count: width * 3)
+        indices = [UInt8](repeating: 0, count: width)
+        packed = [UInt8](repeating: 0, count: width)
+    }
+
+    /// Compresses the next row (premultiplied RGBA, `width * 4` bytes).
+    func add(_ row: UnsafeBufferPointer<UInt8>) throws {
+        let width = self.width
+        samples.withUnsafeMutableBufferPointer { FlateImageEncoder.rgbSamples(row, width: width, into: $0) }
+        try samples.withUnsafeBufferPointer { try rgb.add($0) }
+        if let alpha {
+            samples.withUnsafeMutableBufferPointer { out in
+                for x in 0..<width {
+                    out[x] = row[x * 4 + 3]
+                    if out[x] != 255 { isTranslucent = true }
+                }
+            }
+            try samples.withUnsafeBufferPointer { try alpha.add(UnsafeBufferPointer(rebasing: $0[0..<width])) }
+        }
+        guard !indexStreams.isEmpty else { return }
+        guard numberPixels(row) else {
+            indexStreams = []
+            return
+        }
+        indexStreams.removeAll { $0.bits < 8 && palette.count > 1 << $0.bits }
+        for (bits, encoder) in indexStreams {
+            pack(bits: bits)
+            try packed.withUnsafeBufferPointer { try encoder.add(UnsafeBufferPointer(rebasing: $0[0..<encoder.rowLength])) }
+        }
+    }
+
+    /// Each pixel's palette index into `indices`; false at the 257th distinct pixel.
+    private func numberPixels(_ row: UnsafeBufferPointer<UInt8>) -> Bool {
+        let raw = UnsafeRawBufferPointer(row)
+        var last: UInt32 = 0
+        var lastIndex: UInt8 = 0
+        var haveLast = false
+        for x in 0..<width {
+            let key = raw.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
+            if haveLast && key == last {
+                indices[x] = lastIndex
+                continue
+            }
+            let index: UInt8
+            if let known = slots[key] {
+                index = known
+            } else {
+                guard palette.count < 256 else { return false }
+                index = UInt8(palette.count)
+                slots[key] = index
+                palette.append(key)
+            }
+            indices[x] = index
+            last = key
+            lastIndex = index
+            haveLast = true
+        }
+        return true
+    }
+
+    /// `indices` packed at `bits` per index, most significant bits first, into `packed`.
+    private func pack(bits: Int) {
+        if bits == 8 {
+            packed = indices
+            return
+        }
+        let perByte = 8 / bits, length = (width * bits + 7) / 8
+        var x = 0
+        for o in 0..<length {
+            var byte = 0
+            for _ in 0..<perByte {
+                byte = byte << bits | (x < width ? Int(indices[x]) : 0)
+                x += 1
+            }
+            packed[o] = UInt8(truncatingIfNeeded: byte)
+        }
+    }
+
+    /// The page's data once every row was added.
+    func finish() throws -> PDFDocumentWriter.EncodedFlate {
+        let mask = isTranslucent ? try alpha?.finish() : nil
+        let count = palette.count
+        let fewest = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
+        // At least 2 bits, as the whole-image path asks of `IndexedImage`.
+        if count > 0, let stream = indexStreams.first(where: { $0.bits == max(2, fewest) }) {
+            let entries = palette.flatMap { key in (0..<4).map { UInt8(truncatingIfNeeded: key >> (8 * $0)) } }
+            // The same unpremultiplied colours as `IndexedImage`: each entry appears once, in order.
+            guard let colors = try IndexedImage(Image(width: count, height: 1, pixels: entries))?.colors else {
+                throw StageError("the palette of the streamed image could not be made")
+            }
+            return .init(indexed: .init(colors: colors, bitsPerIndex: stream.bits, bytes: try stream.encoder.finish()),
+                         rgb: nil, alpha: mask)
+        }
+        return .init(indexed: nil, rgb: try rgb.finish(), alpha: mask)
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+
+/// The full-page job on many phone-sized captures: taken one after another, the result is byte for
+/// byte what the whole-image path (`SUMI_STREAMING=0`, every capture decoded at once) writes, while
+/// the process's peak memory, measured by `/usr/bin/time` around `sumi run`, stays far below the
+/// stitched page's size.
+@Suite(.serialized) struct FullpageMemoryTests {
+    /// Writes `count` overlapping captures (`width`x`height`, scrolled `step` rows apart, with a fixed
+    /// header and tab bar) as PNG files `capture-N.png`; `colours` "few" keeps the whole page within
+    /// a palette (pdf-page's `/Indexed` path), "many" adds gradients (the RGB path).
+    static func captures(_ count: Int, width: Int = 1170, height: Int = 2532, step: Int = 1500,
+                         colours: String, in dir: String) throws -> [String] {
+        let script = """
+        import sys, zlib, struct
+        import numpy as np
+        count, width, height, step, colours, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6]
+        rng = np.random.default_rng(5)
+        header, footer = height // 13, height // 15
+        scroll = height - header - footer
+        page_h = (count - 1) * step + scroll
+        page = np.full((page_h + 800, width, 3), 255, np.uint8)
+        shades = [30, 60] if colours == "few" else list(range(20, 70))
+        y = 0
+        while y < page_h:
+            if colours == "few" or rng.random() < 0.7:
+                for _ in range(int(rng.integers(3, 8))):
+                    x = 48
+                    while x < width - 120:
+                        w = int(rng.integers(36, 180))
+                        s = shades[int(rng.integers(0, len(shades)))]
+                        page[y + 15:y + 45, x:min(x + w, width - 48)] = (s, s, s + 10)
+                        x += w + int(rng.integers(15, 27))
+                    y += 66
+                y += 42
+            else:
+                h = int(rng.integers(360, 660))
+                c1, c2 = rng.integers(40, 220, 3), rng.integers(40, 220, 3)
+                t = (np.arange(width)[None, :] + np.arange(h)[:, None]) / (width + h)
+                page[y:y + h, 48:width - 48] = (c1 + (c2 - c1) * t[..., None]).astype(np.uint8)[:, 48:width - 48]
+                y += h + 42
+        bar = np.zeros((header, width, 3), np.uint8); bar[:] = (30, 60, 140)
+        bar[header // 3:2 * header // 3, 60:480] = (240, 240, 250)
+        tab = np.zeros((footer, width, 3), np.uint8); tab[:] = (245, 245, 248); tab[0] = (200, 200, 205)
+        def png(path, rgb):
+            h, w, _ = rgb.shape
+            raw = np.concatenate([np.zeros((h, 1), np.uint8), rgb.reshape(h, -1)], axis=1).tobytes()
+            def chunk(kind, data):
+                c = struct.pack(">I", len(data)) + kind + data
+                return c + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+            data = b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0))
+            data += chunk(b"IDAT", zlib.compress(raw, 1)) + chunk(b"IEND", b"")
+            open(path, "wb").write(data)
+        for i in range(count):
+            png("%s/capture-%d.png" % (out, i), np.concatenate([bar, page[i * step:i * step + scroll], tab]))
+        """
+        let r = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, String(count), String(width), String(height),
+                                                       String(step), colours, dir])
+        try #require(r.status == 0, "\(r.stderr)")
+        return (0..<count).map { "\(dir)/capture-\($0).png" }
+    }
+
+    /// `sumi run` under `/usr/bin/time`: the result and the peak resident memory in MiB.
+    static func measured(_ arguments: [String], environment: [String: String] = [:], in dir: String) throws -> (CLI.Result, Double) {
+        let report = "\(dir)/time-\(UUID().uuidString)"
+        let r = try ProcessRunner.run("/usr/bin/time", ["-f", "%M", "-o", report, CLI.binary] + arguments, environment: environment)
+        let text = try String(contentsOfFile: report, encoding: .utf8)
+        let kilobytes = try #require(text.split(separator: "\n").last.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }, "\(text)")
+        return (r, kilobytes / 1024)
+    }
+
+    static let fixedDate = ["SOURCE_DATE_EPOCH": "1700000000"]
+
+    func fullpage(_ inputs: [String], to pdf: String) -> [String] {
+        ["run", "pipelines/fullpage.json"] + inputs.flatMap { ["-i", $0] } + ["-o", pdf, "--quiet"]
+    }
+
+    @Test(arguments: ["few", "many"])
+    func takenInTurnTheBytesAreTheWholeImagePaths(colours: String) throws {
+        let dir = try CLI.temporaryFolder("fullpage-turn-\(colours)")
+        let inputs = try Self.captures(12, colours: colours, in: dir)
+        let streamed = try CLI.run(fullpage(inputs, to: "\(dir)/turn.pdf"), environment: Self.fixedDate)
+        try #require(streamed.status == 0, "\(streamed.stderr)")
+        let whole = try CLI.run(fullpage(inputs, to: "\(dir)/whole.pdf"), environment: Self.fixedDate.merging(["SUMI_STREAMING": "0"]) { $1 })
+        try #require(whole.status == 0, "\(whole.stderr)")
+        let a = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/turn.pdf"))
+        let b = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/whole.pdf"))
+        #expect(a == b, "\(a.count) bytes taken in turn, \(b.count) whole")
+        #expect(CLI.tool("/usr/bin/qpdf", ["--check", "\(dir)/turn.pdf"]) != nil, "qpdf --check failed")
+        // The page's image is the stitched content, 11 scrolls of 1500 rows below the first capture;
+        // few colours take the /Indexed path, gradients the RGB one.
+        let list = String(decoding: try #require(CLI.tool("/usr/bin/pdfimages", ["-list", "\(dir)/turn.pdf"])), as: UTF8.self)
+        let image = try #require(list.split(separator: "\n").dropFirst(2).first).split(separator: " ")
+        #expect(image.count > 5 && image[3] == "1170" && image[4] == "\(2532 + 11 * 1500)", "\(list)")
+        #expect(image.count > 5 && image[5] == (colours == "few" ? "index" : "rgb"), "\(list)")
+    }
+
+    @Test func aListOfPagesTakenInTurnIsTheWholeImagePaths() throws {
+        let dir = try CLI.temporaryFolder("pages-turn")
+        let inputs = try Self.captures(4, width: 300, height: 500, step: 200, colours: "many", in: dir)
+        let manifest = "\(dir)/pages.json"
+        let paths = inputs.map { "\"\($0)\"" }.joined(separator: ", ")
+        try """
+        {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": [\(paths)]}},
+                               {"stage": "pdf-page", "with": {"path": "${output}", "current-page": 2, "viewport": "10,10,100,100"}}],
+         "params": {"output": {"type": "path"}}}
+        """.write(toFile: manifest, atomically: true, encoding: .utf8)
+        let turn = try CLI.run(["run", manifest, "-o", "\(dir)/turn.pdf", "--quiet"], environment: Self.fixedDate)
+        try #require(turn.status == 0, "\(turn.stderr)")
+        let whole = try CLI.run(["run", manifest, "-o", "\(dir)/whole.pdf", "--quiet"],
+                                environment: Self.fixedDate.merging(["SUMI_STREAMING": "0"]) { $1 })
+        try #require(whole.status == 0, "\(whole.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/turn.pdf")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/whole.pdf")))
+        let info = String(decoding: try #require(CLI.tool("/usr/bin/pdfinfo", ["\(dir)/turn.pdf"])), as: UTF8.self)
+        #expect(info.split(separator: "\n").contains { $0.hasPrefix("Pages:") && $0.hasSuffix(" 4") }, "\(info)")
+    }
+
+    /// 50 captures of 1170x2532 (a page 76 032 rows tall, 340 MiB as RGBA): all decoded at once
+    /// they took 945 MB; streamed, neither the page nor more than a few captures are held.
+    @Test func fiftyCapturesStreamWithin150MB() throws {
+        let dir = try CLI.temporaryFolder("fullpage-memory")
+        let inputs = try Self.captures(50, colours: "many", in: dir)
+        let (r, megabytes) = try Self.measured(fullpage(inputs, to: "\(dir)/p.pdf"), in: dir)
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(megabytes <= 150, "peak \(megabytes) MiB")
+        #expect(CLI.tool("/usr/bin/qpdf", ["--check", "\(dir)/p.pdf"]) != nil, "qpdf --check failed")
+    }
+
+    @Test func aTruncatedCaptureInTheMiddleFailsAndLeavesNoFile() throws {
+        let dir = try CLI.temporaryFolder("fullpage-truncated")
+        let inputs = try Self.captures(8, colours: "many", in: dir)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: inputs[5]))
+        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: inputs[5]))
+        let r = try CLI.run(fullpage(inputs, to: "\(dir)/p.pdf"))
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("\(inputs[5]): "), "\(r.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { !$0.hasPrefix("capture-") }
+        #expect(left.isEmpty, "left behind: \(left)")
+    }
+}
