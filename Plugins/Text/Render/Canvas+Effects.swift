@@ -33,15 +33,50 @@ extension Canvas {
         }
     }
 
+    /// Fills a box given in layout units and drawn through `transform` (turned): the ring between
+    /// `outer` (corner radius `radius`, 0 for square corners) and `inner` with `border`, `inner` with
+    /// `background`. Each pixel centre is mapped back into layout units and covered by its signed
+    /// distance to the edges, measured in pixels, so turned edges are anti-aliased like upright ones.
+    /// The canvas must still be empty.
+    mutating func fillBox(outer: Rect, inner: Rect, radius: Double, through transform: AffineTransform,
+                          border: Color, background: Color) {
+        guard border.alpha > 0 || background.alpha > 0, let inverse = transform.inverted else { return }
+        let outerRadius = min(radius, outer.width / 2, outer.height / 2)
+        let innerRadius = min(max(0, outerRadius - (inner.x - outer.x)), inner.width / 2, inner.height / 2)
+        let pixelsPerUnit = transform.scaleRange.min
+        let b = border.premultiplied, g = background.premultiplied
+        let bc = [Double(b.0), Double(b.1), Double(b.2), Double(b.3)]
+        let gc = [Double(g.0), Double(g.1), Double(g.2), Double(g.3)]
+        let reach = transform.boundingBox(of: outer)
+        let x0 = max(0, Int(reach.x.rounded(.down)) - 1), x1 = min(width, Int(reach.maxX.rounded(.up)) + 1)
+        let y0 = max(0, Int(reach.y.rounded(.down)) - 1), y1 = min(height, Int(reach.maxY.rounded(.up)) + 1)
+        guard x0 < x1, y0 < y1 else { return }
+        let w = width
+        pixels.withUnsafeMutableBufferPointer { px in
+            for y in y0..<y1 {
+                for x in x0..<x1 {
+                    let p = inverse.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                    let outerCoverage = Self.coverage(p.x, p.y, rect: outer, radius: outerRadius, pixelsPerUnit: pixelsPerUnit)
+                    guard outerCoverage > 0 else { continue }
+                    let innerCoverage = min(outerCoverage, Self.coverage(p.x, p.y, rect: inner, radius: innerRadius,
+                                                                         pixelsPerUnit: pixelsPerUnit))
+                    let ring = outerCoverage - innerCoverage
+                    let i = (y * w + x) * 4
+                    for c in 0..<4 { px[i + c] = UInt8(min(255, (bc[c] * ring + gc[c] * innerCoverage).rounded())) }
+                }
+            }
+        }
+    }
+
     /// How much of the pixel centred at (x, y) a rounded rectangle covers (0...1), from the signed
-    /// distance to its edge.
-    private static func coverage(_ x: Double, _ y: Double, rect: Rect, radius: Double) -> Double {
+    /// distance to its edge (coordinates in units of `1 / pixelsPerUnit` pixels).
+    private static func coverage(_ x: Double, _ y: Double, rect: Rect, radius: Double, pixelsPerUnit: Double = 1) -> Double {
         guard rect.width > 0, rect.height > 0 else { return 0 }
         let hx = rect.width / 2, hy = rect.height / 2
         let qx = abs(x - (rect.x + hx)) - (hx - radius), qy = abs(y - (rect.y + hy)) - (hy - radius)
         let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
         let distance = outside + min(max(qx, qy), 0) - radius
-        return min(1, max(0, 0.5 - distance))
+        return min(1, max(0, 0.5 - distance * pixelsPerUnit))
     }
 
     /// Blurs every channel with three box blurs in each direction, which approximate a Gaussian of
