@@ -27,8 +27,9 @@ struct VerticalLayoutEngine {
         guard let primaryFont = base.chain.primary else { throw StageError("no font available") }
         let primary = try base.catalog.face(for: primaryFont, variations: base.variations)
         let k0 = scale(primary)
-        // Column pitch: the horizontal line height, as CSS uses for a vertical line box.
-        let pitch = (primary.ascender + primary.descender + primary.lineGap) * k0 * base.lineHeight
+        // Column pitch: the horizontal line height, as CSS uses for a vertical line box (in whole
+        // layout pixels, as horizontal lines are).
+        let pitch = TextLayoutEngine.wholePixels((primary.ascender + primary.descender + primary.lineGap) * k0) * base.lineHeight
         var columns: [(glyphs: [PlacedGlyph], length: Double, text: String)] = []
         var missing: [UInt32] = []
         for characters in TextLayoutEngine.paragraphs(text) {
