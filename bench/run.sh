@@ -82,6 +82,13 @@ if "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ]; then
     "$CONVERT $PHOTO -font $FONT -pointsize 120 -fill red -stroke black -gravity center -annotate +0+0 '東京タワー Tokyo Tower' -quality 90 $WORK/out/mc.jpg"
   row caption "caption" "djpeg|cjpeg" "convert"
 
+  echo "== Caption turned 30° (outlines drawn turned at 7.7x), against the upright caption and ImageMagick's -annotate 30x30"
+  bench caption-turned \
+    "$SUMI run pipelines/caption.json -i $PHOTO -o $WORK/out/ct.jpg --set 'text=東京タワー Tokyo Tower' --set frame=425x284 --set placed.rotation=30 --quiet" \
+    "$SUMI run pipelines/caption.json -i $PHOTO -o $WORK/out/c.jpg --set 'text=東京タワー Tokyo Tower' --set frame=425x284 --quiet" \
+    "$CONVERT $PHOTO -font $FONT -pointsize 120 -fill red -stroke black -gravity center -annotate 30x30+0+0 '東京タワー Tokyo Tower' -quality 90 $WORK/out/mct.jpg"
+  row caption-turned "caption turned 30°" "upright caption" "convert"
+
   echo "== Batch of 20 captions"
   mkdir -p "$WORK/batch" "$WORK/batch-in"
   for i in $(seq 1 20); do [ -f "$WORK/batch-in/photo-$i.jpg" ] || cp "$PHOTO" "$WORK/batch-in/photo-$i.jpg"; done

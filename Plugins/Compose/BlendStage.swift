@@ -5,7 +5,8 @@ import SumiKit
 /// and an opacity.
 ///
 /// Each layer is rasterised at its own placement and size (a vector layer at its final scale, so it
-/// stays sharp) and only that rectangle of the base is composited; a layer partly or wholly outside
+/// stays sharp; a turned layer drawn turned, into its turned bounding box cut to the base) and only
+/// that rectangle of the base is composited; a layer partly or wholly outside
 /// the base is clipped. A layer that misses the base entirely is not even rasterised, and leaves the
 /// base's pixels (and its pass-through source bytes) untouched. A layer whose colour space differs
 /// from the base's (text and shapes are sRGB, as their colours are given; a raster layer has its
@@ -118,7 +119,7 @@ public struct BlendStage: Stage, RowStage {
         guard bounds.width * bounds.height <= BlendStage.maxLayerPixels else {
             throw StageError("port \"layer\": \(which) would be \(formatNumber(bounds.width.rounded(.up)))x\(formatNumber(bounds.height.rounded(.up))) pixels at its placement, more than \(formatNumber(BlendStage.maxLayerPixels))")
         }
-        var (image, x, y) = try layer.rendered()
+        var (image, x, y) = try layer.rendered(clippedTo: (base.width, base.height))
         if !ColorProfile.sameSpace(image.metadata.iccProfile, base.metadata.iccProfile) {
             try ColorConversion.convert(&image, to: base.metadata.iccProfile)
         }

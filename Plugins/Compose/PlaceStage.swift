@@ -4,6 +4,10 @@ import SumiKit
 /// image (see `PreviewMapping`). The output is the same layer content with its placement set; nothing
 /// is drawn until `blend` rasterises it at the final scale.
 ///
+/// With `rotation`, the layer is positioned unturned (anchor and offset place its unturned box) and
+/// then turned about that box's centre — what a preview does when a user turns a caption, and what
+/// CSS `transform: rotate()` and SwiftUI's `rotationEffect` do.
+///
 /// A placement already carried by the input layer is replaced, not combined.
 public struct PlaceStage: Stage {
     static let frame = Parameter<Size?>("frame",
@@ -14,19 +18,23 @@ public struct PlaceStage: Stage {
                                                          summary: "point of the visible image area that the layer's same point is aligned to")
     static let offset = Parameter<Point>("offset", default: Point(x: 0, y: 0),
                                          summary: "move from the anchor, in frame units (+x right, +y down)")
+    static let rotation = Parameter<Double>("rotation", default: 0, min: -360, max: 360,
+                                            summary: "turn in degrees, clockwise, about the centre of the placed layer (placed unturned first, as a preview turns a caption); text stays vector and is drawn turned")
 
     public static let descriptor = StageDescriptor(
         name: "place",
         summary: "Positions a layer on an image as it was placed over an on-screen preview of it",
         inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: .layer)],
         output: .layer,
-        parameters: [frame.spec, fit.spec, anchor.spec, offset.spec])
+        parameters: [frame.spec, fit.spec, anchor.spec, offset.spec, rotation.spec])
 
     /// The preview frame, or `nil` for the base's own size.
     public let frame: Size?
     public let fit: PreviewMapping.Fit
     public let anchor: PreviewMapping.Anchor
     public let offset: Point
+    /// Degrees clockwise about the placed box's centre.
+    public let rotation: Double
 
     public init(parameters: Parameters) throws {
         if let frame = try parameters[Self.frame] {
@@ -40,6 +48,7 @@ public struct PlaceStage: Stage {
         fit = try parameters[Self.fit]
         anchor = try parameters[Self.anchor]
         offset = try parameters[Self.offset]
+        rotation = try parameters[Self.rotation]
     }
 
     /// Only the base's size and side data are read: a streamed base is not held whole for this stage.
@@ -56,6 +65,7 @@ public struct PlaceStage: Stage {
             context.warn("the base image is not upright (EXIF orientation \(base.metadata.sourceOrientation) was not applied), but a preview shows it upright: the layer is placed on the pixels as stored")
         }
         layer.placement = mapping.placement(layerSize: layer.content.size, anchor: anchor, offset: offset)
+        layer.placement.rotation = rotation
         return .layer(layer)
     }
 }

@@ -10,6 +10,20 @@ import Testing
         return ([UInt8](raw), info.width, info.height)
     }
 
+    /// `place`'s rotation: out of range or not a finite number is exit 2 naming the stage and the
+    /// parameter, before anything is decoded or written.
+    @Test func badRotationIsRefusedBeforeRunning() throws {
+        let dir = try CLI.temporaryFolder("caption-rotation")
+        for bad in ["400", "-360.5", "nan", "inf", "-1e999"] {
+            let r = try CLI.run(["run", CLI.root + "/pipelines/caption.json", "-o", dir + "/c.jpg", "--set", "placed.rotation=" + bad])
+            #expect(r.status == 2, "rotation \(bad): \(r.stderr)")
+            #expect(r.stderr.contains("stages[2] \"placed\" (place): parameter \"rotation\""), "\(r.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/c.jpg"))
+        let ok = try CLI.run(["run", CLI.root + "/pipelines/caption.json", "-o", dir + "/c.jpg", "--set", "placed.rotation=-360"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
     @Test func runsWithNoArguments() throws {
         let dir = try CLI.temporaryFolder("caption-default")
         let r = try CLI.run(["run", CLI.root + "/pipelines/caption.json", "--json"], in: dir)

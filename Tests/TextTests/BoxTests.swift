@@ -59,6 +59,27 @@ import Testing
         #expect(throws: StageError.self) { try TextStage.padding(.number(-1)) }
     }
 
+    /// Line pitches are whole layout pixels, so at scale 1 a background covers every pixel of a
+    /// multi-line block wrapped at a whole width: no half-covered last row (and an opaque image,
+    /// which PNG stores as RGB).
+    @Test func backgroundCoversEveryPixelAtScaleOne() throws {
+        let content = try TextTestSupport.content(["text": .string("Sumi lays out\ntext in lines\nof 17 px"),
+                                                   "font": .string(TextTestSupport.dejaVu), "size": .number(17),
+                                                   "background": .color(.white), "padding": .number(2), "width": .number(200)])
+        let lines = content.layout.lines
+        #expect(lines.count == 3)
+        // DejaVu Sans: (ascender + descender) × 17 = 19.79 px, rounded up.
+        #expect(lines.allSatisfy { $0.top == $0.top.rounded() && $0.height == 20 })
+        #expect(content.size.height == 64)
+        let image = try content.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0))
+        #expect(image.height == 64)
+        let translucent = (0..<(image.width * image.height)).filter { image.pixels[$0 * 4 + 3] != 255 }.count
+        #expect(translucent == 0, "\(translucent) pixels not covered")
+        // The rounding goes under each line: the first baseline is where the font metrics put it.
+        let face = content.layout.glyphs[0].face
+        #expect(abs(lines[0].baseline - (face.lineGap / 2 + face.ascender) * 17 / face.unitsPerEm) < 1e-9)
+    }
+
     @Test func translucentTextColour() throws {
         let content = try TextTestSupport.content(["text": .string("█"), "font": .string(TextTestSupport.dejaVu),
                                                    "size": .number(40), "color": .color(Color(red: 0, green: 0, blue: 255, alpha: 128))])

@@ -62,6 +62,11 @@ enum TextTestSupport {
 
     /// Runs a command and returns its standard output.
     static func run(_ tool: String, _ arguments: [String]) throws -> String {
+        String(decoding: try runData(tool, arguments), as: UTF8.self)
+    }
+
+    /// Runs a command and returns its standard output as bytes.
+    static func runData(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -71,7 +76,7 @@ enum TextTestSupport {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return [UInt8](data)
     }
 
     /// One glyph of `hb-shape` output: id, cluster, advance and offsets in font units.

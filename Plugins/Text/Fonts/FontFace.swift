@@ -158,12 +158,14 @@ final class FontFace: Sendable {
         }
     }
 
-    /// Draws an outline glyph with anti-aliasing. `pixelsPerUnitX/Y` scale font units to pixels;
-    /// `shiftX/Y` (0..<1) move the glyph right and down by a fraction of a pixel. With a
+    /// Draws an outline glyph with anti-aliasing. `pixelsPerUnit` maps font units to pixels (both
+    /// +y down; a scale, possibly turned — the outline is transformed before it is rasterised, so a
+    /// turned glyph is as sharp as an upright one); `shiftX/Y` (0..<1) move the glyph right and down
+    /// by a fraction of a pixel. With a
     /// `strokeRadius` (pixels) the glyph grown by that much is drawn (FreeType's stroker, round joins:
     /// the outline a caption draws under its fill). Only the part inside `visible` (pixels from the
     /// pen position, +y up) is drawn, so a huge glyph that shows only in part costs only that part.
-    func renderOutline(glyph: UInt32, pixelsPerUnitX: Double, pixelsPerUnitY: Double, shiftX: Double, shiftY: Double,
+    func renderOutline(glyph: UInt32, pixelsPerUnit m: AffineTransform, shiftX: Double, shiftY: Double,
                        strokeRadius: Double = 0, rotated: Bool = false,
                        visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         handles.withLock { h in
@@ -171,10 +173,12 @@ final class FontFace: Sendable {
                   let slot = h.face.pointee.glyph,
                   slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
                   slot.pointee.outline.n_points > 0 else { return .empty }
-            // Font units → 26.6 pixels, as a 16.16 matrix.
-            // Turned 90° clockwise (vertical text): the baseline runs down, tops face right.
-            let sx = FT_Fixed((pixelsPerUnitX * 64 * 65536).rounded()), sy = FT_Fixed((pixelsPerUnitY * 64 * 65536).rounded())
-            var matrix = rotated ? FT_Matrix(xx: 0, xy: sx, yx: -sy, yy: 0) : FT_Matrix(xx: sx, xy: 0, yx: 0, yy: sy)
+            // Font units → 26.6 pixels, as a 16.16 matrix; FreeType's y runs up, so the off-diagonal
+            // terms change sign. Turned 90° clockwise first (vertical text): the baseline runs down,
+            // tops face right.
+            func fixed(_ v: Double) -> FT_Fixed { FT_Fixed((v * 64 * 65536).rounded()) }
+            let xx = fixed(m.a), xy = fixed(-m.b), yx = fixed(-m.c), yy = fixed(m.d)
+            var matrix = rotated ? FT_Matrix(xx: -xy, xy: xx, yx: -yy, yy: yx) : FT_Matrix(xx: xx, xy: xy, yx: yx, yy: yy)
             FT_Outline_Transform(&slot.pointee.outline, &matrix)
             FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
             guard strokeRadius > 0 else {

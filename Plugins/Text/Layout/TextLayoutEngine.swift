@@ -79,9 +79,13 @@ struct TextLayoutEngine {
         var missing: [UInt32] = []
         var y = 0.0
         for line in drafts {
+            // The line pitch is a whole number of layout pixels, rounded up (browsers round a font's
+            // ascent and descent to whole pixels too, so the preview showed whole-pixel pitches): a
+            // block is then a whole number of pixels high, and a background ends on a pixel edge at
+            // scale 1 instead of leaving a half-covered last row. The rounding goes under the line.
             let natural = line.ascent + line.descent + line.gap
-            let height = natural * lineHeight
-            let baseline = y + (height - line.ascent - line.descent) / 2 + line.ascent
+            let height = TextLayoutEngine.wholePixels(natural) * lineHeight
+            let baseline = y + (natural * lineHeight - line.ascent - line.descent) / 2 + line.ascent
             let free = blockWidth - line.width
             let x: Double
             switch (align, line.isRightToLeft) {
@@ -100,6 +104,11 @@ struct TextLayoutEngine {
         }
         return TextLayout(glyphs: glyphs, lines: lines, width: blockWidth, height: y, fontSize: size,
                           missingCharacters: missing)
+    }
+
+    /// `length` rounded up to whole layout pixels (a hair of tolerance, so 20.0000000001 stays 20).
+    static func wholePixels(_ length: Double) -> Double {
+        (length - 1e-9).rounded(.up)
     }
 
     /// Splits at explicit line ends (LF, CR LF, CR, NEL, LS, PS); tabs become spaces and other

@@ -27,8 +27,9 @@ struct VerticalLayoutEngine {
         guard let primaryFont = base.chain.primary else { throw StageError("no font available") }
         let primary = try base.catalog.face(for: primaryFont, variations: base.variations)
         let k0 = scale(primary)
-        // Column pitch: the horizontal line height, as CSS uses for a vertical line box.
-        let pitch = (primary.ascender + primary.descender + primary.lineGap) * k0 * base.lineHeight
+        // Column pitch: the horizontal line height, as CSS uses for a vertical line box (in whole
+        // layout pixels, as horizontal lines are).
+        let pitch = TextLayoutEngine.wholePixels((primary.ascender + primary.descender + primary.lineGap) * k0) * base.lineHeight
         var columns: [(glyphs: [PlacedGlyph], length: Double, text: String)] = []
         var missing: [UInt32] = []
         for characters in TextLayoutEngine.paragraphs(text) {
@@ -69,6 +70,8 @@ struct VerticalLayoutEngine {
                     lengths[clusterOfScalar[g.cluster]] += (run.upright ? -g.yAdvance : g.xAdvance) * k
                 }
             }
+            // Letter spacing runs along the column, after each character (CSS: in the inline direction).
+            if base.letterSpacing != 0 { for i in lengths.indices { lengths[i] += base.letterSpacing } }
             // Columns: the same breaking and fitting as lines, along the column.
             let ranges: [Range<Int>]
             if let wrap = base.wrapWidth {
@@ -81,9 +84,11 @@ struct VerticalLayoutEngine {
             for range in ranges {
                 var placed: [PlacedGlyph] = []
                 var pen = 0.0
+                var placedAny = false
                 for run in runs where run.clusters.overlaps(range) {
                     let k = scale(run.face)
-                    for g in run.glyphs where range.contains(clusterOfScalar[min(g.cluster, scalars.count - 1)]) {
+                    for (gi, g) in run.glyphs.enumerated() where range.contains(clusterOfScalar[min(g.cluster, scalars.count - 1)]) {
+                        placedAny = true
                         if g.glyph == 0, missing.count < 20 { missing.append(scalars[min(g.cluster, scalars.count - 1)]) }
                         if run.upright {
                             // HarfBuzz's offsets already lead from the vertical origin (on the column's
@@ -99,8 +104,18 @@ struct VerticalLayoutEngine {
                                                       y: pen + g.xOffset * k, cluster: g.cluster, rotated: true))
                             pen += g.xAdvance * k
                         }
+                        // After the last glyph of each character (one cluster may hold several).
+                        if base.letterSpacing != 0 {
+                            let next = gi + 1 < run.glyphs.count ? run.glyphs[gi + 1].cluster : nil
+                            if next.map({ clusterOfScalar[min($0, scalars.count - 1)] })
+                                != clusterOfScalar[min(g.cluster, scalars.count - 1)] {
+                                pen += base.letterSpacing
+                            }
+                        }
                     }
                 }
+                // No spacing after a column's last character.
+                if base.letterSpacing != 0 && placedAny { pen -= base.letterSpacing }
                 var end = range.upperBound
                 while end > range.lowerBound, LineFitter.isSpace(scalars[clusterStarts[end - 1]]) { end -= 1 }
                 columns.append((placed, pen, String(characters[range.lowerBound..<end])))

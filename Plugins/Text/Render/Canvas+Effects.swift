@@ -33,15 +33,88 @@ extension Canvas {
         }
     }
 
+    /// Fills a box given in layout units and drawn through `transform` (turned): the ring between
+    /// `outer` (corner radius `radius`, 0 for square corners) and `inner` with `border`, `inner` with
+    /// `background`. Each pixel centre is mapped back into layout units and covered by its signed
+    /// distance to the edges, measured in pixels, so turned edges are anti-aliased like upright ones.
+    /// The canvas must still be empty.
+    mutating func fillBox(outer: Rect, inner: Rect, radius: Double, through transform: AffineTransform,
+                          border: Color, background: Color) {
+        guard border.alpha > 0 || background.alpha > 0, let inverse = transform.inverted else { return }
+        let outerRadius = min(radius, outer.width / 2, outer.height / 2)
+        let innerRadius = min(max(0, outerRadius - (inner.x - outer.x)), inner.width / 2, inner.height / 2)
+        let pixelsPerUnit = transform.scaleRange.min
+        let b = border.premultiplied, g = background.premultiplied
+        let bc = [Double(b.0), Double(b.1), Double(b.2), Double(b.3)]
+        let gc = [Double(g.0), Double(g.1), Double(g.2), Double(g.3)]
+        let reach = transform.boundingBox(of: outer)
+        let x0 = max(0, Int(reach.x.rounded(.down)) - 1), x1 = min(width, Int(reach.maxX.rounded(.up)) + 1)
+        let y0 = max(0, Int(reach.y.rounded(.down)) - 1), y1 = min(height, Int(reach.maxY.rounded(.up)) + 1)
+        guard x0 < x1, y0 < y1 else { return }
+        let w = width
+        // A pixel's coverage is only computed near an edge: per row, the pixels whose centres map
+        // within a pixel of the outer box, less those a pixel or more inside the inner box (plain
+        // background: left empty when it is transparent).
+        let onePixel = 1 / pixelsPerUnit
+        let reachable = Rect(x: outer.x - onePixel, y: outer.y - onePixel,
+                             width: outer.width + 2 * onePixel, height: outer.height + 2 * onePixel)
+        let deep = Rect(x: inner.x + onePixel, y: inner.y + onePixel,
+                        width: inner.width - 2 * onePixel, height: inner.height - 2 * onePixel)
+        let step = Point(x: inverse.a, y: inverse.c)
+        pixels.withUnsafeMutableBufferPointer { px in
+            for y in y0..<y1 {
+                let start = inverse.apply(Point(x: 0.5, y: Double(y) + 0.5))
+                let row = Self.span(of: reachable, from: start, step: step, within: x0..<x1)
+                let inside = deep.width > 0 && deep.height > 0 ? Self.span(of: deep, from: start, step: step, within: row) : row.lowerBound..<row.lowerBound
+                var x = row.lowerBound
+                while x < row.upperBound {
+                    let i = (y * w + x) * 4
+                    if inside.contains(x) {
+                        if g.3 > 0 { px[i] = g.0; px[i + 1] = g.1; px[i + 2] = g.2; px[i + 3] = g.3 }
+                        x += 1
+                        if g.3 == 0 { x = max(x, inside.upperBound) }
+                        continue
+                    }
+                    let p = Point(x: start.x + Double(x) * step.x, y: start.y + Double(x) * step.y)
+                    let outerCoverage = Self.coverage(p.x, p.y, rect: outer, radius: outerRadius, pixelsPerUnit: pixelsPerUnit)
+                    if outerCoverage > 0 {
+                        let innerCoverage = min(outerCoverage, Self.coverage(p.x, p.y, rect: inner, radius: innerRadius,
+                                                                             pixelsPerUnit: pixelsPerUnit))
+                        let ring = outerCoverage - innerCoverage
+                        for c in 0..<4 { px[i + c] = UInt8(min(255, (bc[c] * ring + gc[c] * innerCoverage).rounded())) }
+                    }
+                    x += 1
+                }
+            }
+        }
+    }
+
+    /// The columns `x` in `columns` for which `start + x · step` lies in `rect` (a row of pixel
+    /// centres mapped back into layout units is a line: clipped to the rectangle per axis).
+    private static func span(of rect: Rect, from start: Point, step: Point, within columns: Range<Int>) -> Range<Int> {
+        var lo = Double(columns.lowerBound), hi = Double(columns.upperBound - 1)
+        for (s, d, a, b) in [(start.x, step.x, rect.x, rect.maxX), (start.y, step.y, rect.y, rect.maxY)] {
+            if d == 0 {
+                if s < a || s > b { return columns.lowerBound..<columns.lowerBound }
+            } else {
+                let t1 = (a - s) / d, t2 = (b - s) / d
+                lo = max(lo, min(t1, t2)); hi = min(hi, max(t1, t2))
+            }
+        }
+        guard lo <= hi, lo.isFinite, hi.isFinite else { return columns.lowerBound..<columns.lowerBound }
+        let first = Int(lo.rounded(.up)), last = Int(hi.rounded(.down))
+        return first <= last ? first..<(last + 1) : columns.lowerBound..<columns.lowerBound
+    }
+
     /// How much of the pixel centred at (x, y) a rounded rectangle covers (0...1), from the signed
-    /// distance to its edge.
-    private static func coverage(_ x: Double, _ y: Double, rect: Rect, radius: Double) -> Double {
+    /// distance to its edge (coordinates in units of `1 / pixelsPerUnit` pixels).
+    private static func coverage(_ x: Double, _ y: Double, rect: Rect, radius: Double, pixelsPerUnit: Double = 1) -> Double {
         guard rect.width > 0, rect.height > 0 else { return 0 }
         let hx = rect.width / 2, hy = rect.height / 2
         let qx = abs(x - (rect.x + hx)) - (hx - radius), qy = abs(y - (rect.y + hy)) - (hy - radius)
         let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
         let distance = outside + min(max(qx, qy), 0) - radius
-        return min(1, max(0, 0.5 - distance))
+        return min(1, max(0, 0.5 - distance * pixelsPerUnit))
     }
 
     /// Blurs every channel with three box blurs in each direction, which approximate a Gaussian of

@@ -1,11 +1,12 @@
 import SumiKit
 
-/// Draws a layout's glyphs onto a canvas at one scale: outlines scaled to the final pixel size and
-/// anti-aliased by FreeType (positions kept to a quarter pixel), colour bitmaps resampled from their
-/// strike to the final size. Each distinct glyph is drawn once per call and reused.
+/// Draws a layout's glyphs onto a canvas through one linear map (a scale, possibly turned): outlines
+/// transformed to the final pixel grid and anti-aliased by FreeType (positions kept to a quarter
+/// pixel), colour bitmaps resampled from their strike to the final size. Each distinct glyph is drawn
+/// once per call and reused.
 struct GlyphRasterizer {
-    let scaleX: Double
-    let scaleY: Double
+    /// Layout units → pixels (its translation is unused: positions come with `origin`).
+    let linear: AffineTransform
     let fontSize: Double
     /// When above zero, outline glyphs are drawn grown by this many pixels (a caption's outline);
     /// colour glyphs are then skipped.
@@ -20,24 +21,32 @@ struct GlyphRasterizer {
     private var outlines: [Key: GlyphBitmap?] = [:]
     private var colorGlyphs: [Key: ColorGlyph?] = [:]
 
-    init(scaleX: Double, scaleY: Double, fontSize: Double) {
-        self.scaleX = scaleX
-        self.scaleY = scaleY
+    /// Whether the map only scales (by positive factors): colour glyphs are then stretched, not turned.
+    private let upright: Bool
+
+    init(linear: AffineTransform, fontSize: Double) {
+        self.linear = linear
         self.fontSize = fontSize
+        self.upright = linear.isScaleAndTranslation
     }
 
-    /// Draws `glyphs` with the text block's origin at pixel (`originX`, `originY`).
-    mutating func draw(_ glyphs: [PlacedGlyph], originX: Double, originY: Double, color: Color, on canvas: inout Canvas) {
-        let emX = fontSize * scaleX, emY = fontSize * scaleY
-        let marginX = emX * 3 + 2 + strokeRadius, marginY = emY * 3 + 2 + strokeRadius
+    /// Draws `glyphs` with the text block's origin at pixel `origin`.
+    mutating func draw(_ glyphs: [PlacedGlyph], origin: Point, color: Color, on canvas: inout Canvas) {
+        let em = fontSize * linear.scaleRange.max
+        let marginX = em * 3 + 2 + strokeRadius, marginY = em * 3 + 2 + strokeRadius
+        let l = linear
         for g in glyphs {
-            let px = originX + g.x * scaleX, py = originY + g.y * scaleY
+            let px = origin.x + g.x * l.a + g.y * l.b, py = origin.y + g.x * l.c + g.y * l.d
             if px < -marginX || px > Double(canvas.width) + marginX || py < -marginY || py > Double(canvas.height) + marginY {
                 continue
             }
             if g.face.hasColorBitmaps {
                 if strokeRadius > 0 { continue }
-                drawColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
+                if upright {
+                    drawColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
+                } else {
+                    drawTurnedColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
+                }
             } else {
                 drawOutline(g, px: px, py: py, color: color, on: &canvas)
             }
@@ -56,7 +65,8 @@ struct GlyphRasterizer {
             let k = fontSize / g.face.unitsPerEm
             let pen = (x: Int(ix), y: Int(iy))
             let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
-            let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnitX: k * scaleX, pixelsPerUnitY: k * scaleY,
+            let perUnit = AffineTransform(a: k * linear.a, b: k * linear.b, c: k * linear.c, d: k * linear.d, tx: 0, ty: 0)
+            let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnit: perUnit,
                                              shiftX: fx, shiftY: fy, strokeRadius: strokeRadius, rotated: g.rotated,
                                              visible: visible)
             switch drawn {
@@ -108,8 +118,31 @@ struct GlyphRasterizer {
         }
     }
 
+    /// A colour glyph through a turning map: its strike resampled once, straight into the turned
+    /// pixels it covers.
+    private func drawTurnedColor(_ g: PlacedGlyph, px: Double, py: Double, opacity: UInt8, on canvas: inout Canvas) {
+        let em = fontSize * linear.scaleRange.max
+        guard let bitmap = g.face.renderColorBitmap(glyph: g.glyph, pixelsPerEm: em) else { return }
+        // One strike pixel in layout units, then the strike's top-left relative to the pen.
+        let unit = bitmap.strikeScale * fontSize / em
+        let toCanvas = AffineTransform.scale(unit, unit)
+            .then(.translation(Double(bitmap.left) * unit, -Double(bitmap.top) * unit))
+            .then(linear)
+            .then(.translation(px, py))
+        let strike = Image(width: bitmap.width, height: bitmap.height, pixels: bitmap.pixels)
+        let box = toCanvas.boundingBox(of: Rect(x: 0, y: 0, width: Double(bitmap.width), height: Double(bitmap.height)))
+        let x0 = max(0, Int(box.x.rounded(.down))), y0 = max(0, Int(box.y.rounded(.down)))
+        let x1 = min(canvas.width, Int(box.maxX.rounded(.up))), y1 = min(canvas.height, Int(box.maxY.rounded(.up)))
+        guard x0 < x1, y0 < y1,
+              let turned = AffineResampler(filter: .lanczos3).warp(
+                strike, transform: toCanvas.then(.translation(Double(-x0), Double(-y0))), width: x1 - x0, height: y1 - y0)
+        else { return }
+        canvas.draw(image: turned, x: x0, y: y0, opacity: opacity)
+    }
+
     /// The glyph's strike bitmap brought to the final size, and its offset from the pen in pixels.
     private func colorGlyph(_ g: PlacedGlyph) -> ColorGlyph? {
+        let scaleX = linear.a, scaleY = linear.d
         let emY = fontSize * scaleY
         guard let bitmap = g.face.renderColorBitmap(glyph: g.glyph, pixelsPerEm: emY) else { return nil }
         let fy = bitmap.strikeScale, fx = bitmap.strikeScale * scaleX / scaleY

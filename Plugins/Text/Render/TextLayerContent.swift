@@ -65,85 +65,135 @@ public struct TextLayerContent: LayerContent {
         let phaseX = phase.x.isFinite ? phase.x : 0, phaseY = phase.y.isFinite ? phase.y : 0
         // The sub-pixel phase widens the image by up to a pixel so the right and bottom edges are not cut.
         let wd = (s.width * scaleX + max(0, phaseX)).rounded(.up), hd = (s.height * scaleY + max(0, phaseY)).rounded(.up)
+        try checkLimits(width: wd, height: hd, scale: max(scaleX, scaleY))
+        return draw(through: AffineTransform(a: scaleX, b: 0, c: 0, d: scaleY, tx: phaseX, ty: phaseY),
+                    width: Int(wd), height: Int(hd))
+    }
+
+    /// Draws the layer turned (or sheared) by `transform`: glyph outlines, the box and the shadow
+    /// are all transformed as vectors and rasterised once at the final pixel grid; only colour emoji,
+    /// which are bitmaps, are resampled (once, from their strike).
+    public func rasterize(transform: AffineTransform, width: Int, height: Int) throws -> Image {
+        guard transform.isFinite, transform.inverted != nil else {
+            throw StageError("text layer: cannot draw through the transform \(transform)")
+        }
+        try checkLimits(width: Double(width), height: Double(height), scale: transform.scaleRange.max)
+        return draw(through: transform, width: width, height: height)
+    }
+
+    /// Refuses images and glyphs too large to draw.
+    private func checkLimits(width wd: Double, height hd: Double, scale: Double) throws {
         guard wd.isFinite, hd.isFinite, wd <= Double(Self.maxSide), hd <= Double(Self.maxSide),
               wd * hd <= Double(Self.maxPixels) else {
             throw StageError("text layer would be \(formatNumber(wd))x\(formatNumber(hd)) pixels at scale "
-                + "\(formatNumber(scaleX)); the limit is \(Self.maxSide) pixels a side and \(Self.maxPixels / 1_000_000) megapixels")
+                + "\(formatNumber(scale)); the limit is \(Self.maxSide) pixels a side and \(Self.maxPixels / 1_000_000) megapixels")
         }
-        let em = layout.fontSize * max(scaleX, scaleY)
+        let em = layout.fontSize * scale
         guard em <= Self.maxEmPixels else {
             throw StageError("text layer: glyphs would be \(formatNumber(em.rounded())) pixels high at scale "
-                + "\(formatNumber(scaleX)); the limit is \(formatNumber(Self.maxEmPixels))")
+                + "\(formatNumber(scale)); the limit is \(formatNumber(Self.maxEmPixels))")
         }
-        var canvas = Canvas(width: Int(wd), height: Int(hd))
+    }
+
+    /// Draws box, shadow, outline and fill through `transform` (layout units → pixels).
+    private func draw(through transform: AffineTransform, width: Int, height: Int) -> Image {
+        var canvas = Canvas(width: width, height: height)
         let b = style.border, box = boxSize
-        let boxX = phaseX + inkOverflow.left * scaleX, boxY = phaseY + inkOverflow.top * scaleY
-        let outer = Rect(x: boxX, y: boxY, width: box.width * scaleX, height: box.height * scaleY)
-        let inner = Rect(x: boxX + b * scaleX, y: boxY + b * scaleY,
-                         width: max(0, (box.width - 2 * b) * scaleX), height: max(0, (box.height - 2 * b) * scaleY))
-        if style.cornerRadius > 0 {
-            canvas.fillRoundedBox(outer: outer, inner: inner, radius: style.cornerRadius * min(scaleX, scaleY),
-                                  border: style.borderColor, background: style.background)
+        let upright = transform.isScaleAndTranslation
+        // Lengths (outline, blur, corner radius) scale by the least scale, as before for unequal scales.
+        let lengthScale = upright ? min(transform.a, transform.d) : transform.scaleRange.min
+        let origin: Point
+        if upright {
+            let scaleX = transform.a, scaleY = transform.d
+            let boxX = transform.tx + inkOverflow.left * scaleX, boxY = transform.ty + inkOverflow.top * scaleY
+            let outer = Rect(x: boxX, y: boxY, width: box.width * scaleX, height: box.height * scaleY)
+            let inner = Rect(x: boxX + b * scaleX, y: boxY + b * scaleY,
+                             width: max(0, (box.width - 2 * b) * scaleX), height: max(0, (box.height - 2 * b) * scaleY))
+            if style.cornerRadius > 0 {
+                canvas.fillRoundedBox(outer: outer, inner: inner, radius: style.cornerRadius * lengthScale,
+                                      border: style.borderColor, background: style.background)
+            } else {
+                canvas.fillBox(outer: outer, inner: inner, border: style.borderColor, background: style.background)
+            }
+            origin = Point(x: boxX + (b + style.padding.left) * scaleX, y: boxY + (b + style.padding.top) * scaleY)
         } else {
-            canvas.fillBox(outer: outer, inner: inner, border: style.borderColor, background: style.background)
+            let outer = Rect(x: inkOverflow.left, y: inkOverflow.top, width: box.width, height: box.height)
+            let inner = Rect(x: outer.x + b, y: outer.y + b, width: max(0, box.width - 2 * b), height: max(0, box.height - 2 * b))
+            canvas.fillBox(outer: outer, inner: inner, radius: style.cornerRadius, through: transform,
+                           border: style.borderColor, background: style.background)
+            origin = transform.apply(Point(x: outer.x + b + style.padding.left, y: outer.y + b + style.padding.top))
         }
-        let originX = boxX + (b + style.padding.left) * scaleX, originY = boxY + (b + style.padding.top) * scaleY
-        let strokeRadius = style.stroke * min(scaleX, scaleY)
+        let linear = AffineTransform(a: transform.a, b: transform.b, c: transform.c, d: transform.d, tx: 0, ty: 0)
+        let strokeRadius = style.stroke * lengthScale
         // Under the glyphs: the shadow (of the outlined glyphs), then the outline, then the fill.
         if let shadow = style.shadow, shadow.color.alpha > 0 {
             var layer = Canvas(width: canvas.width, height: canvas.height)
             var opaque = shadow.color
             opaque.alpha = 255
-            drawGlyphs(on: &layer, originX: originX + shadow.dx * scaleX, originY: originY + shadow.dy * scaleY,
-                       scaleX: scaleX, scaleY: scaleY, imageHeight: hd, color: opaque, strokeRadius: strokeRadius,
-                       withFill: true)
-            layer.blur(sigma: shadow.blur * min(scaleX, scaleY))
+            let offset = linear.apply(Point(x: shadow.dx, y: shadow.dy))
+            drawGlyphs(on: &layer, origin: Point(x: origin.x + offset.x, y: origin.y + offset.y), linear: linear,
+                       color: opaque, strokeRadius: strokeRadius, withFill: true)
+            layer.blur(sigma: shadow.blur * lengthScale)
             canvas.draw(image: layer.image, x: 0, y: 0, opacity: shadow.color.alpha)
         }
         if strokeRadius > 0 && style.strokeColor.alpha > 0 {
-            drawGlyphs(on: &canvas, originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY, imageHeight: hd,
-                       color: style.strokeColor, strokeRadius: strokeRadius, withFill: false)
+            drawGlyphs(on: &canvas, origin: origin, linear: linear, color: style.strokeColor,
+                       strokeRadius: strokeRadius, withFill: false)
         }
         if style.color.alpha > 0 {
-            drawGlyphs(on: &canvas, originX: originX, originY: originY, scaleX: scaleX, scaleY: scaleY, imageHeight: hd,
-                       color: style.color, strokeRadius: 0, withFill: false)
+            drawGlyphs(on: &canvas, origin: origin, linear: linear, color: style.color, strokeRadius: 0, withFill: false)
         }
         return canvas.image
     }
 
     /// Draws every line's glyphs (grown by `strokeRadius` when above zero; with `withFill`, the
-    /// plain glyphs too, for a shadow's silhouette), each line's baseline on a whole pixel.
-    private func drawGlyphs(on canvas: inout Canvas, originX: Double, originY: Double, scaleX: Double, scaleY: Double,
-                            imageHeight: Double, color: Color, strokeRadius: Double, withFill: Bool) {
-        var rasterizer = GlyphRasterizer(scaleX: scaleX, scaleY: scaleY, fontSize: layout.fontSize)
-        var strokes = GlyphRasterizer(scaleX: scaleX, scaleY: scaleY, fontSize: layout.fontSize)
+    /// plain glyphs too, for a shadow's silhouette), the text block's top-left at pixel `origin`
+    /// and layout vectors mapped by `linear`, each line's baseline on a whole pixel.
+    private func drawGlyphs(on canvas: inout Canvas, origin: Point, linear: AffineTransform,
+                            color: Color, strokeRadius: Double, withFill: Bool) {
+        var rasterizer = GlyphRasterizer(linear: linear, fontSize: layout.fontSize)
+        var strokes = GlyphRasterizer(linear: linear, fontSize: layout.fontSize)
         strokes.strokeRadius = strokeRadius
         for (index, line) in layout.lines.enumerated() {
-            let shift = baselineShift(line: index, originY: originY, scaleY: scaleY, imageHeight: imageHeight)
+            let shift = baselineShift(line: index, origin: origin, linear: linear, canvas: canvas)
+            let lineOrigin = Point(x: origin.x + shift.x, y: origin.y + shift.y)
             let glyphs = Array(layout.glyphs[line.glyphRange])
             if strokeRadius > 0 {
-                strokes.draw(glyphs, originX: originX, originY: originY + shift, color: color, on: &canvas)
+                strokes.draw(glyphs, origin: lineOrigin, color: color, on: &canvas)
             }
             if strokeRadius == 0 || withFill {
-                rasterizer.draw(glyphs, originX: originX, originY: originY + shift, color: color, on: &canvas)
+                rasterizer.draw(glyphs, origin: lineOrigin, color: color, on: &canvas)
             }
         }
     }
 
-    /// How far to move a line so its baseline falls on a whole pixel (sharper horizontal stems at
-    /// small sizes): to the nearest pixel row, or the other one when that would cut the line's ink
-    /// at the image's top or bottom edge.
-    private func baselineShift(line index: Int, originY: Double, scaleY: Double, imageHeight: Double) -> Double {
-        guard !layout.isVertical else { return 0 }
-        let y = originY + layout.lines[index].baseline * scaleY
-        let nearest = y.rounded() - y
-        guard let ink = lineInk[index] else { return nearest }
-        let spread = style.inkSpread
-        let top = originY + (ink.y - spread.top) * scaleY, bottom = originY + (ink.maxY + spread.bottom) * scaleY
-        for shift in [nearest, y.rounded(.up) - y, y.rounded(.down) - y]
-        where top + shift >= -1e-9 && bottom + shift <= imageHeight + 1e-9 {
-            return shift
+    /// How far to move a line (in pixels) so its baseline falls on a whole pixel (sharper stems at
+    /// small sizes): to the nearest pixel row — or column, when a quarter turn makes the baseline
+    /// vertical — or the other one when that would cut the line's ink at the image's edge. Lines
+    /// turned by other angles are not moved.
+    private func baselineShift(line index: Int, origin: Point, linear: AffineTransform, canvas: Canvas) -> Point {
+        guard !layout.isVertical else { return Point(x: 0, y: 0) }
+        // The pixel axis the layout's y axis runs along, and the pixels per layout unit along it.
+        let alongX: Bool, k: Double
+        if linear.b == 0 && linear.c == 0 {
+            (alongX, k) = (false, linear.d)
+        } else if linear.a == 0 && linear.d == 0 {
+            (alongX, k) = (true, linear.b)
+        } else {
+            return Point(x: 0, y: 0)
         }
-        return 0
+        let start = alongX ? origin.x : origin.y, extent = Double(alongX ? canvas.width : canvas.height)
+        func shifted(_ v: Double) -> Point { alongX ? Point(x: v, y: 0) : Point(x: 0, y: v) }
+        let y = start + layout.lines[index].baseline * k
+        let nearest = y.rounded() - y
+        guard let ink = lineInk[index] else { return shifted(nearest) }
+        let spread = style.inkSpread
+        let a = start + (ink.y - spread.top) * k, b = start + (ink.maxY + spread.bottom) * k
+        let top = min(a, b), bottom = max(a, b)
+        for shift in [nearest, y.rounded(.up) - y, y.rounded(.down) - y]
+        where top + shift >= -1e-9 && bottom + shift <= extent + 1e-9 {
+            return shifted(shift)
+        }
+        return Point(x: 0, y: 0)
     }
 }
