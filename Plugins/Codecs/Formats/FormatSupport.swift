@@ -34,7 +34,7 @@ public struct FormatSupport: Sendable {
     /// What each format carries when its library is present.
     static let described: [FormatSupport] = [
         FormatSupport(format: .jpeg, reads: true, writes: true, profile: "ICC (APP2 chunks)",
-                      metadata: "EXIF (APP1), XMP (APP1)", notes: "EXIF orientation applied on decode; quality"),
+                      metadata: "EXIF (APP1), XMP (APP1, Extended XMP)", notes: "EXIF orientation applied on decode; quality"),
         FormatSupport(format: .png, reads: true, writes: true, profile: "ICC (iCCP); reads sRGB and cICP",
                       metadata: "EXIF (eXIf), XMP (iTXt)", notes: "compression 0-9"),
         FormatSupport(format: .webp, reads: true, writes: true, profile: "ICC (ICCP)",
