@@ -19,12 +19,12 @@ let package = Package(
         systemLibrary("CHarfBuzz", "harfbuzz", apt: "libharfbuzz-dev"),
         systemLibrary("CFreeType", "freetype2", apt: "libfreetype-dev"),
         systemLibrary("CFontconfig", "fontconfig", apt: "libfontconfig-dev"),
-        systemLibrary("CGdkPixbuf", "gdk-pixbuf-2.0", apt: "libgdk-pixbuf-2.0-dev"),
         systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
         systemLibrary("CFribidi", "fribidi", apt: "libfribidi-dev"),
         systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
-        systemLibrary("CHeif", "libheif", apt: "libheif-dev"),
-        // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng).
+        // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng), and the
+        // tables of libheif and gdk-pixbuf, which are opened (dlopen) by the first file that needs
+        // them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi --version`).
         .target(
             name: "CSumiCodecs",
             path: "Sources/CSumiCodecs",
@@ -52,7 +52,7 @@ let package = Package(
         // Built-in stage families, each registering through the plugin API.
         .target(
             name: "SumiCodecs",
-            dependencies: ["SumiKit", "CSumiCodecs", "CGdkPixbuf", "CLcms2", "CHeif", "CZlib"],
+            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "CZlib"],
             path: "Plugins/Codecs"
         ),
         .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),

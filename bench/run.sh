@@ -49,6 +49,10 @@ cat > "$WORK/topng.json" <<JSON
  "stages": [{"stage": "decode", "with": {"path": "\${input}"}}, {"stage": "encode", "with": {"path": "\${output}"}}]}
 JSON
 
+echo "== Start-up: --version (every run pays it; libheif and gdk-pixbuf are opened only when needed)"
+bench startup --runs 100 "$SUMI --version" "vips --version" "$CONVERT -version"
+row startup "sumi --version" "vips --version" "convert -version"
+
 echo "== JPEG decode+encode, 3000x2002, q90"
 bench recode \
   "$SUMI run $WORK/recode.json -i $PHOTO -o $WORK/out/s.jpg --quiet" \

@@ -1,4 +1,5 @@
 import CLcms2
+import Glibc
 import SumiKit
 
 /// One Little CMS profile handle, closed in `deinit`.
@@ -52,6 +53,38 @@ public final class LcmsProfile {
 
     /// Whether the profile describes RGB data (the only kind Sumi's pixels are).
     public var isRGB: Bool { cmsGetColorSpace(handle) == cmsSigRgbData }
+
+    /// For a matrix/TRC profile, whether it is sRGB in effect, read from its tags with no transform
+    /// built (building one reverses tone curves over 4096 points, most of the cost of a tagged
+    /// photo): colorants within 0.0025 of sRGB's (D50-adapted, as stored) and each curve within one
+    /// 8-bit level of sRGB's at 33 points. Nil for LUT-based profiles and unreadable tags.
+    func matrixShaperIsSRGB() -> Bool? {
+        guard cmsIsMatrixShaper(handle) != 0 else { return nil }
+        let colorants: [(cmsTagSignature, (Double, Double, Double))] = [
+            (cmsSigRedColorantTag, (0.4361, 0.2225, 0.0139)),
+            (cmsSigGreenColorantTag, (0.3851, 0.7169, 0.0971)),
+            (cmsSigBlueColorantTag, (0.1431, 0.0606, 0.7141)),
+        ]
+        var matches = true
+        for (tag, expected) in colorants {
+            guard let raw = cmsReadTag(handle, tag) else { return nil }
+            let xyz = raw.load(as: cmsCIEXYZ.self)
+            if abs(xyz.X - expected.0) > 0.0025 || abs(xyz.Y - expected.1) > 0.0025 || abs(xyz.Z - expected.2) > 0.0025 {
+                matches = false
+            }
+        }
+        for tag in [cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag] {
+            guard let curve = cmsReadTag(handle, tag) else { return nil }
+            for step in 0...32 {
+                let encoded = Double(step) / 32
+                let linear = Double(cmsEvalToneCurveFloat(OpaquePointer(curve), Float(encoded)))
+                // Back to sRGB's encoding: the level sRGB would show for this light.
+                let back = linear <= 0.0031308 ? linear * 12.92 : 1.055 * pow(max(0, linear), 1 / 2.4) - 0.055
+                if abs(back - encoded) * 255 > 1 { matches = false }
+            }
+        }
+        return matches
+    }
 
     /// The colour space signature as text ("RGB ", "GRAY", "CMYK", ...).
     var colorSpaceName: String {

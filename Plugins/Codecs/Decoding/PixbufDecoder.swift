@@ -34,7 +34,7 @@ enum PixbufDecoder {
         if format == .bmp, let image = try BMPRunLengthDecoder.decode(bytes, name: name) {
             return image
         }
-        let loader = try PixbufLoader(type: format.rawValue, name: name)
+        let loader = try PixbufLoader(type: format.rawValue, format: format, name: name)
         try loader.load(data, format: format)
         let image = try loader.image(format: format)
         try ImageHeader(width: image.width, height: image.height).check(name: name, format: format, maxPixels: maxPixels)

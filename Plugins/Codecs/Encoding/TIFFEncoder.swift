@@ -7,7 +7,7 @@ public enum TIFFEncoder {
         guard image.width > 0, image.height > 0, image.width <= Int(Int32.max) / 4 else {
             throw StageError("cannot encode a \(image.width)x\(image.height) image as TIFF")
         }
-        let pixbuf = try OwnedPixbuf(width: image.width, height: image.height)
+        let pixbuf = try OwnedPixbuf(width: image.width, height: image.height, format: .tiff)
         pixbuf.fill(from: image)
         return try pixbuf.save(type: "tiff", iccProfile: profile)
     }

@@ -1,5 +1,7 @@
 /// What Sumi can do with each image format: read, write, and which side data travels (the table
-/// `sumi formats` prints).
+/// `sumi formats` prints). The formats behind libheif and gdk-pixbuf, which are opened only when
+/// needed, are asked of the libraries themselves (opening them): a missing library or a libheif
+/// built without an encoder shows as "no".
 public struct FormatSupport: Sendable {
     public let format: ImageFormat
     public let reads: Bool
@@ -10,9 +12,29 @@ public struct FormatSupport: Sendable {
     public let metadata: String
     public let notes: String
 
-    public static let all: [FormatSupport] = [
+    public static var all: [FormatSupport] {
+        let pixbuf = (try? PixbufLibrary.functions(for: .tiff)) != nil
+        let heifMissing = (try? HEIFLibrary.functions()) == nil ? "; \(HEIFLibrary.name) cannot be loaded" : ""
+        let pixbufMissing = pixbuf ? "" : "; gdk-pixbuf cannot be loaded"
+        return described.map { row in
+            switch row.format {
+            case .heif, .avif:
+                return FormatSupport(format: row.format, reads: HEIFLibrary.has(row.format, encode: false),
+                                     writes: HEIFLibrary.has(row.format, encode: true), profile: row.profile,
+                                     metadata: row.metadata, notes: row.notes + heifMissing)
+            case .gif, .tiff, .bmp:
+                return FormatSupport(format: row.format, reads: pixbuf, writes: row.writes && (pixbuf || row.format == .bmp),
+                                     profile: row.profile, metadata: row.metadata, notes: row.notes + pixbufMissing)
+            default:
+                return row
+            }
+        }
+    }
+
+    /// What each format carries when its library is present.
+    static let described: [FormatSupport] = [
         FormatSupport(format: .jpeg, reads: true, writes: true, profile: "ICC (APP2 chunks)",
-                      metadata: "EXIF (APP1), XMP (APP1)", notes: "EXIF orientation applied on decode; quality"),
+                      metadata: "EXIF (APP1), XMP (APP1, Extended XMP)", notes: "EXIF orientation applied on decode; quality"),
         FormatSupport(format: .png, reads: true, writes: true, profile: "ICC (iCCP); reads sRGB and cICP",
                       metadata: "EXIF (eXIf), XMP (iTXt)", notes: "compression 0-9"),
         FormatSupport(format: .webp, reads: true, writes: true, profile: "ICC (ICCP)",

@@ -1,24 +1,24 @@
-import CHeif
+import CSumiCodecs
 import SumiKit
 
 /// Owns a libheif context (and the primary image handle when one was taken); freed in `deinit`.
 final class HEIFContext {
+    /// libheif's functions.
+    let heif: sumi_heif_api
     let context: OpaquePointer
     private var handles: [OpaquePointer] = []
 
-    /// libheif's one-time set-up (its codec registry), done once before any context, however many
-    /// threads decode at the same time.
-    private static let libraryReady: Bool = heif_init(nil).code == heif_error_Ok
-
+    /// Opens libheif on first use (its one-time set-up, the codec registry, is done once before any
+    /// context, however many threads decode at the same time).
     init() throws(StageError) {
-        guard HEIFContext.libraryReady else { throw StageError("libheif could not be initialised") }
-        guard let context = heif_context_alloc() else { throw StageError("out of memory for a HEIF context") }
+        heif = try HEIFLibrary.functions()
+        guard let context = heif.context_alloc() else { throw StageError("out of memory for a HEIF context") }
         self.context = context
     }
 
     deinit {
-        for handle in handles { heif_image_handle_release(handle) }
-        heif_context_free(context)
+        for handle in handles { heif.image_handle_release(handle) }
+        heif.context_free(context)
     }
 
     /// Raises libheif's error as a `StageError` prefixed with `what`.
@@ -31,18 +31,18 @@ final class HEIFContext {
     /// Parses the file's boxes (no image is decoded); `data` must outlive the context.
     func read(_ data: UnsafeRawBufferPointer, name: String, format: ImageFormat) throws(StageError) {
         // Large enough for any max-pixels that fits in memory; the caller checks max-pixels itself.
-        heif_context_set_maximum_image_size_limit(context, 1 << 30)
-        try HEIFContext.check(heif_context_read_from_memory_without_copy(context, data.baseAddress, data.count, nil),
+        heif.context_set_maximum_image_size_limit(context, 1 << 30)
+        try HEIFContext.check(heif.context_read_from_memory_without_copy(context, data.baseAddress, data.count, nil),
                               "\(name): corrupt or truncated \(format.displayName) data")
     }
 
     /// The primary image's handle (released with the context).
     func primaryImage(name: String, format: ImageFormat) throws(StageError) -> OpaquePointer {
-        guard heif_context_get_number_of_top_level_images(context) > 0 else {
+        guard heif.context_get_number_of_top_level_images(context) > 0 else {
             throw StageError("\(name): \(format.displayName) file holds no image")
         }
         var handle: OpaquePointer?
-        try HEIFContext.check(heif_context_get_primary_image_handle(context, &handle),
+        try HEIFContext.check(heif.context_get_primary_image_handle(context, &handle),
                               "\(name): \(format.displayName) file has no primary image")
         guard let handle else { throw StageError("\(name): \(format.displayName) file has no primary image") }
         handles.append(handle)

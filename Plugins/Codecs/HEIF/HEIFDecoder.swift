@@ -1,4 +1,3 @@
-import CHeif
 import CSumiCodecs
 import SumiKit
 
@@ -9,25 +8,27 @@ enum HEIFDecoder {
     static func decode(_ bytes: [UInt8], format: ImageFormat, name: String, maxPixels: Int,
                        warn: (String) -> Void) throws -> Image {
         try bytes.withUnsafeBytes { data in
-            let context = try HEIFContext()
+            let context: HEIFContext
+            do throws(StageError) { context = try HEIFContext() } catch { throw StageError("\(name): \(error.message)") }
             try context.read(data, name: name, format: format)
             let handle = try context.primaryImage(name: name, format: format)
-            let width = Int(heif_image_handle_get_width(handle)), height = Int(heif_image_handle_get_height(handle))
+            let heif = context.heif
+            let width = Int(heif.image_handle_get_width(handle)), height = Int(heif.image_handle_get_height(handle))
             try ImageHeader(width: width, height: height).check(name: name, format: format, maxPixels: maxPixels)
 
-            var found = embedded(handle)
-            let alpha = heif_image_handle_has_alpha_channel(handle) != 0
-            let premultiplied: Int32 = heif_image_handle_is_premultiplied_alpha(handle) != 0 ? 1 : 0
+            var found = embedded(handle, heif: heif)
+            let alpha = heif.image_handle_has_alpha_channel(handle) != 0
+            let premultiplied: Int32 = heif.image_handle_is_premultiplied_alpha(handle) != 0 ? 1 : 0
             var decoded: OpaquePointer?
-            try HEIFContext.check(heif_decode_image(handle, &decoded, heif_colorspace_RGB,
+            try HEIFContext.check(heif.decode_image(handle, &decoded, heif_colorspace_RGB,
                                                     alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil),
                                   "\(name): corrupt or truncated \(format.displayName) image data")
             guard let decoded else { throw StageError("\(name): \(format.displayName) image did not decode") }
-            defer { heif_image_release(decoded) }
+            defer { heif.image_release(decoded) }
             var stride: Int32 = 0
-            guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
-                  Int(heif_image_get_width(decoded, heif_channel_interleaved)) == width,
-                  Int(heif_image_get_height(decoded, heif_channel_interleaved)) == height else {
+            guard let plane = heif.image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
+                  Int(heif.image_get_width(decoded, heif_channel_interleaved)) == width,
+                  Int(heif.image_get_height(decoded, heif_channel_interleaved)) == height else {
                 throw StageError("\(name): \(format.displayName) image decoded to an unexpected layout")
             }
             var metadata = ImageMetadata(sourceFormat: format.rawValue, sourcePath: name, knownOpaque: !alpha)
@@ -43,46 +44,46 @@ enum HEIFDecoder {
     }
 
     /// The colour information, EXIF and XMP attached to the image.
-    static func embedded(_ handle: OpaquePointer) -> EmbeddedMetadata {
+    static func embedded(_ handle: OpaquePointer, heif: sumi_heif_api) -> EmbeddedMetadata {
         var found = EmbeddedMetadata()
-        let type = heif_image_handle_get_color_profile_type(handle)
+        let type = heif.image_handle_get_color_profile_type(handle)
         if type == heif_color_profile_type_prof || type == heif_color_profile_type_rICC {
-            let size = heif_image_handle_get_raw_color_profile_size(handle)
+            let size = heif.image_handle_get_raw_color_profile_size(handle)
             if size > 0 && size < 64 << 20 {
                 var profile = [UInt8](repeating: 0, count: size)
-                let error = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+                let error = profile.withUnsafeMutableBytes { heif.image_handle_get_raw_color_profile(handle, $0.baseAddress) }
                 if error.code == heif_error_Ok { found.icc = profile }
             }
         } else if type == heif_color_profile_type_nclx {
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            if heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
+            if heif.image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok, let nclx {
                 found.cicp = (Int(nclx.pointee.color_primaries.rawValue), Int(nclx.pointee.transfer_characteristics.rawValue))
-                heif_nclx_color_profile_free(nclx)
+                heif.nclx_color_profile_free(nclx)
             }
         }
-        if let block = metadataBlock(handle, type: "Exif"), block.count >= 4 {
+        if let block = metadataBlock(handle, heif: heif, type: "Exif"), block.count >= 4 {
             // Four bytes give the offset of the TIFF header after them.
             let offset = Int(block[0]) << 24 | Int(block[1]) << 16 | Int(block[2]) << 8 | Int(block[3])
             if offset <= block.count - 4 { found.exif = Array(block[(4 + offset)...]) }
         }
-        found.xmp = metadataBlock(handle, type: "mime", contentType: "application/rdf+xml")
+        found.xmp = metadataBlock(handle, heif: heif, type: "mime", contentType: "application/rdf+xml")
         return found
     }
 
-    static func metadataBlock(_ handle: OpaquePointer, type: String, contentType: String? = nil) -> [UInt8]? {
-        let count = Int(heif_image_handle_get_number_of_metadata_blocks(handle, type))
+    static func metadataBlock(_ handle: OpaquePointer, heif: sumi_heif_api, type: String, contentType: String? = nil) -> [UInt8]? {
+        let count = Int(heif.image_handle_get_number_of_metadata_blocks(handle, type))
         guard count > 0, count < 1000 else { return nil }
         var ids = [heif_item_id](repeating: 0, count: count)
-        let listed = Int(heif_image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
+        let listed = Int(heif.image_handle_get_list_of_metadata_block_IDs(handle, type, &ids, Int32(count)))
         for id in ids.prefix(listed) {
             if let contentType {
-                guard let actual = heif_image_handle_get_metadata_content_type(handle, id),
+                guard let actual = heif.image_handle_get_metadata_content_type(handle, id),
                       String(cString: actual) == contentType else { continue }
             }
-            let size = heif_image_handle_get_metadata_size(handle, id)
+            let size = heif.image_handle_get_metadata_size(handle, id)
             guard size > 0, size < 16 << 20 else { continue }
             var block = [UInt8](repeating: 0, count: size)
-            let error = block.withUnsafeMutableBytes { heif_image_handle_get_metadata(handle, id, $0.baseAddress) }
+            let error = block.withUnsafeMutableBytes { heif.image_handle_get_metadata(handle, id, $0.baseAddress) }
             if error.code == heif_error_Ok { return block }
         }
         return nil

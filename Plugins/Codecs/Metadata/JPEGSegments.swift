@@ -1,5 +1,5 @@
-/// Reads and writes the metadata segments of a JPEG: APP1 `Exif`, APP1 XMP and the APP2
-/// `ICC_PROFILE` chunks. Only the markers before the image data are walked, every length checked.
+/// Reads and writes the metadata segments of a JPEG: APP1 `Exif`, APP1 XMP (with Extended XMP
+/// beyond one segment, see `ExtendedXMP`) and the APP2 `ICC_PROFILE` chunks. Only the markers before the image data are walked, every length checked.
 enum JPEGSegments {
     static let exifSignature = Array("Exif\0\0".utf8)
     static let xmpSignature = Array("http://ns.adobe.com/xap/1.0/\0".utf8)
@@ -14,11 +14,14 @@ enum JPEGSegments {
         var chunks: [Int: ArraySlice<UInt8>] = [:]
         var declaredCounts = Set<Int>()
         var iccProblem: String?
+        var xmpPortions: [ArraySlice<UInt8>] = []
         forEachSegment(bytes) { marker, body in
             if marker == 0xE1, body.starts(with: exifSignature), found.exif == nil {
                 found.exif = Array(body.dropFirst(exifSignature.count))
             } else if marker == 0xE1, body.starts(with: xmpSignature), found.xmp == nil {
                 found.xmp = Array(body.dropFirst(xmpSignature.count))
+            } else if marker == 0xE1, body.starts(with: ExtendedXMP.signature) {
+                xmpPortions.append(body.dropFirst(ExtendedXMP.signature.count))
             } else if marker == 0xE2, body.starts(with: iccSignature) {
                 let header = body.dropFirst(iccSignature.count)
                 guard header.count >= 2 else { iccProblem = "an ICC profile chunk is empty"; return }
@@ -27,6 +30,13 @@ enum JPEGSegments {
                 if chunks[sequence] != nil { iccProblem = "ICC profile chunk \(sequence) appears twice" }
                 chunks[sequence] = header.dropFirst(2)
             }
+        }
+        if let main = found.xmp, ExtendedXMP.guid(in: main) != nil || !xmpPortions.isEmpty {
+            let (whole, warning) = ExtendedXMP.merged(main: main, portions: xmpPortions)
+            if let whole { found.xmp = whole }
+            if let warning { found.warnings.append(warning) }
+        } else if !xmpPortions.isEmpty {
+            found.warnings.append("extended XMP without a main packet naming it; ignored")
         }
         if !chunks.isEmpty {
             let count = declaredCounts.first ?? 0
@@ -81,8 +91,13 @@ enum JPEGSegments {
             else { warn("EXIF block of \(exif.count) bytes does not fit a JPEG APP1 segment; not written") }
         }
         if let xmp {
-            if xmp.count + xmpSignature.count <= maxBody { append(marker: 0xE1, xmpSignature, xmp) }
-            else { warn("XMP packet of \(xmp.count) bytes does not fit a JPEG APP1 segment; not written") }
+            if xmp.count + xmpSignature.count <= maxBody {
+                append(marker: 0xE1, xmpSignature, xmp)
+            } else if xmp.count <= 64 << 20 {
+                for body in ExtendedXMP.segments(for: xmp) { append(marker: 0xE1, body) }
+            } else {
+                warn("XMP packet of \(xmp.count) bytes is too large for JPEG; not written")
+            }
         }
         if let icc, !icc.isEmpty {
             let chunkSize = maxBody - iccSignature.count - 2

@@ -1,0 +1,18 @@
+import CSumiCodecs
+import SumiKit
+
+/// gdk-pixbuf (GIF and BMP input, TIFF input and output), opened on the first file that needs it
+/// rather than at start-up: it brings GObject, GIO and their dependencies. Its functions are called
+/// through the table `sumi_pixbuf_open` fills.
+enum PixbufLibrary {
+    /// gdk-pixbuf's functions (opened once, whichever thread asks first).
+    static func functions(for format: ImageFormat) throws(StageError) -> sumi_pixbuf_api {
+        var error: UnsafePointer<CChar>?
+        guard let api = sumi_pixbuf_open(&error) else {
+            let detail = error.map { String(cString: $0) } ?? "unknown error"
+            throw StageError("\(format.displayName) needs gdk-pixbuf (\(SUMI_PIXBUF_LIBRARY), Debian package "
+                             + "libgdk-pixbuf-2.0-0), which could not be loaded: \(detail)")
+        }
+        return api.pointee
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+@testable import SumiCodecs
+import SumiKit
+import Testing
+
+/// libheif (with its codecs) and gdk-pixbuf are opened by the first file that needs them, not at
+/// start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
+/// copies of both libraries put first on the library path.
+@Suite(.enabled(if: ProcessInfo.processInfo.environment["SUMI_BINARY"] != nil, "needs the built sumi (SUMI_BINARY)"))
+struct LazyLibraryTests {
+    let sumi = ProcessInfo.processInfo.environment["SUMI_BINARY"] ?? ""
+
+    /// Runs sumi with `environment` added; exit status and standard error.
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String, errors: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: sumi)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// `sumi formats --json` as format → (read, write).
+    func formats(environment: [String: String] = [:]) throws -> [String: (read: Bool, write: Bool)] {
+        let run = try run(["formats", "--json"], environment: environment)
+        #expect(run.status == 0)
+        let rows = try #require(try JSONSerialization.jsonObject(with: Data(run.output.utf8)) as? [[String: Any]])
+        var table: [String: (read: Bool, write: Bool)] = [:]
+        for row in rows {
+            if let name = row["format"] as? String, let read = row["read"] as? Bool, let write = row["write"] as? Bool {
+                table[name] = (read, write)
+            }
+        }
+        return table
+    }
+
+    func recodeManifest(in folder: PhotoScratch) throws -> String {
+        try folder.write(Array("""
+            {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+             "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "encode", "with": {"path": "${output}"}}]}
+            """.utf8), to: "recode.json")
+    }
+
+    @Test func startUpLoadsNeitherLibrary() throws {
+        let run = try run(["--version"], environment: ["LD_DEBUG": "files"])
+        #expect(run.status == 0)
+        #expect(run.errors.contains("libc.so.6"), "the loader trace is there")
+        for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio"] {
+            #expect(!run.errors.contains(library), "\(library) loaded at start-up")
+        }
+    }
+
+    @Test func heifDecodeLoadsLibheif() throws {
+        let folder = try PhotoScratch()
+        try folder.write(try HEIFEncoder.encode(Fixtures.smooth(width: 32, height: 16), format: .heif, quality: 80,
+                                                metadata: OutputMetadata()), to: "in.heic")
+        let manifest = try recodeManifest(in: folder)
+        let run = try run(["run", manifest, "-i", folder.file("in.heic"), "-o", folder.file("out.png")],
+                          environment: ["LD_DEBUG": "files"])
+        #expect(run.status == 0, "\(run.errors.suffix(500))")
+        #expect(run.errors.contains("libheif.so.1"))
+        #expect(try decodeBytes(try folder.read("out.png")).width == 32)
+    }
+
+    @Test func unusableLibrariesAreClearErrorsOnlyWhereNeeded() throws {
+        let folder = try PhotoScratch()
+        let libraries = folder.file("lib")
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
+        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0"] {
+            try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
+        }
+        let broken = ["LD_LIBRARY_PATH": libraries]
+        try folder.write(try HEIFEncoder.encode(Fixtures.smooth(width: 32, height: 16), format: .heif, quality: 80,
+                                                    metadata: OutputMetadata()), to: "in.heic")
+        try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        let manifest = try recodeManifest(in: folder)
+
+        #expect(try run(["--version"], environment: broken).status == 0)
+        // Formats of our own codecs still work.
+        let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.jpg")], environment: broken)
+        #expect(png.status == 0, "\(png.errors)")
+        #expect(try decodeBytes(try folder.read("out.jpg")).width == 32)
+        // HEIF: exit 1 naming the file and the library, no output.
+        let heif = try run(["run", manifest, "-i", folder.file("in.heic"), "-o", folder.file("heic.jpg")], environment: broken)
+        #expect(heif.status == 1)
+        #expect(heif.errors.contains("in.heic") && heif.errors.contains("libheif.so.1") && heif.errors.contains("could not be loaded"),
+                "\(heif.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("heic.jpg")))
+        // TIFF output needs gdk-pixbuf.
+        let tiff = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.tiff")], environment: broken)
+        #expect(tiff.status == 1)
+        #expect(tiff.errors.contains("libgdk_pixbuf-2.0.so.0"), "\(tiff.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.tiff")))
+        // sumi formats tells the truth.
+        let missing = try formats(environment: broken)
+        for name in ["heif", "avif", "tiff", "gif"] {
+            #expect(missing[name]?.read == false && missing[name]?.write == false, "\(name)")
+        }
+        #expect(missing["jpeg"]?.read == true && missing["jpeg"]?.write == true)
+        #expect(missing["bmp"]?.read == false && missing["bmp"]?.write == true)
+        let usual = try formats()
+        for name in ["heif", "avif", "tiff", "gif", "jpeg"] { #expect(usual[name]?.read == true, "\(name)") }
+        #expect(usual["heif"]?.write == true && usual["avif"]?.write == true && usual["gif"]?.write == false)
+    }
+}
