@@ -38,7 +38,9 @@ import Testing
             let stage = list.first { $0["name"] as? String == name }
             #expect((stage?["origin"] as? String)?.hasSuffix("/libComposePlugin.so") == true, "\(stage ?? [:])")
         }
-        let without = try CLI.run(["run", "pipelines/caption.json", "-o", "/dev/null"], environment: ["SUMI_SKIP_BUILTIN": "compose"])
+        let dir = try CLI.temporaryFolder("parity-none")
+        let without = try CLI.run(["run", "pipelines/caption.json", "-o", dir + "/out.png"],
+                                  environment: ["SUMI_SKIP_BUILTIN": "compose", "SUMI_PLUGIN_PATH": ""])
         #expect(without.status == 2 && without.stderr.contains("unknown stage \"place\""), "\(without.stderr)")
     }
 }
