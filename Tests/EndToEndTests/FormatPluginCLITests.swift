@@ -104,6 +104,14 @@ import Testing
         let colours = CLI.tool("/usr/bin/convert", [dir + "/sheet.png", "-format",
                                                     "%[pixel:p{15,15}] %[pixel:p{45,15}] %[pixel:p{75,15}] %[pixel:p{15,2}] %w %h", "info:"])
         #expect(colours.map { String(decoding: $0, as: UTF8.self) } == "srgb(255,0,0) srgb(0,255,0) srgb(0,0,255) srgb(0,0,0) 90 30")
+        // The plugin table's name, version, licence and description reach `inspect` and `stages --json`.
+        let inspect = try CLI.run(["inspect", "contact-sheet", "--plugin-path", Self.folder])
+        #expect(inspect.stdout.contains("  plugin:  contact-sheet 1.0.0 (licence MIT, plugin ABI 2) — A grid of thumbnails from a list of images"),
+                "\(inspect.stdout)")
+        let stages = try CLI.run(["stages", "--json", "--plugin-path", Self.folder])
+        let list = try #require(try JSONSerialization.jsonObject(with: stages.stdoutData) as? [[String: Any]])
+        let plugin = list.first { $0["name"] as? String == "contact-sheet" }?["plugin"] as? [String: Any]
+        #expect(plugin?["licence"] as? String == "MIT" && plugin?["abi"] as? Int == 2, "\(plugin ?? [:])")
     }
 
     @Test func aPluginWrittenInRustRunsLikeAnyOther() throws {
