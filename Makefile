@@ -14,11 +14,13 @@ TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qp
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
+# The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).
+TEST_PKGS += $(if $(shell command -v rustc),,rustc)
 BENCH_PKGS := hyperfine libvips-tools time img2pdf
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan test-parity
 
 all: build
 
@@ -38,6 +40,7 @@ deps:
 
 test-deps: deps
 	$(call apt_install,$(TEST_PKGS))
+	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_PKGS))
@@ -63,6 +66,14 @@ test: test-deps
 	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	@if grep -q '^compose-plugin:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory test-parity; fi
+
+# The compositing end-to-end tests again, with the built-in Compose family left out and the same
+# sources built as a plugin (Examples/ComposePlugin) in its place: the ABI carries a built-in family.
+PARITY_TESTS := CaptionPipelineTests|ComposeParityTests
+test-parity:
+	SUMI_SKIP_BUILTIN=compose SUMI_TEST_PLUGIN_PATH=$(CURDIR)/.build/plugins-compose SUMI_BINARY=$(CURDIR)/.build/release/sumi \
+	  $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter '$(PARITY_TESTS)' 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 # `make install PREFIX=/usr/local` (and DESTDIR for packaging): the binary, the shipped pipelines, the
 # plugin header and SDK, the man page and bash/zsh/fish completions generated from the stage descriptors.

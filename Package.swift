@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "SumiKit", targets: ["SumiKit"]),
         .library(name: "SumiEngine", targets: ["SumiEngine"]),
         .library(name: "SumiPluginSDK", targets: ["SumiPluginSDK"]),
+        // For plugins built from a built-in family's sources (Examples/ComposePlugin).
+        .library(name: "SumiCodecs", targets: ["SumiCodecs"]),
     ],
     targets: [
         // C libraries.
@@ -86,7 +88,8 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
-        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests"),
+        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests",
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -28,7 +28,7 @@ final class ExportedInstance {
         case .image(let image): result = image
         case .images(let list) where list.count == 1: result = try list[0].image()
         case let other:
-            throw StageError("the stage produced \(other.kind.rawValue); plugin ABI version \(SUMI_PLUGIN_ABI_VERSION) returns an image")
+            throw StageError("the stage produced \(other.kind.rawValue); plugin ABI version 1 returns an image")
         }
         try Self.write(result, to: output)
     }

@@ -12,9 +12,9 @@ final class ExportedStage {
     private init(factory: StageDefinition) { self.factory = factory }
 
     /// The `sumi_stage` table for `factory`. Its strings and `user_data` are never freed.
-    static func makeTable(for factory: StageDefinition) -> sumi_stage {
-        var table = sumi_stage()
-        table.size = UInt32(MemoryLayout<sumi_stage>.size)
+    static func makeTable(for factory: StageDefinition) -> sumi_stage_v1 {
+        var table = sumi_stage_v1()
+        table.size = UInt32(MemoryLayout<sumi_stage_v1>.size)
         let json = StageDescriptorJSON.encode(factory.descriptor).serialized()
         table.descriptor_json = UnsafePointer(strdup(json))
         table.user_data = Unmanaged.passRetained(ExportedStage(factory: factory)).toOpaque()

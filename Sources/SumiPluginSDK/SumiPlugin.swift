@@ -21,28 +21,63 @@ import Glibc
 /// copies the result into the buffer the host allocates. Errors a stage throws travel back as
 /// messages; the host shows them like a built-in stage's.
 public enum SumiPlugin {
-    /// The ABI version this SDK implements.
-    public static let abiVersion = SUMI_PLUGIN_ABI_VERSION
+    /// The ABI version this SDK exports to a host that loads it (a version 1 host gets version 1
+    /// tables: images in, one image out).
+    public static let abiVersion: UInt32 = SUMI_PLUGIN_ABI_VERSION
+    /// The version exported to hosts that know only version 1.
+    static let abiVersion1: UInt32 = 1
 
     /// Exports `stages` (Swift `Stage` types) as the plugin `name` `version`. Returns the status code
     /// `sumi_plugin_init` must return.
-    public static func export(name: String, version: String, stages: [any Stage.Type],
+    public static func export(name: String, version: String, licence: String = "", description: String = "",
+                              stages: [any Stage.Type],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
-        export(name: name, version: version, factories: stages.map { factory($0) }, host: host, into: out)
+        export(name: name, version: version, licence: licence, description: description,
+               factories: stages.map { factory($0) }, host: host, into: out)
     }
 
-    /// Exports stages given as factories (for stages whose descriptor is only known at run time).
-    public static func export(name: String, version: String, factories: [StageDefinition],
+    /// Exports stages given as factories (for stages whose descriptor is only known at run time, or a
+    /// built-in family's `stages`).
+    public static func export(name: String, version: String, licence: String = "", description: String = "",
+                              factories: [StageDefinition],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         guard let out else { return Int32(SUMI_ERROR_INTERNAL.rawValue) }
-        if let host {
-            // A host reports its ABI version first; one older than this SDK's cannot read our tables.
-            let hostVersion = host.load(as: UInt32.self)
-            guard hostVersion >= SUMI_PLUGIN_ABI_VERSION else { return Int32(SUMI_ERROR_ABI.rawValue) }
+        // A host reports its ABI version first. Version 2 hosts get every value kind and typed
+        // parameters; a version 1 host (or none, in tests) gets the version 1 tables.
+        if let host, host.load(as: UInt32.self) >= SUMI_PLUGIN_ABI_VERSION {
+            let table = host.assumingMemoryBound(to: sumi_host.self)
+            guard Int(table.pointee.size) >= MemoryLayout<sumi_host>.size, let api = table.pointee.api,
+                  Int(api.pointee.size) >= MemoryLayout<sumi_api>.size else { return Int32(SUMI_ERROR_ABI.rawValue) }
+            HostAPI.table = api
+            out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
+                UnsafePointer(makePluginTableV2(name: name, version: version, licence: licence, description: description,
+                                                factories: factories))
+            return Int32(SUMI_OK.rawValue)
         }
-        out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
+        if let host, host.load(as: UInt32.self) < abiVersion1 { return Int32(SUMI_ERROR_ABI.rawValue) }
+        out.assumingMemoryBound(to: UnsafePointer<sumi_plugin_v1>?.self).pointee =
             UnsafePointer(makePluginTable(name: name, version: version, factories: factories))
         return Int32(SUMI_OK.rawValue)
+    }
+
+    private static func makePluginTableV2(name: String, version: String, licence: String, description: String,
+                                          factories: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin> {
+        let stages = UnsafeMutablePointer<sumi_stage>.allocate(capacity: max(1, factories.count))
+        for (index, factory) in factories.enumerated() {
+            (stages + index).initialize(to: ExportedStageV2.makeTable(for: factory))
+        }
+        let plugin = UnsafeMutablePointer<sumi_plugin>.allocate(capacity: 1)
+        var table = sumi_plugin()
+        table.abi_version = SUMI_PLUGIN_ABI_VERSION
+        table.size = UInt32(MemoryLayout<sumi_plugin>.size)
+        table.name = UnsafePointer(strdup(name))
+        table.version = UnsafePointer(strdup(version))
+        table.licence = UnsafePointer(strdup(licence))
+        table.description = UnsafePointer(strdup(description))
+        table.stage_count = UInt32(factories.count)
+        table.stages = UnsafePointer(stages)
+        plugin.initialize(to: table)
+        return plugin
     }
 
     private static func factory<S: Stage>(_ type: S.Type) -> StageDefinition { StageDefinition(type) }
@@ -50,15 +85,15 @@ public enum SumiPlugin {
     /// Builds the `sumi_plugin` table. The ABI requires it to live as long as the process (the host
     /// never unloads a plugin), so it is allocated once and never freed.
     private static func makePluginTable(name: String, version: String,
-                                        factories: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin> {
-        let stages = UnsafeMutablePointer<sumi_stage>.allocate(capacity: max(1, factories.count))
+                                        factories: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin_v1> {
+        let stages = UnsafeMutablePointer<sumi_stage_v1>.allocate(capacity: max(1, factories.count))
         for (index, factory) in factories.enumerated() {
             (stages + index).initialize(to: ExportedStage.makeTable(for: factory))
         }
-        let plugin = UnsafeMutablePointer<sumi_plugin>.allocate(capacity: 1)
-        var table = sumi_plugin()
-        table.abi_version = SUMI_PLUGIN_ABI_VERSION
-        table.size = UInt32(MemoryLayout<sumi_plugin>.size)
+        let plugin = UnsafeMutablePointer<sumi_plugin_v1>.allocate(capacity: 1)
+        var table = sumi_plugin_v1()
+        table.abi_version = abiVersion1
+        table.size = UInt32(MemoryLayout<sumi_plugin_v1>.size)
         table.name = UnsafePointer(strdup(name))
         table.version = UnsafePointer(strdup(version))
         table.stage_count = UInt32(factories.count)

@@ -12,7 +12,10 @@ struct ListingCommand {
                 let stages = registry.all.map { definition -> JSONValue in
                     guard case .object(var members) = definition.json,
                           let library = PluginLoader.library(at: definition.origin) else { return definition.json }
-                    members.append(("plugin", .object([("name", .string(library.name)), ("version", .string(library.version))])))
+                    members.append(("plugin", .object([("name", .string(library.name)), ("version", .string(library.version)),
+                                                       ("licence", .string(library.licence)),
+                                                       ("description", .string(library.description)),
+                                                       ("abi", .number(Double(library.abiVersion)))])))
                     return .object(members)
                 }
                 let broken = registry.brokenLibraries.map { JSONValue.object([("broken", .string($0.path)), ("reason", .string($0.reason))]) }
@@ -55,6 +58,11 @@ struct ListingCommand {
         let d = factory.descriptor
         var text = "\(d.name) — \(d.summary)\n"
         text += "  origin:  \(factory.origin)\n"
+        if let library = PluginLoader.library(at: factory.origin) {
+            let facts = [library.licence.isEmpty ? nil : "licence \(library.licence)", "plugin ABI \(library.abiVersion)"].compactMap { $0 }
+            text += "  plugin:  \(library.name) \(library.version) (\(facts.joined(separator: ", ")))"
+                + (library.description.isEmpty ? "" : " — \(library.description)") + "\n"
+        }
         text += "  inputs:  " + (d.inputs.isEmpty ? "none" : d.inputs.map { "\($0.name) (\($0.typeName))" }.joined(separator: ", ")) + "\n"
         text += "  output:  \(d.output.rawValue)\(d.listOutputParameter.map { " (images when \($0) is a list)" } ?? "")\n"
         text += "  effect:  \(d.effect.rawValue)\n"

@@ -46,6 +46,6 @@ import Testing
     @Test func oneVersionForTheHost() throws {
         let r = try CLI.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("sumi 0.2.0 (plugin ABI 1)"), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("sumi 0.2.0 (plugin ABI 1, 2)"), "\(r.stdout)")
     }
 }

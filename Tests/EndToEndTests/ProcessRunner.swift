@@ -10,6 +10,8 @@ enum ProcessRunner {
         process.currentDirectoryURL = URL(fileURLWithPath: directory ?? CLI.root)
         var env = ProcessInfo.processInfo.environment
         env.removeValue(forKey: "SUMI_PLUGIN_PATH")
+        // `make test-parity`: every run gets the plugin folder that replaces a skipped built-in family.
+        if let parity = env["SUMI_TEST_PLUGIN_PATH"] { env["SUMI_PLUGIN_PATH"] = parity }
         for (k, v) in environment { env[k] = v }
         process.environment = env
         let out = Pipe(), err = Pipe()

@@ -71,7 +71,7 @@ import Testing
         let source = dir + "/mirror.c"
         try Self.mirrorPlugin.write(toFile: source, atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(atPath: dir + "/plugins", withIntermediateDirectories: true)
-        let built = CLI.tool("/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-I", CLI.root + "/Sources/CSumiPlugin/include",
+        let built = CLI.tool("/usr/bin/cc", ["-shared", "-fPIC", "-O2", "-I", CLI.root + "/Tests/PluginTests/Fixtures/v1",
                                               "-o", dir + "/plugins/libmirror.so", source])
         try #require(built != nil, "cc could not build the test plugin")
         let (refused, _) = try run(middle: #"{"stage": "mirror"}"#, pluginFolder: dir + "/plugins", in: dir)

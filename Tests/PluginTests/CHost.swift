@@ -4,7 +4,7 @@ import SumiPluginSDK
 /// A minimal host written against `sumi_plugin.h` alone, driving one stage of the SDK's table the way
 /// a host in any language would.
 struct CHost {
-    let stage: UnsafePointer<sumi_stage>
+    let stage: UnsafePointer<sumi_stage_v1>
 
     init(stage index: Int) throws {
         let plugin = try SDKAdapterTests.table()

@@ -29,7 +29,7 @@ struct PluginFixtures: Sendable {
             pixelate = prebuilt + "/libpixelate.so"
         } else {
             pixelate = temp + "/libpixelate.so"
-            try Self.compileC(source: root + "/Examples/pixelate-c/pixelate.c", output: pixelate, root: root)
+            try Self.compileC(source: root + "/Examples/pixelate-c/pixelate.c", output: pixelate, root: root, v1: true)
         }
         if FileManager.default.fileExists(atPath: prebuilt + "/libSepiaPlugin.so") {
             sepia = prebuilt + "/libSepiaPlugin.so"
@@ -52,14 +52,36 @@ struct PluginFixtures: Sendable {
         return dir
     }
 
-    /// Compiles the C test plugin (`TestPluginSource`) with `defines`, into `name`.
+    /// Compiles the C test plugin (`TestPluginSource`, a version 1 plugin) with `defines`, into `name`.
     func testPlugin(_ name: String, defines: [String] = []) throws -> String {
         let source = temp + "/test_plugin.c"
         if !FileManager.default.fileExists(atPath: source) {
             try TestPluginSource.text.write(toFile: source, atomically: true, encoding: .utf8)
         }
         let output = temp + "/" + name
-        try Self.compileC(source: source, output: output, root: root, defines: defines)
+        try Self.compileC(source: source, output: output, root: root, defines: defines, v1: true)
+        return output
+    }
+
+    /// Compiles the version 2 test plugin (`Fixtures/v2_test_plugin.c`) with `defines`, into `name`.
+    func v2Plugin(_ name: String, defines: [String] = []) throws -> String {
+        let output = temp + "/" + name
+        try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/v2_test_plugin.c", output: output, root: root,
+                          defines: defines, libraries: ["-lm"])
+        return output
+    }
+
+    /// A version 2 C example (`Examples/NAME-c`): from `.build/plugins` when `make examples` built it,
+    /// else compiled into the temporary folder.
+    func example(_ name: String) throws -> String {
+        let prebuilt = root + "/.build/plugins/lib\(name).so"
+        if FileManager.default.fileExists(atPath: prebuilt) { return prebuilt }
+        let output = temp + "/lib\(name).so"
+        if FileManager.default.fileExists(atPath: output) { return output }
+        let folder = root + "/Examples/\(name)-c"
+        let sources = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".c") } ?? []
+        guard let source = sources.first else { throw FixtureError(description: "no C source in \(folder)") }
+        try Self.compileC(source: folder + "/" + source, output: output, root: root)
         return output
     }
 
@@ -72,10 +94,14 @@ struct PluginFixtures: Sendable {
         return output
     }
 
-    static func compileC(source: String, output: String, root: String, defines: [String] = []) throws(FixtureError) {
-        try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-fvisibility=hidden",
-                                 "-I", root + "/Sources/CSumiPlugin/include"] + defines.map { "-D" + $0 }
-                + ["-o", output, source])
+    /// Compiles a C plugin; `v1` builds it against the frozen version 1 header
+    /// (`Tests/PluginTests/Fixtures/v1`), as a plugin built before version 2 was.
+    static func compileC(source: String, output: String, root: String, defines: [String] = [], v1: Bool = false,
+                         libraries: [String] = []) throws(FixtureError) {
+        let include = v1 ? root + "/Tests/PluginTests/Fixtures/v1" : root + "/Sources/CSumiPlugin/include"
+        try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-fvisibility=hidden", "-Wall", "-Werror",
+                                 "-I", include] + defines.map { "-D" + $0 }
+                + ["-o", output, source] + libraries)
     }
 
     static func makeFolder(_ path: String) throws(FixtureError) {

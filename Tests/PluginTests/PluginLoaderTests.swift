@@ -90,7 +90,7 @@ import Testing
         let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: path, into: StageRegistry()) }
         #expect(error.kind == .usage)
         #expect(error.message == "plugin \(canonical(path)) was built for Sumi plugin ABI version 999, "
-            + "but this sumi supports ABI version 1")
+            + "but this sumi supports ABI versions 1 and 2")
     }
 
     @Test func pluginRefusingTheHostIsAUsageError() throws {
@@ -98,7 +98,7 @@ import Testing
         let path = try fixtures.testPlugin("libpicky.so", defines: ["TEST_REFUSE_HOST"])
         let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: path, into: StageRegistry()) }
         #expect(error.kind == .usage)
-        #expect(error.message == "plugin \(canonical(path)) does not support this sumi's plugin ABI version 1")
+        #expect(error.message == "plugin \(canonical(path)) does not support this sumi's plugin ABI version 2")
     }
 
     @Test func malformedDescriptorIsRefused() throws {

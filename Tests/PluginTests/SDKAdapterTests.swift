@@ -36,8 +36,8 @@ import Testing
         }
     }
 
-    static func table() throws -> UnsafePointer<sumi_plugin> {
-        var out: UnsafePointer<sumi_plugin>?
+    static func table() throws -> UnsafePointer<sumi_plugin_v1> {
+        var out: UnsafePointer<sumi_plugin_v1>?
         let status = SumiPlugin.export(name: "sdk-test", version: "0.1", stages: [Brighten.self, Refuse.self],
                                        host: nil, into: &out)
         #expect(status == 0)
@@ -46,7 +46,7 @@ import Testing
 
     @Test func tableDescribesThePluginAndItsStages() throws {
         let plugin = try Self.table().pointee
-        #expect(plugin.abi_version == SUMI_PLUGIN_ABI_VERSION && Int(plugin.size) == MemoryLayout<sumi_plugin>.size)
+        #expect(plugin.abi_version == 1 && Int(plugin.size) == MemoryLayout<sumi_plugin_v1>.size)
         #expect(String(cString: try #require(plugin.name)) == "sdk-test")
         #expect(String(cString: try #require(plugin.version)) == "0.1")
         #expect(plugin.stage_count == 2)

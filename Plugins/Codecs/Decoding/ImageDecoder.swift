@@ -15,7 +15,7 @@ public enum ImageDecoder {
     /// after its first bytes rather than after reading all of it.
     public static func read(_ path: String, name: String) throws(StageError) -> [UInt8] {
         try FileIO.read(path) { (first: [UInt8]) throws(StageError) in
-            if ImageFormat(detecting: first) == nil { throw notAnImage(name) }
+            if ImageFormat(detecting: first) == nil && ImageFormatRegistry.shared.decoder(for: first) == nil { throw notAnImage(name) }
         }
     }
 
@@ -28,7 +28,11 @@ public enum ImageDecoder {
                               sizeHint: ((Size) -> Size?)? = nil,
                               warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
-        guard let format = ImageFormat(detecting: bytes) else { throw notAnImage(name) }
+        guard let format = ImageFormat(detecting: bytes) else {
+            // A plugin's format (built-in formats win: they were checked first).
+            guard let plugin = ImageFormatRegistry.shared.decoder(for: bytes), let decode = plugin.decode else { throw notAnImage(name) }
+            return try decode(bytes, { warn("\(name): \($0)") }, sizeHint)
+        }
         if format == .heif || format == .avif {
             return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: warn)
         }

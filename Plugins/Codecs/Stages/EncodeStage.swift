@@ -37,6 +37,8 @@ public struct EncodeStage: Stage, RowStage {
     let given: Set<String>
     let profile: ProfileMode
     let metadataMode: MetadataMode
+    /// A plugin's encoder, for an extension no built-in format writes (`ImageFormatRegistry`).
+    let pluginFormat: PluginFormat?
 
     public init(parameters: Parameters) throws {
         profile = try parameters[Self.profile]
@@ -54,18 +56,26 @@ public struct EncodeStage: Stage, RowStage {
                 throw StageError.invalidParameter("format", "unknown format \"\(name.rawValue)\"")
             }
             format = chosen
+            pluginFormat = nil
         } else {
             let ext = FileIO.fileExtension(of: path)
             let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
             if path == "-" {
                 format = nil
+                pluginFormat = nil
                 return
             }
             guard let chosen = ImageFormat(fileExtension: ext), ImageFormat.writable.contains(chosen) else {
+                if let plugin = ImageFormatRegistry.shared.encoder(forExtension: ext) {
+                    pluginFormat = plugin
+                    format = nil
+                    return
+                }
                 let what = ext.isEmpty ? "\(path) has no extension" : "unknown extension \".\(ext)\" in \(path)"
                 throw StageError.invalidParameter("format", "cannot tell the output format: \(what); give one of \(names)")
             }
             format = chosen
+            pluginFormat = nil
         }
     }
 
@@ -83,6 +93,12 @@ public struct EncodeStage: Stage, RowStage {
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         var image = try inputImage(inputs)
+        if let pluginFormat, let encode = pluginFormat.encode {
+            let bytes = try encode(image, context)
+            try FileIO.writeAtomically(bytes, to: path)
+            return .file(FileOutput(path: path, format: pluginFormat.name, bytes: bytes.count,
+                                    width: Double(image.width), height: Double(image.height)))
+        }
         let format = resolvedFormat(source: image.metadata)
         warnIgnored(for: format, context: context)
         // srgb converts; so does keep for BMP, which cannot carry a profile (its colours stay right).
@@ -108,7 +124,7 @@ public struct EncodeStage: Stage, RowStage {
         let stream = try inputs.rows("in")
         let shape = try stream.waitForStart()
         let format = resolvedFormat(source: shape.metadata)
-        guard format == .jpeg, profile != .srgb || ColorProfile.isSRGB(shape.metadata.iccProfile) else {
+        guard pluginFormat == nil, format == .jpeg, profile != .srgb || ColorProfile.isSRGB(shape.metadata.iccProfile) else {
             return try process(StageInputs(["in": .image(try stream.image())]), context: context)
         }
         warnIgnored(for: format, context: context)

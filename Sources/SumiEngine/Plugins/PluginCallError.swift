@@ -16,6 +16,12 @@ struct PluginCallError {
         return text.isEmpty ? PluginLibrary.statusName(code) : text
     }
 
+    /// The plugin's message, if it wrote one.
+    var text: String? {
+        let text = Self.text(raw.message)
+        return text.isEmpty ? nil : text
+    }
+
     /// The parameter the plugin named, if any.
     var parameter: String? {
         let name = Self.text(raw.parameter)

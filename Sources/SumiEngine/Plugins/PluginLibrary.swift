@@ -2,15 +2,22 @@ import CSumiPlugin
 import Glibc
 import SumiKit
 
-/// A plugin library that has been opened and initialised: its name, version and stages, read from
-/// the `sumi_plugin` table it returned. Libraries are never unloaded (a Swift plugin's code must
-/// stay mapped for the life of the process), so the table stays valid and this value can be shared.
+/// A plugin library that has been opened and initialised: its name, version, licence, description,
+/// stages and formats, read from the `sumi_plugin` table it returned (version 2, or `sumi_plugin_v1`).
+/// Libraries are never unloaded (a Swift plugin's code must stay mapped for the life of the process),
+/// so the tables stay valid and this value can be shared.
 struct PluginLibrary: Sendable {
     /// The library's canonical path, used as the origin of its stages.
     let path: String
+    let abiVersion: UInt32
     let name: String
     let version: String
-    let stages: [PluginStageEntry]
+    let licence: String
+    let description: String
+    /// The stages to register, with the library's path as origin.
+    let factories: [StageDefinition]
+    /// The image formats it reads or writes (version 2).
+    let formats: [PluginFormat]
 
     /// Opens `path` (already canonical), calls its entry point and checks the ABI version before
     /// reading anything else from the table.
@@ -24,85 +31,155 @@ struct PluginLibrary: Sendable {
         let entryPoint = unsafeBitCast(symbol, to: sumi_plugin_init_fn.self)
 
         var table: UnsafePointer<sumi_plugin>?
+        var initError = PluginCallError()
         var host = sumi_host()
         host.abi_version = SUMI_PLUGIN_ABI_VERSION
         host.size = UInt32(MemoryLayout<sumi_host>.size)
+        host.api = PluginHostAPI.table
         let status = sumiHostVersion.withCString { version in
             host.host_version = version
-            return entryPoint(&host, &table)
+            return withUnsafeMutablePointer(to: &initError.raw) { error in
+                host.error = error
+                return entryPoint(&host, &table)
+            }
         }
         guard status == 0 else {
             if status == Int32(SUMI_ERROR_ABI.rawValue) {
-                throw SumiError.usage("plugin \(path) does not support this sumi's plugin ABI version \(SUMI_PLUGIN_ABI_VERSION)")
+                throw SumiError.usage("plugin \(path) does not support this sumi's plugin ABI version \(SUMI_PLUGIN_ABI_VERSION)"
+                    + (initError.text.map { ": \($0)" } ?? ""))
             }
-            throw SumiError.usage("plugin \(path) failed to initialise (\(statusName(status)))")
+            throw SumiError.usage("plugin \(path) failed to initialise: \(initError.message(code: status))")
         }
         guard let table else { throw SumiError.usage("plugin \(path) returned no plugin description") }
 
         // The version is the one field every ABI version keeps at offset 0: read it alone first.
-        let abiVersion = UnsafeRawPointer(table).load(as: UInt32.self)
-        guard abiVersion == SUMI_PLUGIN_ABI_VERSION else {
+        let raw = UnsafeRawPointer(table)
+        let abiVersion = raw.load(as: UInt32.self)
+        let declaredSize = Int(raw.load(fromByteOffset: 4, as: UInt32.self))
+        switch abiVersion {
+        case 1:
+            guard declaredSize >= MemoryLayout<sumi_plugin_v1>.size else { throw tooSmall(path, declaredSize, MemoryLayout<sumi_plugin_v1>.size, 1) }
+            return try openV1(raw.assumingMemoryBound(to: sumi_plugin_v1.self).pointee, path: path)
+        case SUMI_PLUGIN_ABI_VERSION:
+            guard declaredSize >= MemoryLayout<sumi_plugin>.size else { throw tooSmall(path, declaredSize, MemoryLayout<sumi_plugin>.size, 2) }
+            return try openV2(table.pointee, path: path)
+        default:
+            let accepted = SumiVersion.pluginABIVersions.map(String.init).joined(separator: " and ")
             throw SumiError.usage("plugin \(path) was built for Sumi plugin ABI version \(abiVersion), "
-                + "but this sumi supports ABI version \(SUMI_PLUGIN_ABI_VERSION)")
+                + "but this sumi supports ABI versions \(accepted)")
         }
-        let declaredSize = UnsafeRawPointer(table).load(fromByteOffset: 4, as: UInt32.self)
-        guard Int(declaredSize) >= MemoryLayout<sumi_plugin>.size else {
-            throw SumiError.usage("plugin \(path) is malformed: its sumi_plugin table is \(declaredSize) bytes, "
-                + "ABI version \(SUMI_PLUGIN_ABI_VERSION) needs \(MemoryLayout<sumi_plugin>.size)")
-        }
-        let plugin = table.pointee
+    }
+
+    private static func tooSmall(_ path: String, _ size: Int, _ needed: Int, _ version: Int) -> SumiError {
+        SumiError.usage("plugin \(path) is malformed: its sumi_plugin table is \(size) bytes, ABI version \(version) needs \(needed)")
+    }
+
+    private static func openV1(_ plugin: sumi_plugin_v1, path: String) throws(SumiError) -> PluginLibrary {
         guard let namePointer = plugin.name else { throw SumiError.usage("plugin \(path) is malformed: it has no name") }
         let name = String(cString: namePointer)
-        let version = plugin.version.map { String(cString: $0) } ?? ""
         let place = "plugin \(name) (\(path))"
         guard plugin.stage_count == 0 || plugin.stages != nil else {
             throw SumiError.usage("\(place) is malformed: \(plugin.stage_count) stages but no stage table")
         }
-
-        var stages: [PluginStageEntry] = []
+        var factories: [StageDefinition] = []
         for index in 0..<Int(plugin.stage_count) {
-            guard let stageTable = plugin.stages?.advanced(by: index) else { break }
-            stages.append(try readStage(stageTable, index: index, place: place, origin: path))
-        }
-        return PluginLibrary(path: path, name: name, version: version, stages: stages)
-    }
-
-    /// The factories to register: one per stage, with the library's path as origin.
-    var factories: [StageDefinition] {
-        stages.map { entry in
-            StageDefinition(descriptor: entry.descriptor, origin: path) { parameters in
-                try PluginStage(entry: entry, parameters: parameters)
+            guard let stage = plugin.stages?.advanced(by: index) else { break }
+            let declaredSize = UnsafeRawPointer(stage).load(as: UInt32.self)
+            guard Int(declaredSize) >= MemoryLayout<sumi_stage_v1>.size else {
+                throw SumiError.usage("\(place) is malformed: stage #\(index) has size \(declaredSize), "
+                    + "expected at least \(MemoryLayout<sumi_stage_v1>.size)")
             }
+            let table = stage.pointee
+            let descriptor = try readDescriptor(table.descriptor_json, index: index, place: place)
+            guard table.create != nil, table.process != nil, table.destroy != nil else {
+                throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
+            }
+            for port in descriptor.inputs where port.accepts != [.image] {
+                throw SumiError.usage("\(place): stage \"\(descriptor.name)\" input \"\(port.name)\" takes \(port.typeName); "
+                    + "plugin ABI version 1 passes images only")
+            }
+            guard descriptor.output == .image else {
+                throw SumiError.usage("\(place): stage \"\(descriptor.name)\" produces \(descriptor.output.rawValue); "
+                    + "plugin ABI version 1 returns an image only")
+            }
+            let entry = PluginStageEntryV1(table: stage, descriptor: descriptor, origin: path)
+            factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
+                try PluginStageV1(entry: entry, parameters: parameters)
+            })
         }
+        return PluginLibrary(path: path, abiVersion: 1, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
+                             licence: "", description: "", factories: factories, formats: [])
     }
 
-    private static func readStage(_ stage: UnsafePointer<sumi_stage>, index: Int, place: String,
-                                  origin: String) throws(SumiError) -> PluginStageEntry {
-        let declaredSize = UnsafeRawPointer(stage).load(as: UInt32.self)
-        guard Int(declaredSize) >= MemoryLayout<sumi_stage>.size else {
-            throw SumiError.usage("\(place) is malformed: stage #\(index) has size \(declaredSize), "
-                + "expected at least \(MemoryLayout<sumi_stage>.size)")
+    private static func openV2(_ plugin: sumi_plugin, path: String) throws(SumiError) -> PluginLibrary {
+        guard let namePointer = plugin.name else { throw SumiError.usage("plugin \(path) is malformed: it has no name") }
+        let name = String(cString: namePointer)
+        let place = "plugin \(name) (\(path))"
+        guard plugin.stage_count == 0 || plugin.stages != nil else {
+            throw SumiError.usage("\(place) is malformed: \(plugin.stage_count) stages but no stage table")
         }
-        let table = stage.pointee
-        guard let json = table.descriptor_json else {
-            throw SumiError.usage("\(place) is malformed: stage #\(index) has no descriptor")
+        guard plugin.format_count == 0 || plugin.formats != nil else {
+            throw SumiError.usage("\(place) is malformed: \(plugin.format_count) formats but no format table")
         }
-        let descriptor: StageDescriptor
-        do { descriptor = try StageDescriptorJSON.decode(text: String(cString: json)) } catch {
+        var factories: [StageDefinition] = []
+        for index in 0..<Int(plugin.stage_count) {
+            guard let stage = plugin.stages?.advanced(by: index) else { break }
+            let declaredSize = UnsafeRawPointer(stage).load(as: UInt32.self)
+            guard Int(declaredSize) >= MemoryLayout<sumi_stage>.size else {
+                throw SumiError.usage("\(place) is malformed: stage #\(index) has size \(declaredSize), "
+                    + "expected at least \(MemoryLayout<sumi_stage>.size)")
+            }
+            let table = stage.pointee
+            let descriptor = try readDescriptor(table.descriptor_json, index: index, place: place)
+            guard table.create != nil, table.process != nil, table.destroy != nil else {
+                throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
+            }
+            try checkPorts(descriptor, place: place)
+            let entry = PluginStageEntryV2(table: stage, descriptor: descriptor, origin: path)
+            factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
+                try PluginStageV2(entry: entry, parameters: parameters)
+            })
+        }
+        var formats: [PluginFormat] = []
+        for index in 0..<Int(plugin.format_count) {
+            guard let format = plugin.formats?.advanced(by: index) else { break }
+            formats.append(try PluginFormatReader.read(format, index: index, place: place, origin: path))
+        }
+        return PluginLibrary(path: path, abiVersion: 2, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
+                             licence: plugin.licence.map { String(cString: $0) } ?? "",
+                             description: plugin.description.map { String(cString: $0) } ?? "",
+                             factories: factories, formats: formats)
+    }
+
+    private static func readDescriptor(_ json: UnsafePointer<CChar>?, index: Int, place: String) throws(SumiError) -> StageDescriptor {
+        guard let json else { throw SumiError.usage("\(place) is malformed: stage #\(index) has no descriptor") }
+        do { return try StageDescriptorJSON.decode(text: String(cString: json)) } catch {
             throw SumiError.usage("\(place) has a malformed descriptor for stage #\(index): \(error)")
         }
-        guard table.create != nil, table.process != nil, table.destroy != nil else {
-            throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
+    }
+
+    /// A descriptor that contradicts itself about its ports is refused at load: no port, two ports of
+    /// one name, a list output that follows a parameter it does not have.
+    private static func checkPorts(_ descriptor: StageDescriptor, place: String) throws(SumiError) {
+        let stage = "\(place): stage \"\(descriptor.name)\""
+        var seen: Set<String> = []
+        for port in descriptor.inputs {
+            guard !port.accepts.isEmpty else { throw SumiError.usage("\(stage) input \"\(port.name)\" accepts no kind") }
+            guard seen.insert(port.name).inserted else { throw SumiError.usage("\(stage) has two inputs named \"\(port.name)\"") }
         }
-        for port in descriptor.inputs where port.accepts != [.image] {
-            throw SumiError.usage("\(place): stage \"\(descriptor.name)\" input \"\(port.name)\" takes \(port.typeName); "
-                + "plugin ABI version \(SUMI_PLUGIN_ABI_VERSION) passes images only")
+        if let list = descriptor.listOutputParameter {
+            guard descriptor.parameter(named: list) != nil else {
+                throw SumiError.usage("\(stage) declares \"list-output-when\": \"\(list)\" but has no parameter \"\(list)\"")
+            }
+            guard descriptor.output == .image else {
+                throw SumiError.usage("\(stage) declares \"list-output-when\" with \(descriptor.output.rawValue) output (only an image output becomes a list)")
+            }
         }
-        guard descriptor.output == .image else {
-            throw SumiError.usage("\(place): stage \"\(descriptor.name)\" produces \(descriptor.output.rawValue); "
-                + "plugin ABI version \(SUMI_PLUGIN_ABI_VERSION) returns an image only")
+        if descriptor.effect != .unknown && descriptor.effect != .creates {
+            guard case .image? = descriptor.inputs.first?.accepts.first, descriptor.output == .image else {
+                throw SumiError.usage("\(stage) declares \"effect\": \"\(descriptor.effect.rawValue)\", which needs an image first input and an image output")
+            }
         }
-        return PluginStageEntry(table: stage, descriptor: descriptor, origin: origin)
     }
 
     private static func lastLoaderError() -> String {

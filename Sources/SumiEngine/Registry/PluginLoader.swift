@@ -7,14 +7,23 @@ import SumiKit
 ///
 /// Every loading problem is a `SumiError` of kind `.usage` (exit code 2) naming the file: a missing
 /// file, a library that is not a plugin, an ABI version mismatch, a malformed descriptor, or a stage
-/// name that is already taken. Loading the same library twice is a no-op. Libraries are never
-/// unloaded.
+/// name that is already taken. The same library reached through two paths (two folders, a symbolic
+/// or hard link) is opened once: libraries are known by device and inode. Libraries are never
+/// unloaded. A version 2 library's formats go to `ImageFormatRegistry.shared` when it is first opened.
 public enum PluginLoader {
-    /// Libraries opened so far in this process, by canonical path.
-    private static let libraries = Mutex<[String: PluginLibrary]>([:])
+    /// Libraries opened so far in this process, by device and inode, and their canonical paths.
+    private static let libraries = Mutex<(byFile: [FileIdentity: PluginLibrary], byPath: [String: PluginLibrary])>(([:], [:]))
+
+    /// A file's identity on its file system, the same through every path that reaches it.
+    struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
 
     /// Loads one plugin library and registers its stages into `registry`.
-    public static func loadLibrary(at path: String, into registry: StageRegistry) throws(SumiError) {
+    /// `warn` receives the format clashes of a version 2 library (a built-in format wins).
+    public static func loadLibrary(at path: String, into registry: StageRegistry,
+                                   warn: (String) -> Void = { _ in }) throws(SumiError) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT && lstat(path, &info) != 0 { throw SumiError.usage("plugin library \(path) does not exist") }
@@ -27,15 +36,19 @@ public enum PluginLoader {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw SumiError.usage("plugin library \(path) is not a regular file")
         }
-        let canonical = canonicalPath(path)
-        let library = try libraries.withLock { (opened: inout [String: PluginLibrary]) throws(SumiError) -> PluginLibrary in
-            if let known = opened[canonical] { return known }
-            let library = try PluginLibrary.open(canonical)
-            opened[canonical] = library
+        let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+        var formatsToRegister: [PluginFormat] = []
+        let library = try libraries.withLock { (opened: inout (byFile: [FileIdentity: PluginLibrary], byPath: [String: PluginLibrary])) throws(SumiError) -> PluginLibrary in
+            if let known = opened.byFile[identity] { return known }
+            let library = try PluginLibrary.open(canonicalPath(path))
+            opened.byFile[identity] = library
+            opened.byPath[library.path] = library
+            formatsToRegister = library.formats
             return library
         }
+        if !formatsToRegister.isEmpty { ImageFormatRegistry.shared.register(formatsToRegister, warn: warn) }
         let definitions = library.factories
-        let present = definitions.filter { registry.definition(named: $0.descriptor.name)?.origin == canonical }
+        let present = definitions.filter { registry.definition(named: $0.descriptor.name)?.origin == library.path }
         if !definitions.isEmpty && present.count == definitions.count { return }
         // All or none: the registry checks every name before adding any.
         try registry.register(definitions)
@@ -53,7 +66,7 @@ public enum PluginLoader {
         for name in try sharedLibraries(in: dir) {
             let path = dir.hasSuffix("/") ? dir + name : dir + "/" + name
             if FileIO.isDirectory(path) { continue }
-            do { try loadLibrary(at: path, into: registry) } catch {
+            do { try loadLibrary(at: path, into: registry, warn: warn) } catch {
                 let canonical = canonicalPath(path)
                 registry.recordBroken(path: canonical, reason: error.message)
                 warn("plugin \(canonical) skipped: \(error.message)")
@@ -61,9 +74,31 @@ public enum PluginLoader {
         }
     }
 
-    /// The name and version a loaded library declared, by canonical path.
-    public static func library(at path: String) -> (name: String, version: String)? {
-        libraries.withLock { $0[path].map { ($0.name, $0.version) } }
+    /// What a loaded library declared about itself, by canonical path.
+    public static func library(at path: String) -> LibraryInfo? {
+        libraries.withLock { $0.byPath[path].map {
+            LibraryInfo(path: $0.path, abiVersion: $0.abiVersion, name: $0.name, version: $0.version,
+                        licence: $0.licence, description: $0.description,
+                        stages: $0.factories.map(\.descriptor.name), formats: $0.formats.map(\.name))
+        } }
+    }
+
+    /// Every library loaded in this process, by path.
+    public static var loadedLibraries: [LibraryInfo] {
+        let paths = libraries.withLock { Array($0.byPath.keys) }.sorted()
+        return paths.compactMap { library(at: $0) }
+    }
+
+    /// A loaded plugin library as `sumi stages` and `sumi plugins` show it.
+    public struct LibraryInfo: Sendable {
+        public var path: String
+        public var abiVersion: UInt32
+        public var name: String
+        public var version: String
+        public var licence: String
+        public var description: String
+        public var stages: [String]
+        public var formats: [String]
     }
 
     /// The names of the `*.so` files in `dir`, sorted.

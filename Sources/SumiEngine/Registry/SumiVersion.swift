@@ -5,5 +5,5 @@ import CSumiPlugin
 public enum SumiVersion {
     public static let string = "0.2.0"
     /// The plugin ABI versions this host loads.
-    public static let pluginABIVersions: [UInt32] = [SUMI_PLUGIN_ABI_VERSION]
+    public static let pluginABIVersions: [UInt32] = Array(SUMI_PLUGIN_ABI_OLDEST...SUMI_PLUGIN_ABI_VERSION)
 }

@@ -9,6 +9,7 @@ public struct Sepia: Stage {
         summary: "Tones an image sepia",
         inputs: [PortSpec(name: "in", accepts: .image)],
         output: .image,
+        effect: .pixels,
         parameters: [
             ParameterSpec("amount", .number, default: .number(1), min: 0, max: 1,
                           summary: "how much of the sepia tone to mix in (0 keeps the image)"),

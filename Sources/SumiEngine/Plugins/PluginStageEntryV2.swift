@@ -1,11 +1,11 @@
 import CSumiPlugin
 import SumiKit
 
-/// One stage of a loaded plugin: its C function table and its decoded descriptor.
+/// One stage of a loaded version 2 plugin: its C function table and its decoded descriptor.
 ///
 /// `@unchecked Sendable`: the table belongs to a library that is never unloaded, and the ABI requires
 /// it to stay unchanged for the life of the process, so sharing the pointer between threads is safe.
-final class PluginStageEntry: @unchecked Sendable {
+final class PluginStageEntryV2: @unchecked Sendable {
     let table: UnsafePointer<sumi_stage>
     let descriptor: StageDescriptor
     /// The library's path.
@@ -17,7 +17,6 @@ final class PluginStageEntry: @unchecked Sendable {
         self.origin = origin
     }
 
-    /// Names the library in run errors, which the runner already prefixes with the stage's place:
-    /// `plugin libpixelate.so`.
+    /// Names the library in run errors: `plugin libcontact.so`.
     var place: String { "plugin \(FileIO.fileName(of: origin))" }
 }

@@ -2,7 +2,7 @@ import CSumiPlugin
 import SumiKit
 import Synchronization
 
-/// A stage instance living in a plugin library: created through the plugin's `create` with the
+/// A stage instance living in a version 1 plugin library: created through the plugin's `create` with the
 /// checked parameters as JSON, run through `process` over C image buffers, and destroyed (through the
 /// plugin's `destroy`) when the last reference goes away.
 ///
@@ -11,13 +11,13 @@ import Synchronization
 /// a plugin cannot keep capture rectangles pointing at pixels it moved.
 /// `@unchecked Sendable`: `process` calls on one instance are serialised by `lock`, as the ABI
 /// promises plugins.
-final class PluginStage: StageInstance, @unchecked Sendable {
-    private let entry: PluginStageEntry
+final class PluginStageV1: StageInstance, @unchecked Sendable {
+    private let entry: PluginStageEntryV1
     private let instance: UnsafeMutableRawPointer?
     private let lock = Mutex<Void>(())
 
     /// Calls the plugin's `create`. A parameter error reads like a built-in stage's.
-    init(entry: PluginStageEntry, parameters: Parameters) throws(StageError) {
+    init(entry: PluginStageEntryV1, parameters: Parameters) throws(StageError) {
         self.entry = entry
         let values = JSONValue.object(parameters.values.sorted { $0.key < $1.key }.map { ($0.key, $0.value.json) })
         let given = JSONValue.array(parameters.given.sorted().map(JSONValue.string))
@@ -47,7 +47,7 @@ final class PluginStage: StageInstance, @unchecked Sendable {
         let sink = PluginOutputSink(warn: context.warn)
         var error = PluginCallError()
         let status = lock.withLock { _ in
-            PluginStage.withBorrowedImages(images[...], borrowed: []) { borrowed in
+            PluginStageV1.withBorrowedImages(images[...], borrowed: []) { borrowed in
                 sink.withOutput { output in
                     entry.table.pointee.process?(instance, borrowed, UInt32(borrowed.count), output, &error.raw) ?? -1
                 }
