@@ -60,10 +60,10 @@ enum HostValues {
         case SUMI_KIND_IMAGE: return .image(try image(value, api: api))
         case SUMI_KIND_IMAGES:
             let count = api.pointee.list_count?(value) ?? 0
-            return .images(try (0..<count).map { index in
+            return .images(ImageList(try (0..<count).map { index in
                 guard let item = api.pointee.list_item?(value, index) else { throw StageError("the host's list has no image \(index)") }
                 return try image(item, api: api)
-            })
+            }))
         case SUMI_KIND_LAYER: return .layer(try layer(value, call: call, api: api))
         case SUMI_KIND_FILE:
             var info = sumi_file_info()
@@ -112,7 +112,7 @@ enum HostValues {
         case .image(let image): return try make(image, call: call, api: api)
         case .images(let images):
             guard let list = api.pointee.new_list?(call) else { throw StageError("the host refused a list") }
-            for image in images {
+            try images.forEachImage { _, image in
                 guard api.pointee.list_append?(list, try make(image, call: call, api: api)) == 0 else {
                     throw StageError("the host refused an image of the list")
                 }

@@ -46,7 +46,7 @@ final class PluginStageV2: StageInstance, @unchecked Sendable {
         for port in descriptor.inputs {
             let value = try Self.value(inputs[port.name], for: port)
             given.append(value)
-            handles.append(call.adopt(PluginValue(Self.content(of: value), isNew: false)))
+            handles.append(call.adopt(PluginValue(try Self.content(of: value), isNew: false)))
         }
         var error = PluginCallError()
         var resultHandle: OpaquePointer?
@@ -108,17 +108,18 @@ final class PluginStageV2: StageInstance, @unchecked Sendable {
         if port.accepts.contains(value.kind) { return value }
         if case .image(let image) = value {
             if port.accepts.contains(.layer) { return .layer(Layer(image: image)) }
-            if port.accepts.contains(.images) { return .images([image]) }
+            if port.accepts.contains(.images) { return .images(ImageList([image])) }
         }
-        if case .images(let list) = value, list.count == 1, port.accepts.contains(.image) { return .image(list[0]) }
+        if case .images(let list) = value, list.count == 1, port.accepts.contains(.image) { return .image(try list[0].image()) }
         throw StageError("port \"\(port.name)\": expected \(port.typeName), got \(value.kind.rawValue)")
     }
 
-    static func content(of value: Value) -> PluginValue.Content {
+    /// A list is taken whole: a plugin reads its images by index, in any order.
+    static func content(of value: Value) throws -> PluginValue.Content {
         switch value {
         case .image(let image): .image(image)
         case .layer(let layer): .layer(layer)
-        case .images(let list): .list(list)
+        case .images(let list): .list(try list.images())
         case .file(let file): .file(file)
         }
     }

@@ -60,7 +60,7 @@ final class PluginValue: @unchecked Sendable {
             }
             return .image(image)
         case .layer(let layer): return .layer(layer)
-        case .list(let images): return .images(images)
+        case .list(let images): return .images(ImageList(images))
         case .file(let file): return .file(file)
         }
     }
