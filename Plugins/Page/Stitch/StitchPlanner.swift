@@ -2,8 +2,8 @@ import SumiKit
 
 /// Checks a list of captures and works out the stitch layout: fixed bars and each capture's offset.
 ///
-/// The captures are looked at one after another, each decoded when its turn comes (the next one
-/// ahead on another thread), so few are in memory at once: one pass gathers the sizes, the row
+/// The captures are looked at one after another, each decoded when its turn comes (the next two
+/// ahead, on other threads), so few are in memory at once: one pass gathers the sizes, the row
 /// hashes and which rows near the edges match the first capture's. The offsets then come from the
 /// row hashes alone wherever consecutive captures match exactly (lossless captures); only a pair
 /// that does not (lossy captures) is decoded again, two captures at a time, for the approximate
@@ -34,7 +34,13 @@ struct StitchPlanner {
         var target: [UInt8]?
         var width = 0
         var knownOpaque = true
-        try captures.forEachImage { i, decoded in
+        // Two readers, over the even and the odd captures, so that two captures are being decoded
+        // while the pass looks at the one before (nothing else runs yet on the other core).
+        let readers = [0, 1].map { first in
+            ImageList(sources: Swift.stride(from: first, to: captures.count, by: 2).map { captures[$0] }).reader()
+        }
+        for i in captures.indices {
+            guard let decoded = try readers[i % 2].next() else { break }
             let capture = i == 0 ? decoded : try CaptureColour.unified(decoded, to: target)
             if i == 0 {
                 target = capture.metadata.iccProfile
