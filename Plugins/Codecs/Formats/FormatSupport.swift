@@ -40,7 +40,7 @@ public struct FormatSupport: Sendable {
         FormatSupport(format: .webp, reads: true, writes: true, profile: "ICC (ICCP)",
                       metadata: "EXIF, XMP chunks", notes: "still images; lossy output with alpha; quality"),
         FormatSupport(format: .tiff, reads: true, writes: true, profile: "ICC (tag 34675)",
-                      metadata: "EXIF (IFD0 and EXIF/GPS IFDs), XMP (tag 700)", notes: "maker notes are not carried"),
+                      metadata: "EXIF (IFD0 and EXIF/GPS IFDs), XMP (tag 700)", notes: "self-contained maker notes carried (Nikon, Apple, Fujifilm, Olympus), others left out"),
         FormatSupport(format: .heif, reads: true, writes: true, profile: "ICC or nclx (read), ICC (write)",
                       metadata: "EXIF, XMP", notes: "HEIC via libheif (libde265 decode, x265 encode); irot/imir applied; quality"),
         FormatSupport(format: .avif, reads: true, writes: true, profile: "ICC or nclx (read), ICC (write)",

@@ -20,7 +20,7 @@ enum ExtendedXMP {
     /// The APP1 segment bodies for `xmp` (too large for one segment): the main packet, then the
     /// extension segments of the packet without its `<?xpacket?>` wrapper.
     static func segments(for xmp: [UInt8]) -> [[UInt8]] {
-        let extended = Array(unwrapped(String(decoding: xmp, as: UTF8.self)).utf8)
+        let extended = unwrapped(xmp)
         let guid = MD5.hex(extended)
         var bodies = [JPEGSegments.xmpSignature + mainPacket(guid: guid)]
         var offset = 0
@@ -33,9 +33,56 @@ enum ExtendedXMP {
         return bodies
     }
 
-    /// The packet with its `<?xpacket ...?>` processing instructions removed.
-    static func unwrapped(_ text: String) -> String {
-        text.replacing(#/<\?xpacket[^?]*\?>\s*/#, with: "")
+    /// The packet with its `<?xpacket ...?>` processing instructions (and the line breaks after
+    /// them) removed. Plain byte searches: packets reach megabytes, where regular expressions crawl.
+    static func unwrapped(_ xmp: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(xmp.count)
+        var at = 0
+        while let open = find(Array("<?xpacket".utf8), in: xmp, from: at), let close = find(Array("?>".utf8), in: xmp, from: open) {
+            out += xmp[at..<open]
+            at = close + 2
+            while at < xmp.count, [0x0A, 0x0D, 0x20, 0x09].contains(xmp[at]) { at += 1 }
+        }
+        out += xmp[at...]
+        return out
+    }
+
+    /// `main` without its `xmpNote:HasExtendedXMP` attribute or element (the packet is whole again).
+    static func withoutGUID(_ main: [UInt8]) -> [UInt8] {
+        let name = Array("xmpNote:HasExtendedXMP".utf8)
+        guard let at = find(name, in: main, from: 0) else { return main }
+        if at > 0, main[at - 1] == UInt8(ascii: "<"),
+           let end = find(Array("</xmpNote:HasExtendedXMP>".utf8), in: main, from: at) {
+            return Array(main[..<(at - 1)] + main[(end + name.count + 3)...])
+        }
+        var start = at
+        while start > 0, [0x20, 0x09, 0x0A, 0x0D].contains(main[start - 1]) { start -= 1 }
+        guard let quote = main[(at + name.count)...].firstIndex(where: { $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") }),
+              let closing = main[(quote + 1)...].firstIndex(of: main[quote]) else { return main }
+        return Array(main[..<start] + main[(closing + 1)...])
+    }
+
+    /// The first index at or after `start` where `pattern` occurs in `bytes`.
+    static func find(_ pattern: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
+        var at = start
+        while at <= bytes.count - pattern.count {
+            if bytes[at] == first, bytes[at..<(at + pattern.count)].elementsEqual(pattern) { return at }
+            at += 1
+        }
+        return nil
+    }
+
+    /// The last index where `pattern` occurs in `bytes`.
+    static func findLast(_ pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        var at = bytes.count - pattern.count
+        while at >= 0 {
+            if bytes[at..<(at + pattern.count)].elementsEqual(pattern) { return at }
+            at -= 1
+        }
+        return nil
     }
 
     static func bigEndian32(_ value: Int) -> [UInt8] {
@@ -44,9 +91,16 @@ enum ExtendedXMP {
 
     /// The GUID a main packet names in `xmpNote:HasExtendedXMP` (attribute or element), if any.
     static func guid(in main: [UInt8]) -> String? {
-        let text = String(decoding: main, as: UTF8.self)
-        let pattern = #/xmpNote:HasExtendedXMP(?:\s*=\s*["']|>)([0-9A-Fa-f]{32})/#
-        return text.firstMatch(of: pattern).map { String($0.1) }
+        guard let at = find(Array("xmpNote:HasExtendedXMP".utf8), in: main, from: 0) else { return nil }
+        // Attribute (="GUID", spaces allowed around =) or element (>GUID<).
+        var start = at + 22
+        while start < main.count, [0x20, 0x09, 0x0A, 0x0D, UInt8(ascii: "=")].contains(main[start]) { start += 1 }
+        guard start < main.count, [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: ">")].contains(main[start]),
+              start + 33 <= main.count else { return nil }
+        let digits = main[(start + 1)..<(start + 33)]
+        let hex = Set("0123456789ABCDEFabcdef".utf8)
+        guard digits.allSatisfy(hex.contains) else { return nil }
+        return String(decoding: digits, as: UTF8.self)
     }
 
     /// The main packet merged with its extended part: the extended packet's `rdf:Description`s go
@@ -86,16 +140,13 @@ enum ExtendedXMP {
         guard MD5.hex(assembled) == guid.uppercased() else {
             return (nil, "extended XMP does not match its MD5 digest \(guid); ignored")
         }
-        let mainText = String(decoding: main, as: UTF8.self)
-            .replacing(#/\s*xmpNote:HasExtendedXMP\s*=\s*["'][0-9A-Fa-f]{32}["']/#, with: "")
-            .replacing(#/<xmpNote:HasExtendedXMP>[0-9A-Fa-f]{32}</xmpNote:HasExtendedXMP>/#, with: "")
-        let extendedText = String(decoding: assembled, as: UTF8.self)
-        guard let inner = extendedText.firstMatch(of: #/<rdf:RDF[^>]*>([\s\S]*)</rdf:RDF>/#)?.1,
-              let close = mainText.firstRange(of: "</rdf:RDF>") else {
+        let main = withoutGUID(main)
+        guard let open = find(Array("<rdf:RDF".utf8), in: assembled, from: 0),
+              let openEnd = find([UInt8(ascii: ">")], in: assembled, from: open),
+              let innerEnd = findLast(Array("</rdf:RDF>".utf8), in: assembled), innerEnd > openEnd,
+              let close = findLast(Array("</rdf:RDF>".utf8), in: main) else {
             return (nil, "extended XMP is not an RDF packet; ignored")
         }
-        var text = mainText
-        text.insert(contentsOf: inner, at: close.lowerBound)
-        return (Array(text.utf8), nil)
+        return (Array(main[..<close]) + assembled[(openEnd + 1)..<innerEnd] + main[close...], nil)
     }
 }

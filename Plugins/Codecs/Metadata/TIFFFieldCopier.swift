@@ -2,8 +2,9 @@
 /// point to — from one TIFF structure into another, converting the byte order: how EXIF gets into a
 /// TIFF file's IFD0 (and back out of one into an EXIF block).
 ///
-/// Maker notes and the interoperability directory are left out: their offsets are relative to the
-/// block they came from and would point at the wrong bytes after the move.
+/// The interoperability directory is left out, and so are maker notes whose offsets count from the
+/// block they came from (they would point at the wrong bytes after the move); a self-contained
+/// maker note (`MakerNote.isSelfContained`) is copied as an opaque blob, as exiftool does.
 struct TIFFFieldCopier {
     /// One entry to write: either copied raw (its value offsets already valid in the target) or a
     /// value in the target's byte order, or a pointer to a sub-directory to copy first.
@@ -14,7 +15,8 @@ struct TIFFFieldCopier {
     }
 
     static let ifd0MetadataTags: Set<UInt16> = [270, 271, 272, 274, 305, 306, 315, 33432]
-    static let skippedSubTags: Set<UInt16> = [0x927C, EXIFBlock.interopPointerTag]
+    static let makerNoteTag: UInt16 = 0x927C
+    static let skippedSubTags: Set<UInt16> = [EXIFBlock.interopPointerTag]
 
     let source: EXIFBlock
     /// The target so far; directories and values are appended.
@@ -64,6 +66,11 @@ struct TIFFFieldCopier {
                 continue
             }
             if let only, !only.contains(entry.tag) { continue }
+            if entry.tag == TIFFFieldCopier.makerNoteTag {
+                guard let range = entry.value, MakerNote.isSelfContained(source.bytes[range], littleEndian: source.littleEndian) else {
+                    continue
+                }
+            }
             if let value = value(of: entry) { result.append((entry.tag, value)) }
         }
         return result
