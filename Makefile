@@ -41,6 +41,8 @@ deps:
 test-deps: deps
 	$(call apt_install,$(TEST_PKGS))
 	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null
+	@# The full-page memory test makes its 50 captures with numpy.
+	@python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy >/dev/null
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_PKGS))
