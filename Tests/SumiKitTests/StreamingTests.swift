@@ -161,8 +161,59 @@ struct ShapeReader: Stage {
         ])
         let expected = (0..<height).flatMap { row in (0..<(width * 4)).map { UInt8(truncatingIfNeeded: row + $0) } }
         #expect(seen.withLock { $0 } == expected)
-        #expect(stream.mostRowsHeld <= 10)
+        #expect(stream.mostRowsHeld <= stream.slots)
+        #expect(stream.slots == 20)
         #expect(stream.mostRowsHeld >= 7)
+    }
+
+    @Test func bandsThatDoNotLineUpNeverWaitForEachOther() throws {
+        // A producer whose bands follow its own boundaries (40 rows, then as many as it may: stitch's
+        // segments) and a consumer reading bands of 16: with a ring of exactly `capacity` rows, the
+        // producer waited for row 40 to be released while the consumer waited for row 48. A watchdog
+        // fails the stream after 20 s, so a regression fails instead of hanging.
+        let stream = RowStream(capacity: 48)
+        let (width, height) = (2, 3000)
+        let done = Mutex(false)
+        let rowsRead = Mutex(0)
+        PosixThreads.run([
+            {
+                do {
+                    try stream.begin(ImageShape(width: width, height: height))
+                    var y = 0, step = 0
+                    let sizes = [40, 48, 7, 48, 33, 1, 48]
+                    while y < height {
+                        let end = min(height, y + sizes[step % sizes.count])
+                        try stream.reserve(through: end)
+                        for row in y..<end { stream.row(row)[0] = UInt8(truncatingIfNeeded: row) }
+                        stream.publish(through: end)
+                        y = end
+                        step += 1
+                    }
+                    stream.finish()
+                } catch { stream.fail(error) }
+            },
+            {
+                do {
+                    var y = 0
+                    while y < height {
+                        let end = min(height, y + 16)
+                        _ = try stream.waitForRows(through: end)
+                        for row in y..<end where stream.row(row)[0] == UInt8(truncatingIfNeeded: row) {
+                            rowsRead.withLock { $0 += 1 }
+                        }
+                        stream.release(through: end)
+                        y = end
+                    }
+                } catch { stream.fail(error) }
+                done.withLock { $0 = true }
+            },
+            {
+                for _ in 0..<2000 where !done.withLock({ $0 }) { usleep(10_000) }
+                if !done.withLock({ $0 }) { stream.fail(StageError("the two sides waited for each other")) }
+            },
+        ])
+        #expect(!stream.hasFailed)
+        #expect(rowsRead.withLock { $0 } == height)
     }
 
     @Test func askingForMoreRowsThanTheRingHoldsIsAnError() throws {

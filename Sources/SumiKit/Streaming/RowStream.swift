@@ -7,8 +7,16 @@ import Glibc
 /// stages on either side work at the same time on different bands.
 ///
 /// Rows are named by their absolute index (0 at the top). Row `y` lives at ring slot
-/// `y % capacity` (`row(_:)`), so a band may wrap around the end of the ring; C code computes the
+/// `y % slots` (`row(_:)`), so a band may wrap around the end of the ring; C code computes the
 /// same address from `ring`.
+///
+/// `capacity` is the largest band either side may ask for; the ring holds `slots` = twice that
+/// (capped at the height). With one ring of `capacity` rows, a producer's band and a consumer's band
+/// that do not line up could each wait for the other (a producer that published 40 rows and reserves
+/// 48 more waits for the consumer to release row 40, while the consumer, at row 32 in bands of 16,
+/// waits for row 48): with twice the room, a reservation of at most `capacity` rows always fits once
+/// the consumer has released what it read, and a consumer's band of at most `capacity` rows is always
+/// published first.
 ///
 /// The producer:
 /// 1. `begin(_:)` with the image's size and side data (consumers that need only these go on at once);
@@ -41,10 +49,13 @@ public final class RowStream: @unchecked Sendable {
     private var storage: UnsafeMutablePointer<UInt8>?
     private var stride = 0
     private let requestedCapacity: Int
-    /// The ring size in rows (the requested capacity, capped at the height once begun).
+    /// The largest band in rows that the producer may reserve, or the consumer wait for, past what
+    /// the other side has handed over (the requested capacity, capped at the height once begun).
     public private(set) var capacity: Int
+    /// The ring's size in rows: twice `capacity`, capped at the height (see the type's comment).
+    public private(set) var slots: Int
     /// The most rows reserved by the producer and not yet released by the consumer at any moment:
-    /// the ring's real occupancy, never above `capacity`.
+    /// the ring's real occupancy, never above `slots`.
     public private(set) var mostRowsHeld = 0
 
     /// The error a waiting side sees when the other side failed.
@@ -58,6 +69,7 @@ public final class RowStream: @unchecked Sendable {
     public init(capacity: Int = RowStream.defaultCapacity) {
         requestedCapacity = max(1, capacity)
         self.capacity = max(1, capacity)
+        slots = max(1, capacity)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
     }
@@ -85,7 +97,8 @@ public final class RowStream: @unchecked Sendable {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
         let rows = max(1, min(requestedCapacity, shape.height))
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rows * shape.width * 4))
+        let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, ringRows * shape.width * 4))
         try locked {
             if failure != nil {
                 buffer.deallocate()
@@ -95,6 +108,7 @@ public final class RowStream: @unchecked Sendable {
             storage = buffer
             stride = shape.width * 4
             capacity = rows
+            slots = ringRows
             shapeValue = shape
             wake()
         }
@@ -108,7 +122,7 @@ public final class RowStream: @unchecked Sendable {
             let target = min(row, shape.height)
             precondition(target - published <= capacity, "RowStream.reserve: a band larger than the ring")
             if discarding { released = published }
-            while failure == nil && target - released > capacity { wait() }
+            while failure == nil && target - released > slots { wait() }
             if failure != nil { throw ProducerFailed() }
             reserved = max(reserved, target)
             mostRowsHeld = max(mostRowsHeld, reserved - released)
@@ -172,12 +186,12 @@ public final class RowStream: @unchecked Sendable {
     /// `reserve` and `publish`, for the consumer between `waitForRows` and `release`.
     public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
         // The storage and stride are fixed once begun; reading them needs no lock.
-        storage.unsafelyUnwrapped + (y % capacity) * stride
+        storage.unsafelyUnwrapped + (y % slots) * stride
     }
 
     /// The ring for C code: row `y` is at `base + (y % rows) * stride`. Only after `begin`.
     public var ring: (base: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) {
-        locked { (storage.unsafelyUnwrapped, stride, capacity) }
+        locked { (storage.unsafelyUnwrapped, stride, slots) }
     }
 
     // MARK: Consumer
