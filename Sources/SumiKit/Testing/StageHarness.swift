@@ -31,6 +31,34 @@ public struct StageHarness: Sendable {
         return try stage.process(StageInputs(inputs), context: context)
     }
 
+    /// Runs the stage's streamed path (`RowStage.process(_:context:output:)`) once: images on ports it
+    /// reads as rows arrive as complete streams, and an image output is collected from its stream.
+    /// A test compares the result with `run`'s, since both paths must give the same bytes.
+    public func runRows(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:],
+                        sizeHint: (@Sendable (Size) -> Size?)? = nil) throws -> Value {
+        guard let stage = try make(parameters) as? any RowStage else {
+            throw StageError("\(factory.descriptor.name) has no streamed path")
+        }
+        var values = inputs
+        var streams: [String: RowStream] = [:]
+        for (port, value) in inputs where stage.imageAccess(for: port) == .rows {
+            guard case .image(let image) = value else { continue }
+            streams[port] = RowStream.whole(image)
+            values[port] = nil
+        }
+        let sink = collected
+        let context = StageContext(warn: { message in sink.withLock { $0.append(message) } }, sizeHint: sizeHint)
+        let output = stage.producesRows ? RowStream(capacity: Int.max) : nil
+        let value = try stage.process(StageInputs(values, streams: streams), context: context, output: output)
+        guard let output else {
+            guard let value else { throw StageError("\(factory.descriptor.name) returned no value") }
+            return value
+        }
+        guard output.isComplete else { throw StageError("\(factory.descriptor.name) ended without producing its image") }
+        output.finish()
+        return .image(try output.image())
+    }
+
     /// Runs the stage and returns its image output.
     public func runImage(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:]) throws -> Image {
         switch try run(parameters, inputs: inputs) {
