@@ -168,6 +168,40 @@ if command -v heif-enc >/dev/null; then
   row heic "heic 12 MP -> jpeg" "heif-convert" "convert"
 fi
 
+if [ -f pipelines/caption.json ] && "$SUMI" inspect text >/dev/null 2>&1; then
+  echo "== Memory versus size: caption (120 px text in a bordered box, q90), median time and peak RSS"
+  # pyvips is the libvips peer (its demand-driven regions keep memory flat); install it if missing.
+  python3 -c "import pyvips" 2>/dev/null || pip install --user --quiet pyvips 2>/dev/null \
+    || pip install --user --quiet --break-system-packages pyvips || true
+  HAVE_PYVIPS=$(python3 -c "import pyvips" 2>/dev/null && echo 1 || echo 0)
+  TEXT='東京タワー Tokyo Tower'
+  for size in 3000x2002 6000x4004 12000x8008; do
+    w=${size%x*}; factor=$((w / 3000)); frame="$((425 * factor))x$((284 * factor))"
+    input="$WORK/photo-$size.jpg"
+    if [ "$size" = 3000x2002 ]; then input=$PHOTO; fi
+    [ -f "$input" ] || vips resize "$PHOTO" "$input[Q=90]" "$factor"
+    CAP=("$SUMI run pipelines/caption.json -i $input -o $WORK/out/cap-$size.jpg --set 'text=$TEXT' --set frame=$frame --quiet")
+    LABELS=()
+    if [ "$HAVE_PYVIPS" = 1 ]; then
+      CAP+=("python3 bench/caption_pyvips.py $input $WORK/out/capv-$size.jpg '$TEXT' 120 $FONT"); LABELS+=("pyvips")
+    fi
+    if [ "$size" = 3000x2002 ]; then
+      CAP+=("djpeg $input | cjpeg -quality 90 > $WORK/out/capp.jpg"); LABELS+=("djpeg|cjpeg")
+    fi
+    if [ "$size" != 12000x8008 ]; then
+      CAP+=("$CONVERT $input -font $FONT -pointsize 120 -fill red -stroke black -gravity center -annotate +0+0 '$TEXT' -quality 90 $WORK/out/capm-$size.jpg")
+      LABELS+=("convert")
+    fi
+    runs=5; [ "$size" = 12000x8008 ] && runs=3
+    bench "cap-$size" --runs $runs "${CAP[@]}"
+    row "cap-$size" "caption $size" "${LABELS[@]}"
+    printf '   peak RSS %s: sumi %s KB' "$size" "$(peak bash -c "${CAP[0]}")"
+    i=1
+    for label in "${LABELS[@]}"; do printf ' | %s %s KB' "$label" "$(peak bash -c "${CAP[$i]}")"; i=$((i+1)); done
+    echo
+  done
+fi
+
 echo "== Peak memory (max RSS)"
 printf '   sumi decode+encode: %s KB | djpeg: %s KB | vips copy: %s KB | convert: %s KB\n' \
   "$(peak "$SUMI" run "$WORK/recode.json" -i "$PHOTO" -o "$WORK/out/s.jpg" --quiet)" \

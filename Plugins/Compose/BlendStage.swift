@@ -11,7 +11,7 @@ import SumiKit
 /// from the base's (text and shapes are sRGB, as their colours are given; a raster layer has its
 /// own profile) is converted to the base's space first (lcms2, relative colorimetric), so a red
 /// caption is the same red on an Adobe RGB photo as on an sRGB one.
-public struct BlendStage: Stage {
+public struct BlendStage: Stage, RowStage {
     /// The largest layer, in pixels at its placement, that `blend` rasterises (Pillow's decompression
     /// bound, as `decode` uses): a mistaken placement fails instead of exhausting memory.
     public static let maxLayerPixels: Double = 178_956_970
@@ -39,29 +39,74 @@ public struct BlendStage: Stage {
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         var base = try inputs.takeImage("base")
-        let layers: [Layer]
-        switch inputs["layer"] {
-        case .layer(let layer)?: layers = [layer]
-        case .image(let image)?: layers = [Layer(image: image)]
-        case .images(let images)?: layers = images.map { Layer(image: $0) }
-        case let other:
-            throw StageError("port \"layer\": expected a layer, an image or a list of images, got \(other?.kind.rawValue ?? "nothing")")
-        }
         var changed = false
-        for (index, layer) in layers.enumerated() {
-            changed = try draw(layer, number: layers.count > 1 ? index : nil, onto: &base) || changed
+        let list = try layers(inputs)
+        for (index, layer) in list.enumerated() {
+            guard let piece = try rendered(layer, number: list.count > 1 ? index : nil, base: ImageShape(base)) else { continue }
+            changed = Compositor.composite(piece.image, atX: piece.x, y: piece.y, onto: &base, mode: mode,
+                                           opacity: opacity) || changed
         }
-        if changed {
-            // Source-over onto an opaque base stays opaque, whatever the layer.
-            let opaque = base.metadata.knownOpaque
-            base.metadata = base.metadata.applying(.pixels)
-            base.metadata.knownOpaque = opaque
-        }
+        if changed { base.metadata = Self.drawnOn(base.metadata) }
         return .image(base)
     }
 
-    /// Rasterises `layer` at its placement and composites it; returns whether the base was written.
-    private func draw(_ layer: Layer, number: Int?, onto base: inout Image) throws -> Bool {
+    /// The base is read as rows; the layers whole.
+    public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .rows : .whole }
+
+    /// The streamed path: the layers are rasterised once (memory bounded by their size), then each
+    /// band of the base is copied to the output and the layers' rows that fall on it composited.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let output else { return try process(inputs, context: context) }
+        let input = try inputs.rows("base")
+        let shape = try input.waitForStart()
+        let list = try layers(inputs)
+        let pieces = try list.enumerated().compactMap {
+            try rendered($0.element, number: list.count > 1 ? $0.offset : nil, base: shape)
+        }
+        let changed = pieces.contains {
+            Compositor.reaches($0.image, atX: $0.x, y: $0.y, width: shape.width, height: shape.height, opacity: opacity)
+        }
+        try output.begin(ImageShape(width: shape.width, height: shape.height,
+                                    metadata: changed ? Self.drawnOn(shape.metadata) : shape.metadata))
+        let band = 16
+        var y = 0
+        while y < shape.height {
+            let end = min(shape.height, y + band)
+            _ = try input.waitForRows(through: end)
+            try output.reserve(through: end)
+            for row in y..<end { output.row(row).update(from: input.row(row), count: shape.stride) }
+            input.release(through: end)
+            for piece in pieces {
+                Compositor.composite(piece.image, atX: piece.x, y: piece.y, ontoRows: y..<end, of: shape.width,
+                                     mode: mode, opacity: opacity) { output.row($0) }
+            }
+            output.publish(through: end)
+            y = end
+        }
+        return nil
+    }
+
+    /// Side data after drawing: pixels changed; source-over onto an opaque base stays opaque, whatever
+    /// the layer.
+    static func drawnOn(_ metadata: ImageMetadata) -> ImageMetadata {
+        var drawn = metadata.applying(.pixels)
+        drawn.knownOpaque = metadata.knownOpaque
+        return drawn
+    }
+
+    private func layers(_ inputs: StageInputs) throws -> [Layer] {
+        switch inputs["layer"] {
+        case .layer(let layer)?: return [layer]
+        case .image(let image)?: return [Layer(image: image)]
+        case .images(let images)?: return images.map { Layer(image: $0) }
+        case let other:
+            throw StageError("port \"layer\": expected a layer, an image or a list of images, got \(other?.kind.rawValue ?? "nothing")")
+        }
+    }
+
+    /// `layer` rasterised at its placement in the base's colour space, with its top-left in base
+    /// pixels; nil when it cannot touch the base (then it is not even rasterised).
+    private func rendered(_ layer: Layer, number: Int?, base: ImageShape) throws -> (image: Image, x: Int, y: Int)? {
         let which = number.map { "layer \($0)" } ?? "layer"
         let bounds = layer.bounds
         guard bounds.x.isFinite, bounds.y.isFinite, bounds.width.isFinite, bounds.height.isFinite else {
@@ -69,7 +114,7 @@ public struct BlendStage: Stage {
         }
         guard opacity > 0, bounds.width > 0, bounds.height > 0,
               bounds.maxX > 0, bounds.maxY > 0,
-              bounds.x < Double(base.width), bounds.y < Double(base.height) else { return false }
+              bounds.x < Double(base.width), bounds.y < Double(base.height) else { return nil }
         guard bounds.width * bounds.height <= BlendStage.maxLayerPixels else {
             throw StageError("port \"layer\": \(which) would be \(formatNumber(bounds.width.rounded(.up)))x\(formatNumber(bounds.height.rounded(.up))) pixels at its placement, more than \(formatNumber(BlendStage.maxLayerPixels))")
         }
@@ -77,6 +122,6 @@ public struct BlendStage: Stage {
         if !ColorProfile.sameSpace(image.metadata.iccProfile, base.metadata.iccProfile) {
             try ColorConversion.convert(&image, to: base.metadata.iccProfile)
         }
-        return Compositor.composite(image, atX: x, y: y, onto: &base, mode: mode, opacity: opacity)
+        return (image, x, y)
     }
 }

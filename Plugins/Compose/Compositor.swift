@@ -16,23 +16,45 @@ enum Compositor {
         let x1 = min(destination.width, x + source.width), y1 = min(destination.height, y + source.height)
         let opacityFixed = Int((min(1, max(0, opacity)) * 65536).rounded())
         guard x0 < x1, y0 < y1, opacityFixed > 0 else { return false }
-        let region = Region(sourceX: x0 - x, sourceY: y0 - y, sourceWidth: source.width,
-                            x: x0, y: y0, width: x1 - x0, height: y1 - y0,
-                            destinationWidth: destination.width, opacity: opacityFixed)
-        source.pixels.withUnsafeBufferPointer { src in
-            destination.pixels.withUnsafeMutableBufferPointer { dst in
-                switch mode {
-                case .over: run(Over.self, region, src, dst)
-                case .multiply: run(Multiply.self, region, src, dst)
-                case .screen: run(Screen.self, region, src, dst)
-                case .overlay: run(Overlay.self, region, src, dst)
-                case .darken: run(Darken.self, region, src, dst)
-                case .lighten: run(Lighten.self, region, src, dst)
-                case .add: run(Add.self, region, src, dst)
-                }
+        let stride = destination.stride
+        destination.pixels.withUnsafeMutableBufferPointer { dst in
+            guard let base = dst.baseAddress else { return }
+            composite(source, atX: x, y: y, ontoRows: y0..<y1, of: destination.width, mode: mode, opacity: opacity) {
+                base + $0 * stride
             }
         }
         return true
+    }
+
+    /// Whether compositing `source` at (`x`, `y`) would touch a destination of `width × height`.
+    static func reaches(_ source: Image, atX x: Int, y: Int, width: Int, height: Int, opacity: Double) -> Bool {
+        max(0, x) < min(width, x + source.width) && max(0, y) < min(height, y + source.height)
+            && Int((min(1, max(0, opacity)) * 65536).rounded()) > 0
+    }
+
+    /// Composites the part of `source` (top-left at `x`, `y`) that falls on destination rows `rows`
+    /// of a destination `destinationWidth` pixels wide, whose row `y` is at `row(y)`: a band of a
+    /// streamed image gets the same bytes as the whole image would.
+    static func composite(_ source: Image, atX x: Int, y: Int, ontoRows rows: Range<Int>, of destinationWidth: Int,
+                          mode: BlendMode, opacity: Double, row: (Int) -> UnsafeMutablePointer<UInt8>) {
+        let x0 = max(0, x), y0 = max(rows.lowerBound, y)
+        let x1 = min(destinationWidth, x + source.width), y1 = min(rows.upperBound, y + source.height)
+        let opacityFixed = Int((min(1, max(0, opacity)) * 65536).rounded())
+        guard x0 < x1, y0 < y1, opacityFixed > 0 else { return }
+        let region = Region(sourceX: x0 - x, sourceY: y0 - y, sourceWidth: source.width,
+                            x: x0, y: y0, width: x1 - x0, height: y1 - y0,
+                            destinationWidth: destinationWidth, opacity: opacityFixed)
+        source.pixels.withUnsafeBufferPointer { src in
+            switch mode {
+            case .over: run(Over.self, region, src, row)
+            case .multiply: run(Multiply.self, region, src, row)
+            case .screen: run(Screen.self, region, src, row)
+            case .overlay: run(Overlay.self, region, src, row)
+            case .darken: run(Darken.self, region, src, row)
+            case .lighten: run(Lighten.self, region, src, row)
+            case .add: run(Add.self, region, src, row)
+            }
+        }
     }
 
     /// The clipped rectangle to composite, and the opacity in 1/65536.
@@ -45,12 +67,12 @@ enum Compositor {
 
     @inline(__always)
     private static func run<M: PixelBlend>(_ mode: M.Type, _ r: Region, _ src: UnsafeBufferPointer<UInt8>,
-                                           _ dst: UnsafeMutableBufferPointer<UInt8>) {
-        guard let srcBase = src.baseAddress, let dstBase = dst.baseAddress else { return }
+                                           _ destinationRow: (Int) -> UnsafeMutablePointer<UInt8>) {
+        guard let srcBase = src.baseAddress else { return }
         let scaled = r.opacity < 65536
         for row in 0..<r.height {
             var s = srcBase + ((r.sourceY + row) * r.sourceWidth + r.sourceX) * 4
-            var d = dstBase + ((r.y + row) * r.destinationWidth + r.x) * 4
+            var d = destinationRow(r.y + row) + r.x * 4
             for _ in 0..<r.width {
                 var sa = Int(s[3])
                 var sr = Int(s[0]), sg = Int(s[1]), sb = Int(s[2])

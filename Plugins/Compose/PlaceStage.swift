@@ -42,8 +42,11 @@ public struct PlaceStage: Stage {
         offset = try parameters[Self.offset]
     }
 
+    /// Only the base's size and side data are read: a streamed base is not held whole for this stage.
+    public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .shape : .whole }
+
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let base = try inputs.image("base")
+        let base = try inputs.shape("base")
         var layer = try inputs.layer("layer")
         let baseSize = Size(width: Double(base.width), height: Double(base.height))
         guard let mapping = PreviewMapping(baseSize: baseSize, frame: frame ?? baseSize, fit: fit) else {

@@ -1,7 +1,7 @@
 import SumiKit
 
 /// `crop` — cuts a rectangle out of an image: an exact `rect`, or a `size` placed by `gravity`.
-public struct CropStage: Stage {
+public struct CropStage: Stage, RowStage {
     static let rect = Parameter<Rect?>("rect", summary: "the rectangle to keep, \"X,Y,W,H\" in pixels; it must lie inside the image")
     static let size = Parameter<Size?>("size", summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)")
     static let gravity = Parameter<Gravity>("gravity", default: .center, summary: "with size: which part to keep")
@@ -50,14 +50,32 @@ public struct CropStage: Stage {
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let image = try inputs.image("in")
-        let (x, y, w, h) = try rectangle(for: image)
+        let (x, y, w, h) = try rectangle(width: image.width, height: image.height)
         var out = PixelGeometry.crop(image, x: x, y: y, width: w, height: h)
         out.metadata = image.metadata.applying(.geometry(.crop(x: x, y: y, width: w, height: h)))
         return .image(out)
     }
 
+    /// The input is read as rows.
+    public func imageAccess(for port: String) -> ImageAccess { .rows }
+
+    /// The streamed path: only the kept rows are copied (from `x`), the others released unseen.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let output else { return try process(inputs, context: context) }
+        let input = try inputs.rows("in")
+        let shape = try input.waitForStart()
+        let (x, y, w, h) = try rectangle(width: shape.width, height: shape.height)
+        try output.begin(ImageShape(width: w, height: h,
+                                    metadata: shape.metadata.applying(.geometry(.crop(x: x, y: y, width: w, height: h)))))
+        try RowCopy.run(input, rows: y..<(y + h), into: output) { source, destination in
+            destination.update(from: source + x * 4, count: w * 4)
+        }
+        return nil
+    }
+
     /// The rectangle to keep in an image of this size.
-    func rectangle(for image: Image) throws -> (Int, Int, Int, Int) {
+    func rectangle(width: Int, height: Int) throws -> (Int, Int, Int, Int) {
+        let image = (width: width, height: height)
         switch region {
         case .rect(let x, let y, let w, let h):
             guard x + w <= image.width, y + h <= image.height else {

@@ -1,7 +1,7 @@
 import SumiKit
 
 /// `flip` — mirrors an image left–right (`horizontal`), top–bottom (`vertical`) or both.
-public struct FlipStage: Stage {
+public struct FlipStage: Stage, RowStage {
     public enum Direction: String, ParameterChoice { case horizontal, vertical, both }
 
     static let direction = Parameter<Direction>("direction", default: .horizontal,
@@ -27,10 +27,41 @@ public struct FlipStage: Stage {
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let image = try inputs.image("in")
         var out = PixelGeometry.flip(image, horizontal: horizontal, vertical: vertical)
-        var transform = GeometryTransform.crop(x: 0, y: 0, width: image.width, height: image.height)
-        if horizontal { transform = transform.then(.flipHorizontal(width: image.width, height: image.height)) }
-        if vertical { transform = transform.then(.flipVertical(width: image.width, height: image.height)) }
-        out.metadata = image.metadata.applying(.geometry(transform))
+        out.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
         return .image(out)
+    }
+
+    func transform(width: Int, height: Int) -> GeometryTransform {
+        var transform = GeometryTransform.crop(x: 0, y: 0, width: width, height: height)
+        if horizontal { transform = transform.then(.flipHorizontal(width: width, height: height)) }
+        if vertical { transform = transform.then(.flipVertical(width: width, height: height)) }
+        return transform
+    }
+
+    /// The input is read as rows.
+    public func imageAccess(for port: String) -> ImageAccess { .rows }
+
+    /// The streamed path: a horizontal flip mirrors each row as it passes; a vertical one needs the
+    /// last row first, so it collects the image (the engine buffers for this stage alone).
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let output else { return try process(inputs, context: context) }
+        let input = try inputs.rows("in")
+        guard !vertical else {
+            guard case .image(let image) = try process(StageInputs(["in": .image(try input.image())]), context: context) else {
+                throw StageError("flip produced no image")
+            }
+            try output.deliver(image)
+            return nil
+        }
+        let shape = try input.waitForStart()
+        try output.begin(ImageShape(width: shape.width, height: shape.height,
+                                    metadata: shape.metadata.applying(.geometry(transform(width: shape.width, height: shape.height)))))
+        let w = shape.width
+        try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
+            for x in 0..<w {
+                (destination + (w - 1 - x) * 4).update(from: source + x * 4, count: 4)
+            }
+        }
+        return nil
     }
 }

@@ -2,7 +2,7 @@ import SumiKit
 
 /// `scale` — resizes an image: to a width and/or height (the missing one keeps the aspect ratio),
 /// or by a factor; `fit` decides what happens when both sides are given.
-public struct ScaleStage: Stage {
+public struct ScaleStage: Stage, RowStage {
     static let width = Parameter<Int?>("width", min: 1, max: 65535,
                                        summary: "output width in pixels; alone, the height keeps the aspect ratio")
     static let height = Parameter<Int?>("height", min: 1, max: 65535,
@@ -44,6 +44,26 @@ public struct ScaleStage: Stage {
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let image = try inputs.image("in")
         return .image(try geometry.apply(to: image, filter: filter))
+    }
+
+    /// The input is read as rows.
+    public func imageAccess(for port: String) -> ImageAccess { .rows }
+
+    /// The streamed path: a plain resize runs band by band (`Resampler.resize(rows:…)`, the same bytes
+    /// as the whole path); `cover`'s crop and the oversized cases collect the image and run whole.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let output else { return try process(inputs, context: context) }
+        let input = try inputs.rows("in")
+        let shape = try input.waitForStart()
+        let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)
+        let unchanged = p.resizeWidth == shape.width && p.resizeHeight == shape.height && shape.metadata.fullWidth == nil
+        if !unchanged, p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight,
+           !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {
+            try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: output)
+        } else {
+            try output.deliver(try geometry.apply(to: try input.image(), filter: filter))
+        }
+        return nil
     }
 
     /// When the stage only shrinks, a decoder may hand it any image at least as large as the output.

@@ -259,6 +259,41 @@ int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *d, uint8_t *out, int orient
     return 0;
 }
 
+int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *d, const sumi_ring *ring) {
+    if (!d->header_read) return -1;
+    if (setjmp(d->err.jump)) return -1;
+    jpeg_start_decompress(&d->cinfo);
+    int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
+    (void)w;
+    const int band = ring->rows < 16 ? ring->rows : 16;
+    JSAMPROW rows[16];
+    while (d->cinfo.output_scanline < d->cinfo.output_height) {
+        int y0 = (int)d->cinfo.output_scanline;
+        int want = h - y0 < band ? h - y0 : band;
+        if (ring->wait(ring->context, y0 + want) != 0) {
+            snprintf(d->err.message, sizeof d->err.message, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        for (int j = 0; j < want; j++) rows[j] = ring->base + (size_t)((y0 + j) % ring->rows) * ring->stride;
+        int got = 0;
+        while (got < want) {
+            JDIMENSION n = jpeg_read_scanlines(&d->cinfo, rows + got, (JDIMENSION)(want - got));
+            if (n == 0) break;
+            got += (int)n;
+        }
+        if (got == 0) {
+            snprintf(d->err.message, sizeof d->err.message, "truncated JPEG data (no scanlines)");
+            return -1;
+        }
+        if (d->cmyk) {
+            for (int j = 0; j < got; j++) cmyk_to_rgba(rows[j], (size_t)d->cinfo.output_width, d->inverted_cmyk);
+        }
+        ring->done(ring->context, y0 + got);
+    }
+    jpeg_finish_decompress(&d->cinfo);
+    return 0;
+}
+
 /* ---- encoding ------------------------------------------------------------------------------ */
 
 /*
@@ -417,6 +452,75 @@ int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t str
         *out = s->memory.data;
         *out_size = s->memory.size;
     }
+    release(s);
+    return 0;
+}
+
+int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int quality, int optimize, int flatten,
+                          uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
+                          uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    struct jpeg_encode_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    install_errors(&s->err);
+    s->cinfo.err = &s->err.manager;
+    if (setjmp(s->err.jump)) {
+        snprintf(error, error_size, "%s", s->err.message);
+        free(s->memory.data);
+        release(s);
+        return -1;
+    }
+    jpeg_create_compress(&s->cinfo);
+    s->created = 1;
+    s->memory.pub.init_destination = memory_init;
+    s->memory.pub.empty_output_buffer = memory_grow;
+    s->memory.pub.term_destination = memory_term;
+    s->memory.err = &s->err;
+    s->cinfo.dest = &s->memory.pub;
+    s->cinfo.image_width = (JDIMENSION)width;
+    s->cinfo.image_height = (JDIMENSION)height;
+    s->cinfo.input_components = flatten ? 3 : 4;
+    s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
+    jpeg_set_defaults(&s->cinfo);
+    jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    s->cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    s->cinfo.comp_info[0].h_samp_factor = 2;
+    s->cinfo.comp_info[0].v_samp_factor = 2;
+    jpeg_start_compress(&s->cinfo, TRUE);
+    if (flatten) {
+        s->row = malloc((size_t)width * 3);
+        if (!s->row) {
+            snprintf(s->err.message, sizeof s->err.message, "out of memory");
+            longjmp(s->err.jump, 1);
+        }
+    }
+    /* One iMCU row band (16 rows at 4:2:0) at a time, released as soon as libjpeg has copied it. */
+    const int band = ring->rows < 16 ? ring->rows : 16;
+    while (s->cinfo.next_scanline < s->cinfo.image_height) {
+        int y0 = (int)s->cinfo.next_scanline;
+        int end = y0 + band < height ? y0 + band : height;
+        if (ring->wait(ring->context, end) != 0) {
+            snprintf(s->err.message, sizeof s->err.message, "the image being encoded was not produced");
+            longjmp(s->err.jump, 1);
+        }
+        for (int y = y0; y < end; y++) {
+            const uint8_t *src = ring->base + (size_t)(y % ring->rows) * ring->stride;
+            JSAMPROW row;
+            if (flatten) {
+                sumi_flatten_row(src, s->row, width, bg_r, bg_g, bg_b, 0);
+                row = s->row;
+            } else {
+                row = (JSAMPROW)src;
+            }
+            jpeg_write_scanlines(&s->cinfo, &row, 1);
+        }
+        ring->done(ring->context, end);
+    }
+    jpeg_finish_compress(&s->cinfo);
+    *out = s->memory.data;
+    *out_size = s->memory.size;
     release(s);
     return 0;
 }

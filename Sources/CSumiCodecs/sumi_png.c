@@ -22,6 +22,7 @@ struct sumi_png_decoder {
     int width;
     int height;
     int has_alpha;
+    int passes;
     png_bytep *rows;
     char message[256];
 };
@@ -90,7 +91,7 @@ int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, int 
     if (depth == 16) png_set_scale_16(d->png);
     if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(d->png);
     if (!d->has_alpha) png_set_filler(d->png, 0xFF, PNG_FILLER_AFTER);
-    png_set_interlace_handling(d->png);
+    d->passes = png_set_interlace_handling(d->png);
     png_read_update_info(d->png, d->info);
     if (png_get_rowbytes(d->png, d->info) != (size_t)w * 4) {
         snprintf(d->message, sizeof d->message, "unsupported PNG pixel layout");
@@ -118,6 +119,26 @@ int sumi_png_decoder_decode(sumi_png_decoder *d, uint8_t *out) {
     /* The chunks after the image data must be there too: a file cut after IDAT is truncated. */
     png_read_end(d->png, NULL);
     if (d->has_alpha) sumi_premultiply(out, (size_t)d->width * (size_t)d->height);
+    return 0;
+}
+
+int sumi_png_decoder_is_interlaced(const sumi_png_decoder *d) { return d->passes > 1; }
+
+int sumi_png_decoder_decode_ring(sumi_png_decoder *d, const sumi_ring *ring) {
+    if (!d->header_read || d->passes > 1) return -1;
+    if (setjmp(png_jmpbuf(d->png))) return -1;
+    for (int y = 0; y < d->height; y++) {
+        if (ring->wait(ring->context, y + 1) != 0) {
+            snprintf(d->message, sizeof d->message, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        uint8_t *row = ring->base + (size_t)(y % ring->rows) * ring->stride;
+        png_read_row(d->png, row, NULL);
+        if (d->has_alpha) sumi_premultiply(row, (size_t)d->width);
+        ring->done(ring->context, y + 1);
+    }
+    /* The chunks after the image data must be there too: a file cut after IDAT is truncated. */
+    png_read_end(d->png, NULL);
     return 0;
 }
 

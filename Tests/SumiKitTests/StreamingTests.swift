@@ -1,11 +1,15 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 import Dispatch
+import Synchronization
 import SumiEngine
 import SumiKit
 
 /// A producer that proves its consumer runs concurrently: it publishes half its rows, then waits for
 /// the consumer to confirm it read them before publishing the rest.
-struct HalfwayProducer: Stage, RowStreamProducer {
+struct HalfwayProducer: Stage, RowStage {
     static let descriptor = StageDescriptor(name: "halfway", summary: "Streams rows", output: .image,
         parameters: [ParameterSpec("fail", .bool, default: .bool(false), summary: "fail half way")])
     static let consumerReadHalf = DispatchSemaphore(value: 0)
@@ -14,20 +18,26 @@ struct HalfwayProducer: Stage, RowStreamProducer {
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         .image(Image(width: 4, height: 8, fill: .white))
     }
-    func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws {
-        let buffer = stream.begin(width: 4, height: 8, metadata: ImageMetadata())
-        for i in 0..<buffer.count { buffer[i] = UInt8(i / 16) }
-        stream.publish(rows: 4)
+    func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        let stream = try #require(output)
+        try stream.begin(ImageShape(width: 4, height: 8))
+        func write(_ rows: Range<Int>) throws {
+            try stream.reserve(through: rows.upperBound)
+            for y in rows { for i in 0..<16 { stream.row(y)[i] = UInt8((y * 16 + i) / 16) } }
+            stream.publish(through: rows.upperBound)
+        }
+        try write(0..<4)
         if failHalfway { throw StageError("broke half way") }
         guard Self.consumerReadHalf.wait(timeout: .now() + 10) == .success else {
             throw StageError("the consumer never read the first rows while this stage was running")
         }
-        stream.publish(rows: 8)
+        try write(4..<8)
+        return nil
     }
 }
 
 /// Reads rows as they come; sums them.
-struct RowSummer: Stage, RowStreamConsumer {
+struct RowSummer: Stage, RowStage {
     static let descriptor = StageDescriptor(name: "summer", summary: "Sums rows",
         inputs: [PortSpec(name: "in", accepts: .image)], output: .file)
     init(parameters: Parameters) throws {}
@@ -35,20 +45,43 @@ struct RowSummer: Stage, RowStreamConsumer {
         let image = try inputs.image("in")
         return .file(FileOutput(path: "-", format: "sum", bytes: image.pixels.reduce(0) { $0 + Int($1) }, width: 4, height: 8))
     }
-    func process(streaming stream: RowStream, context: StageContext) throws -> Value {
-        _ = try stream.waitForStart()
-        _ = try stream.waitForRows(4)
+    func imageAccess(for port: String) -> ImageAccess { .rows }
+    var producesRows: Bool { false }
+    func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        let stream = try inputs.rows("in")
+        let shape = try stream.waitForStart()
+        var sum = 0
+        func read(_ rows: Range<Int>) throws {
+            _ = try stream.waitForRows(through: rows.upperBound)
+            for y in rows { for i in 0..<shape.stride { sum += Int(stream.row(y)[i]) } }
+            stream.release(through: rows.upperBound)
+        }
+        try read(0..<4)
         HalfwayProducer.consumerReadHalf.signal()
-        _ = try stream.waitForRows(8)
-        let pixels = try #require(stream.streamedPixels)
-        return .file(FileOutput(path: "-", format: "sum", bytes: pixels.reduce(0) { $0 + Int($1) }, width: 4, height: 8))
+        try read(4..<shape.height)
+        try stream.waitForEnd()
+        return .file(FileOutput(path: "-", format: "sum", bytes: sum, width: 4, height: 8))
+    }
+}
+
+/// Reads only the size of its input.
+struct ShapeReader: Stage {
+    static let descriptor = StageDescriptor(name: "sizer", summary: "Reads a size",
+        inputs: [PortSpec(name: "in", accepts: .image)], output: .file)
+    init(parameters: Parameters) throws {}
+    func imageAccess(for port: String) -> ImageAccess { .shape }
+    func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        let shape = try inputs.shape("in")
+        return .file(FileOutput(path: "-", format: "size", bytes: shape.width * 100 + shape.height,
+                                width: Double(shape.width), height: Double(shape.height)))
     }
 }
 
 @Suite(.serialized) struct StreamingTests {
     func pipeline(_ text: String) throws -> Pipeline {
         let registry = try testRegistry()
-        try registry.register([StageDefinition(HalfwayProducer.self), StageDefinition(RowSummer.self)])
+        try registry.register([StageDefinition(HalfwayProducer.self), StageDefinition(RowSummer.self),
+                               StageDefinition(ShapeReader.self)])
         let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/tmp/stream.json")
         return try PipelineBuilder(registry: registry).build(manifest, values: [:])
     }
@@ -61,6 +94,14 @@ struct RowSummer: Stage, RowStreamConsumer {
         #expect(result.timings.map(\.id) == ["p", "c"])
     }
 
+    @Test func aShapeConsumerDoesNotStopStreaming() throws {
+        // The producer waits for the row consumer half way: this run ends only if the rows stream
+        // while the size-only consumer has already been given the size.
+        let p = try pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "halfway"}, {"id": "s", "stage": "sizer", "from": "p"}, {"id": "c", "stage": "summer", "from": "p"}]}"#)
+        let result = try Runner(pipeline: p).run()
+        #expect(result.outputs.map(\.file.bytes) == [408, (0..<128).reduce(0) { $0 + $1 / 16 }])
+    }
+
     @Test func aProducerFailureIsReportedOnTheProducer() throws {
         let p = try pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "halfway", "with": {"fail": true}}, {"id": "c", "stage": "summer"}]}"#)
         do {
@@ -71,10 +112,73 @@ struct RowSummer: Stage, RowStreamConsumer {
         }
     }
 
-    @Test func aSecondConsumerMeansNoStreaming() throws {
-        // With two consumers the value is passed whole: the non-streaming paths run.
+    @Test func aSecondPixelConsumerMeansAWholeImage() throws {
+        // With two consumers the value is passed whole: the whole-image paths run.
         let p = try pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "halfway"}, {"id": "c", "stage": "summer", "from": "p"}, {"id": "d", "stage": "summer", "from": "p"}]}"#)
         let result = try Runner(pipeline: p).run()
         #expect(result.outputs.map(\.file.bytes) == [255 * 4 * 32, 255 * 4 * 32])
+    }
+
+    @Test func wholeImagesWhenStreamingIsOff() throws {
+        let p = try pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "halfway"}, {"id": "c", "stage": "summer"}]}"#)
+        #expect(try Runner(pipeline: p, streaming: false).run().outputs.first?.file.bytes == 255 * 4 * 32)
+    }
+
+    @Test func theRingNeverHoldsMoreThanItsCapacity() throws {
+        // 1000 rows through a ring of 10, written in bands of 7 and read in bands of 3: every row
+        // arrives intact, and the ring's occupancy never passed its capacity.
+        let stream = RowStream(capacity: 10)
+        let (width, height) = (5, 1000)
+        let seen = Mutex<[UInt8]>([])
+        PosixThreads.run([
+            {
+                do {
+                    try stream.begin(ImageShape(width: width, height: height))
+                    var y = 0
+                    while y < height {
+                        let end = min(height, y + 7)
+                        try stream.reserve(through: end)
+                        for row in y..<end { for i in 0..<(width * 4) { stream.row(row)[i] = UInt8(truncatingIfNeeded: row &+ i) } }
+                        stream.publish(through: end)
+                        y = end
+                    }
+                    stream.finish()
+                } catch { stream.fail(error) }
+            },
+            {
+                do {
+                    var y = 0, bytes: [UInt8] = []
+                    while y < height {
+                        let end = min(height, y + 3)
+                        _ = try stream.waitForRows(through: end)
+                        for row in y..<end { bytes += UnsafeBufferPointer(start: stream.row(row), count: width * 4) }
+                        stream.release(through: end)
+                        y = end
+                    }
+                    seen.withLock { $0 = bytes }
+                } catch { stream.fail(error) }
+            },
+        ])
+        let expected = (0..<height).flatMap { row in (0..<(width * 4)).map { UInt8(truncatingIfNeeded: row + $0) } }
+        #expect(seen.withLock { $0 } == expected)
+        #expect(stream.mostRowsHeld <= 10)
+        #expect(stream.mostRowsHeld >= 7)
+    }
+
+    @Test func askingForMoreRowsThanTheRingHoldsIsAnError() throws {
+        let stream = RowStream(capacity: 4)
+        try stream.begin(ImageShape(width: 1, height: 100))
+        #expect(throws: StageError.self) { _ = try stream.waitForRows(through: 5) }
+    }
+
+    @Test func aFailureWakesAWaitingProducer() throws {
+        let stream = RowStream(capacity: 2)
+        try stream.begin(ImageShape(width: 1, height: 100))
+        try stream.reserve(through: 2)
+        stream.publish(through: 2)
+        PosixThreads.run([
+            { usleep(20_000); stream.fail(StageError("consumer broke")) },
+            { #expect(throws: RowStream.ProducerFailed.self) { try stream.reserve(through: 3) } },
+        ])
     }
 }

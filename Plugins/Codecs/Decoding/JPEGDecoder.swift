@@ -36,24 +36,32 @@ enum JPEGDecoder {
         }
     }
 
-    /// Decodes an upright, full-size JPEG straight into `stream`, publishing rows as they are
-    /// finished. Returns false (having touched nothing) when the image needs rotating or flipping:
-    /// then its rows are not written in order, and the caller decodes it whole.
-    static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int,
-                       streamingInto stream: RowStream, warn: (String) -> Void = { _ in }) throws -> Bool {
+    /// Decodes an upright JPEG into `stream` band by band (DCT-scaled when `sizeHint` allows, as
+    /// the whole decode). Returns false (having touched nothing) when the image needs rotating or
+    /// flipping: its rows are not produced in order, and the caller decodes it whole.
+    static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int, sizeHint: ((Size) -> Size?)?,
+                       into stream: RowStream, warn: (String) -> Void = { _ in }) throws -> Bool {
         let stored = EXIFOrientation.read(fromJPEG: bytes)
         guard !orient || stored == 1 else { return false }
         return try bytes.withUnsafeBufferPointer { data in
             let decoder = try JPEGDecompressor(data, name: name)
             let header = try decoder.readHeader()
             try header.check(name: name, format: .jpeg, maxPixels: maxPixels)
-            let size = try decoder.setScale(eighths: 8)
+            var eighths = 8
+            let full = Size(width: Double(header.width), height: Double(header.height))
+            if let hint = sizeHint, let wanted = hint(full), wanted.width < full.width || wanted.height < full.height {
+                eighths = scaleEighths(width: header.width, height: header.height, atLeast: wanted.width, wanted.height)
+            }
+            let size = try decoder.setScale(eighths: eighths)
             var metadata = sourceMetadata(name: name, stored: stored, orient: orient)
-            metadata.sourceBytes = bytes
+            if eighths == 8 {
+                metadata.sourceBytes = bytes
+            } else {
+                metadata.fullSize = full
+            }
             JPEGSegments.read(bytes).apply(to: &metadata, warn: { warn("\(name): \($0)") })
-            let buffer = stream.begin(width: size.width, height: size.height, metadata: metadata)
-            try decoder.decode(into: buffer) { rows in stream.publish(rows: rows) }
-            stream.publish(rows: size.height)
+            try stream.begin(ImageShape(width: size.width, height: size.height, metadata: metadata))
+            try decoder.decode(into: stream)
             return true
         }
     }

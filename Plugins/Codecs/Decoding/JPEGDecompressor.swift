@@ -36,17 +36,9 @@ final class JPEGDecompressor {
         return ImageHeader(width: Int(width), height: Int(height))
     }
 
-    /// Decodes upright rows into `out`, calling `progress(rows)` whenever rows 0..<rows are final.
-    func decode(into out: UnsafeMutableBufferPointer<UInt8>, progress: @escaping (Int) -> Void) throws(StageError) {
-        guard let base = out.baseAddress else { throw StageError("\(name): empty JPEG image") }
-        final class Progress { let report: (Int) -> Void; init(_ r: @escaping (Int) -> Void) { report = r } }
-        let box = Progress(progress)
-        let status = withExtendedLifetime(box) {
-            sumi_jpeg_decoder_decode_rows(handle, base, 1, { context, rows in
-                guard let context else { return }
-                Unmanaged<Progress>.fromOpaque(context).takeUnretainedValue().report(Int(rows))
-            }, Unmanaged.passUnretained(box).toOpaque())
-        }
+    /// Decodes upright rows into `stream` (begun at the output size), band by band as it makes room.
+    func decode(into stream: RowStream) throws(StageError) {
+        let status = RingAccess.withRing(stream, as: .producer) { sumi_jpeg_decoder_decode_ring(handle, $0) }
         guard status == 0 else { throw failure() }
     }
 

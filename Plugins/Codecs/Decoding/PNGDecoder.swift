@@ -15,4 +15,21 @@ enum PNGDecoder {
             }
         }
     }
+
+    /// Decodes a non-interlaced PNG into `stream` row by row, with the same pixels and side data as
+    /// the whole decode. Returns false (having touched nothing) for an interlaced file.
+    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, into stream: RowStream,
+                       warn: (String) -> Void) throws -> Bool {
+        try bytes.withUnsafeBufferPointer { data in
+            let decoder = try PNGDecompressor(data, name: name)
+            let (header, hasAlpha) = try decoder.readHeader(maxPixels: maxPixels)
+            try header.check(name: name, format: .png, maxPixels: maxPixels)
+            guard !decoder.isInterlaced else { return false }
+            var metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name, knownOpaque: !hasAlpha)
+            MetadataReader.read(bytes, format: .png).apply(to: &metadata, warn: { warn("\(name): \($0)") })
+            try stream.begin(ImageShape(width: header.width, height: header.height, metadata: metadata))
+            try decoder.decode(into: stream)
+            return true
+        }
+    }
 }

@@ -42,4 +42,13 @@ final class PNGDecompressor {
         guard let base = out.baseAddress else { throw StageError("\(name): empty PNG image") }
         guard sumi_png_decoder_decode(handle, base) == 0 else { throw failure() }
     }
+
+    /// Whether the rows come in interlaced passes (then they cannot be streamed in order).
+    var isInterlaced: Bool { sumi_png_decoder_is_interlaced(handle) != 0 }
+
+    /// Decodes a non-interlaced image row by row into `stream` (begun at its size).
+    func decode(into stream: RowStream) throws(StageError) {
+        let status = RingAccess.withRing(stream, as: .producer) { sumi_png_decoder_decode_ring(handle, $0) }
+        guard status == 0 else { throw failure() }
+    }
 }

@@ -17,30 +17,18 @@ public enum JPEGEncoder {
         }
     }
 
-    /// Encodes an image whose rows are still arriving in `stream`, starting on the first rows while
-    /// later ones are being produced.
-    public static func encode(streaming stream: RowStream, quality: Int, background: Color = .white) throws -> [UInt8] {
-        let (width, height, metadata) = try stream.waitForStart()
-        guard let pixels = stream.streamedPixels else {
-            return try encode(try stream.image(), quality: quality, background: background)
-        }
-        try check(width: width, height: height)
-        final class Waiter {
-            let stream: RowStream
-            init(_ stream: RowStream) { self.stream = stream }
-        }
-        let waiter = Waiter(stream)
-        let flatten: Int32 = metadata.knownOpaque ? 0 : 1
+    /// Encodes an image whose rows are still arriving in `stream`, band by band, releasing each band
+    /// once libjpeg has taken it. Opaque unless the side data says so (`KnownOpaque`): then the rows
+    /// are flattened onto `background`, which leaves opaque pixels as they are.
+    public static func encode(rows stream: RowStream, quality: Int, background: Color = .white) throws -> [UInt8] {
+        let shape = try stream.waitForStart()
+        try check(width: shape.width, height: shape.height)
+        let flatten: Int32 = shape.metadata.knownOpaque ? 0 : 1
         let q = Int32(min(100, max(1, quality)))
-        return try withExtendedLifetime(waiter) {
+        return try RingAccess.withRing(stream, as: .consumer) { ring in
             try EncodedBuffer.collect(format: "JPEG") { out, size, error, errorSize in
-                sumi_jpeg_encode_rows(pixels.baseAddress, Int32(width), Int32(height), width * 4, q,
-                                      0, flatten, background.red, background.green, background.blue, -1,
-                                      out, size, error, errorSize, { context, rows in
-                    guard let context else { return -1 }
-                    let waiter = Unmanaged<Waiter>.fromOpaque(context).takeUnretainedValue()
-                    return (try? waiter.stream.waitForRows(Int(rows))).map(Int32.init) ?? -1
-                }, Unmanaged.passUnretained(waiter).toOpaque())
+                sumi_jpeg_encode_ring(ring, Int32(shape.width), Int32(shape.height), q, 0, flatten,
+                                      background.red, background.green, background.blue, out, size, error, errorSize)
             }
         }
     }

@@ -7,7 +7,7 @@ import Synchronization
 /// One path gives an image; a list of paths gives a list of images (`.images`), in order, decoded
 /// concurrently. The descriptor says so (`listOutputParameter`), so validation refuses a list wired
 /// into a port that takes one image.
-public struct DecodeStage: Stage, RowStreamProducer {
+public struct DecodeStage: Stage, RowStage {
     static let path = Parameter<[String]>(required: "path", type: .either([.path, .paths]),
                                           summary: "file to read (- for standard input), or a list of files")
     static let orient = Parameter<Bool>("orient", default: true,
@@ -54,19 +54,28 @@ public struct DecodeStage: Stage, RowStreamProducer {
     }
 
     /// A list of images is handed over whole.
-    public var streamsRows: Bool { !isList }
+    public var producesRows: Bool { !isList }
 
-    /// Streams an upright JPEG row by row to the next stage; anything else goes over whole.
-    public func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws {
-        guard !isList else { throw StageError("a list of images cannot be streamed") }
+    /// Streams an upright JPEG band by band (DCT-scaled as the whole decode) and a non-interlaced PNG
+    /// row by row; any other image is decoded whole and then passed through the stream.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
         let bytes = try ImageDecoder.read(paths[0], name: name)
-        if ImageFormat(detecting: bytes) == .jpeg,
-           try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, streamingInto: stream,
-                                  warn: context.warn) {
-            return
+        switch ImageFormat(detecting: bytes) {
+        case .jpeg?:
+            if try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: context.sizeHint,
+                                      into: output, warn: context.warn) {
+                return nil
+            }
+        case .png?:
+            if try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn) { return nil }
+        default:
+            break
         }
-        stream.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, warn: context.warn))
+        try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels,
+                                                   sizeHint: context.sizeHint, warn: context.warn))
+        return nil
     }
 
     func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?, warn: (String) -> Void) throws -> Image {

@@ -3,7 +3,7 @@ import SumiKit
 /// `encode`: writes an image (or a layer, rasterised at its own size on transparent) to a file in
 /// PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF, atomically, with the image's colour profile,
 /// EXIF and XMP (see `ProfileMode`, `MetadataMode`).
-public struct EncodeStage: Stage, RowStreamConsumer {
+public struct EncodeStage: Stage, RowStage {
     /// The names `format` accepts.
     enum FormatName: String, ParameterChoice { case png, jpeg, jpg, webp, tiff, bmp, heic, heif, avif }
 
@@ -114,20 +114,28 @@ public struct EncodeStage: Stage, RowStreamConsumer {
         }
     }
 
-    /// Encodes rows as the previous stage produces them (JPEG); other formats wait for the whole image.
-    public func process(streaming stream: RowStream, context: StageContext) throws -> Value {
-        let (width, height, metadata) = try stream.waitForStart()
-        let format = resolvedFormat(source: metadata)
-        guard pluginFormat == nil, format == .jpeg, profile != .srgb || ColorProfile.isSRGB(metadata.iccProfile) else {
+    /// The image is read as rows; the output is a file.
+    public func imageAccess(for port: String) -> ImageAccess { .rows }
+    public var producesRows: Bool { false }
+
+    /// Encodes rows as the previous stage produces them (JPEG); other formats collect the image
+    /// first. Nothing is written before the producer has ended without error.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        let stream = try inputs.rows("in")
+        let shape = try stream.waitForStart()
+        let format = resolvedFormat(source: shape.metadata)
+        guard pluginFormat == nil, format == .jpeg, profile != .srgb || ColorProfile.isSRGB(shape.metadata.iccProfile) else {
             return try process(StageInputs(["in": .image(try stream.image())]), context: context)
         }
         warnIgnored(for: format, context: context)
-        let extra = OutputMetadata(for: metadata, width: width, height: height, profile: profile, mode: metadataMode)
-        return try write(format: format, width: width, height: height) {
-            let encoded = try JPEGEncoder.encode(streaming: stream, quality: quality, background: background)
-            // Nothing is written before the decoder has ended: it can fail after its last row.
+        let extra = OutputMetadata(for: shape.metadata, width: shape.width, height: shape.height,
+                                   profile: profile, mode: metadataMode)
+        return try write(format: format, width: shape.width, height: shape.height) {
+            let encoded = try JPEGEncoder.encode(rows: stream, quality: quality, background: background)
+            // The producer can fail after its last row (a JPEG without its trailer).
             try stream.waitForEnd()
-            return extra.embedded(in: encoded, format: format, width: width, height: height, warn: context.warn)
+            return extra.embedded(in: encoded, format: format, width: shape.width, height: shape.height,
+                                  warn: context.warn)
         }
     }
 

@@ -57,6 +57,24 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orien
 int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation,
                                   void (*progress)(void *context, int rows), void *context);
 
+/*
+ * A bounded ring of rows shared with another thread (Sumi's RowStream): row y is at
+ * base + (y % rows) * stride. `wait(context, through)` blocks until rows below `through` may be used
+ * (written by a producer, read by a consumer) and returns 0, or -1 when the other side failed;
+ * `done(context, through)` hands rows below `through` on (a producer publishes, a consumer releases).
+ */
+typedef struct sumi_ring {
+    uint8_t *base;
+    size_t stride;
+    int rows;
+    int (*wait)(void *context, int through);
+    void (*done)(void *context, int through);
+    void *context;
+} sumi_ring;
+
+/* Decodes upright rows (orientation 1) into `ring`, band by band, at the scale set before. */
+int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *ring);
+
 /* ---- JPEG encoding ---------------------------------------------------------------------- */
 
 /*
@@ -80,6 +98,12 @@ int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t str
                           uint8_t **out, size_t *out_size, char *error, size_t error_size,
                           int (*wait_rows)(void *context, int rows), void *context);
 
+/* The same as sumi_jpeg_encode (into memory), reading rows from `ring` as they arrive and
+ * releasing each band once libjpeg has taken it. */
+int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int quality, int optimize, int flatten,
+                          uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
+                          uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
 /* ---- PNG -------------------------------------------------------------------------------- */
 
 /* A PNG decompression over a caller-owned byte buffer that must outlive the decoder. */
@@ -97,6 +121,12 @@ int sumi_png_decoder_read_header(sumi_png_decoder *decoder, long long max_pixels
                                  int *has_alpha);
 /* Decodes into `out` (width * height * 4 bytes): any bit depth and colour type to 8-bit RGBA. */
 int sumi_png_decoder_decode(sumi_png_decoder *decoder, uint8_t *out);
+
+/* Whether the image is interlaced (its rows are then only final after the last pass). */
+int sumi_png_decoder_is_interlaced(const sumi_png_decoder *decoder);
+
+/* Decodes a non-interlaced image row by row into `ring` (premultiplied), then checks the trailer. */
+int sumi_png_decoder_decode_ring(sumi_png_decoder *decoder, const sumi_ring *ring);
 
 /*
  * Encodes premultiplied RGBA as PNG with zlib `level` (0-9). `opaque` writes 8-bit RGB (alpha

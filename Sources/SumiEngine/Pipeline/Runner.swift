@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 import SumiKit
 
@@ -17,13 +20,26 @@ public struct Runner: Sendable {
     /// Receives warnings, already prefixed with the stage's place.
     public let warn: @Sendable (String) -> Void
 
-    public init(pipeline: Pipeline, warn: @escaping @Sendable (String) -> Void = { _ in }) {
+    /// Whether images may pass between stages as bounded row streams (`StreamPlan`); when false every
+    /// stage gets and gives whole images. Both give the same bytes; tests compare them.
+    public let streaming: Bool
+
+    /// Streaming is on unless the environment sets `SUMI_STREAMING=0` (or `off`).
+    public static var streamingByDefault: Bool {
+        guard let value = getenv("SUMI_STREAMING") else { return true }
+        return !["0", "off", "no", "false"].contains(String(cString: value).lowercased())
+    }
+
+    public init(pipeline: Pipeline, streaming: Bool = Runner.streamingByDefault,
+                warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.pipeline = pipeline
+        self.streaming = streaming
         self.warn = warn
     }
 
-    /// Runs the pipeline. The calling thread runs stages itself; when several stages are ready at
-    /// once, the others go to Dispatch's pool, whose tasks never block — so a batch of pipelines, each
+    /// Runs the pipeline. When images can stream (see `StreamPlan`), every stage runs on its own
+    /// thread, connected by row streams (`StreamedRun`). Otherwise the calling thread runs stages
+    /// itself; when several stages are ready at once, the others go to Dispatch's pool, whose tasks never block — so a batch of pipelines, each
     /// on its own thread, cannot starve the pool.
     public func run() throws(SumiError) -> Result {
         let schedule = Schedule(pipeline: pipeline)
@@ -39,15 +55,18 @@ public struct Runner: Sendable {
             return context
         }
 
+        if streaming {
+            let plan = StreamPlan(pipeline: pipeline)
+            if plan.streamsAnything {
+                return try StreamedRun(pipeline: pipeline, plan: plan, contexts: pipeline.nodes.map { context(for: $0.index) },
+                                       file: file).run()
+            }
+        }
+
         @Sendable func execute(_ index: Int) {
             let node = pipeline.nodes[index]
-            guard let inputs = schedule.takeInputs(for: index).map(StageInputs.init) else {
+            guard let inputs = schedule.takeInputs(for: index).map({ StageInputs($0) }) else {
                 schedule.abandon(index)
-                return
-            }
-            if let pair = schedule.streamingPair(of: index) {
-                Runner.stream(pair, inputs: inputs, schedule: schedule,
-                              contexts: (context(for: pair.producer), context(for: pair.consumer)), file: file)
                 return
             }
             let stopwatch = Stopwatch()
@@ -74,51 +93,6 @@ public struct Runner: Sendable {
                 }
                 execute(first)
             }
-        }
-    }
-
-    /// Runs a producer and its only consumer at the same time, each on its own thread, the image
-    /// passing between them row by row.
-    static func stream(_ pair: StreamingPair, inputs: StageInputs, schedule: Schedule,
-                       contexts: (StageContext, StageContext), file: String) {
-        let nodes = schedule.pipeline.nodes
-        let (producer, consumer, source, sink) = (pair.producer, pair.consumer, pair.source, pair.sink)
-        let stream = RowStream()
-        let outcome = StreamOutcome()
-        PosixThreads.run([
-            {
-                let stopwatch = Stopwatch()
-                do {
-                    try source.process(inputs, context: contexts.0, streamingInto: stream)
-                    if !stream.isComplete { throw StageError("the stage ended without producing its image") }
-                    stream.finish()
-                    outcome.set { $0.producerMilliseconds = stopwatch.milliseconds }
-                } catch {
-                    stream.fail(error)
-                    outcome.set { $0.producerError = error }
-                }
-            },
-            {
-                let stopwatch = Stopwatch()
-                do {
-                    let value = try sink.process(streaming: stream, context: contexts.1)
-                    outcome.set { $0.value = value; $0.consumerMilliseconds = stopwatch.milliseconds }
-                } catch {
-                    stream.fail(error)
-                    outcome.set { $0.consumerError = error }
-                }
-            },
-        ])
-        let result = outcome.get()
-        if let error = result.producerError {
-            schedule.fail(producer, placed(error, file: file, entry: nodes[producer].entry))
-        } else if let error = result.consumerError {
-            schedule.finishStreamed(producer: producer, consumer: consumer,
-                                    .failure(placed(error, file: file, entry: nodes[consumer].entry)),
-                                    milliseconds: (result.producerMilliseconds, result.consumerMilliseconds))
-        } else if let value = result.value {
-            schedule.finishStreamed(producer: producer, consumer: consumer, .success(value),
-                                    milliseconds: (result.producerMilliseconds, result.consumerMilliseconds))
         }
     }
 

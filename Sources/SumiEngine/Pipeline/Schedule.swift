@@ -12,28 +12,6 @@ struct Stopwatch {
     }
 }
 
-/// A producer and its only consumer that pass an image row by row.
-struct StreamingPair: Sendable {
-    let producer: Int
-    let consumer: Int
-    let source: any RowStreamProducer
-    let sink: any RowStreamConsumer
-}
-
-/// What the two threads of a streamed pair report.
-final class StreamOutcome: Sendable {
-    struct Values: Sendable {
-        var value: Value?
-        var producerError: (any Error)?
-        var consumerError: (any Error)?
-        var producerMilliseconds = 0.0
-        var consumerMilliseconds = 0.0
-    }
-    private let mutex = Mutex(Values())
-    func set(_ body: (inout Values) -> Void) { mutex.withLock { body(&$0) } }
-    func get() -> Values { mutex.withLock { $0 } }
-}
-
 /// The runner's shared state: which stages are waiting for what, the values not yet consumed, and
 /// the first error.
 final class Schedule: Sendable {
@@ -90,43 +68,6 @@ final class Schedule: Sendable {
             s.ready = []
             s.running += 1 + others.count
             return .run(first: first, others: others)
-        }
-    }
-
-    /// The consumer to stream `index`'s image to: its only consumer, when that takes nothing else
-    /// and both stages can stream.
-    func streamingPair(of index: Int) -> StreamingPair? {
-        guard consumers[index].count == 1, let consumer = consumers[index].first else { return nil }
-        let node = pipeline.nodes[consumer]
-        guard node.inputs.count == 1, node.inputs[0].sources == [index],
-              let source = pipeline.nodes[index].stage as? any RowStreamProducer, source.streamsRows,
-              let sink = node.stage as? any RowStreamConsumer else { return nil }
-        return StreamingPair(producer: index, consumer: consumer, source: source, sink: sink)
-    }
-
-    /// Records a streamed pair at once (so the consumer is never also handed out as ready).
-    func finishStreamed(producer: Int, consumer: Int, _ result: Result<Value, SumiError>,
-                        milliseconds: (producer: Double, consumer: Double)) {
-        state.withLock { s in
-            s.running -= 1
-            s.settled += 2
-            s.timings[producer] = milliseconds.producer
-            s.timings[consumer] = milliseconds.consumer
-            s.waiting[consumer] = 0
-            switch result {
-            case .failure(let error):
-                if s.error == nil { s.error = error }
-                s.values = [:]
-                s.ready = []
-            case .success(let value):
-                if case .file(let f) = value { s.outputs[consumer] = f }
-                guard s.error == nil else { return }
-                if s.remainingUses[consumer] > 0 { s.values[consumer] = value }
-                for c in consumers[consumer] {
-                    s.waiting[c] -= 1
-                    if s.waiting[c] == 0 { s.ready.append(c) }
-                }
-            }
         }
     }
 

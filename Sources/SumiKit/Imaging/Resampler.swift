@@ -81,26 +81,8 @@ public struct Resampler: Sendable {
         return image.pixels.withUnsafeBufferPointer { src in
             c.weights.withUnsafeBufferPointer { wts in
                 Image(width: width, height: h) { dst in
-                    for y in 0..<h {
-                        let srow = y * sw * 4
-                        let drow = y * width * 4
-                        for x in 0..<width {
-                            let s0 = Int(c.start[x]), n = Int(c.count[x]), wb = x * c.taps
-                            var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0, a: Int32 = 0
-                            var p = srow + s0 * 4
-                            for k in 0..<n {
-                                let w = wts[wb + k]
-                                r &+= Int32(src[p]) &* w; g &+= Int32(src[p + 1]) &* w
-                                b &+= Int32(src[p + 2]) &* w; a &+= Int32(src[p + 3]) &* w
-                                p += 4
-                            }
-                            let aa = Self.clampFixed(a)
-                            dst[drow + x * 4] = min(Self.clampFixed(r), aa)
-                            dst[drow + x * 4 + 1] = min(Self.clampFixed(g), aa)
-                            dst[drow + x * 4 + 2] = min(Self.clampFixed(b), aa)
-                            dst[drow + x * 4 + 3] = aa
-                        }
-                    }
+                    guard let s = src.baseAddress, let d = dst.baseAddress, let w = wts.baseAddress else { return }
+                    for y in 0..<h { Self.filterRow(s + y * sw * 4, into: d + y * width * 4, c, w) }
                 }
             }
         }
@@ -108,34 +90,66 @@ public struct Resampler: Sendable {
 
     func resizeColumns(_ image: Image, to height: Int) -> Image {
         let c = Self.coefficients(source: image.height, destination: height, filter: filter)
-        let w = image.width, rowBytes = w * 4
+        let rowBytes = image.width * 4
         return image.pixels.withUnsafeBufferPointer { src in
             c.weights.withUnsafeBufferPointer { wts in
-                Image(width: w, height: height) { dst in
+                Image(width: image.width, height: height) { dst in
+                    guard let s = src.baseAddress, let d = dst.baseAddress, let w = wts.baseAddress else { return }
                     var acc = [Int32](repeating: 0, count: rowBytes)
                     acc.withUnsafeMutableBufferPointer { acc in
                         for y in 0..<height {
-                            let s0 = Int(c.start[y]), n = Int(c.count[y]), wb = y * c.taps
-                            for i in 0..<rowBytes { acc[i] = 0 }
-                            for k in 0..<n {
-                                let weight = wts[wb + k]
-                                let srow = (s0 + k) * rowBytes
-                                for i in 0..<rowBytes { acc[i] &+= Int32(src[srow + i]) &* weight }
-                            }
-                            let drow = y * rowBytes
-                            var i = 0
-                            while i < rowBytes {
-                                let aa = Self.clampFixed(acc[i + 3])
-                                dst[drow + i] = min(Self.clampFixed(acc[i]), aa)
-                                dst[drow + i + 1] = min(Self.clampFixed(acc[i + 1]), aa)
-                                dst[drow + i + 2] = min(Self.clampFixed(acc[i + 2]), aa)
-                                dst[drow + i + 3] = aa
-                                i += 4
-                            }
+                            Self.filterColumns(row: { s + $0 * rowBytes }, output: y, into: d + y * rowBytes,
+                                               rowBytes: rowBytes, c, w, acc.baseAddress!)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The horizontal pass over one row: `c.start.count` destination pixels from the source row.
+    @inline(__always)
+    static func filterRow(_ src: UnsafePointer<UInt8>, into dst: UnsafeMutablePointer<UInt8>, _ c: Coefficients,
+                          _ wts: UnsafePointer<Int32>) {
+        for x in 0..<c.start.count {
+            let s0 = Int(c.start[x]), n = Int(c.count[x]), wb = x * c.taps
+            var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0, a: Int32 = 0
+            var p = src + s0 * 4
+            for k in 0..<n {
+                let w = wts[wb + k]
+                r &+= Int32(p[0]) &* w; g &+= Int32(p[1]) &* w
+                b &+= Int32(p[2]) &* w; a &+= Int32(p[3]) &* w
+                p += 4
+            }
+            let aa = clampFixed(a)
+            let d = dst + x * 4
+            d[0] = min(clampFixed(r), aa)
+            d[1] = min(clampFixed(g), aa)
+            d[2] = min(clampFixed(b), aa)
+            d[3] = aa
+        }
+    }
+
+    /// The vertical pass for output row `y`: source rows `c.start[y]` … through `row(_:)`.
+    @inline(__always)
+    static func filterColumns(row: (Int) -> UnsafePointer<UInt8>, output y: Int, into dst: UnsafeMutablePointer<UInt8>,
+                              rowBytes: Int, _ c: Coefficients, _ wts: UnsafePointer<Int32>,
+                              _ acc: UnsafeMutablePointer<Int32>) {
+        let s0 = Int(c.start[y]), n = Int(c.count[y]), wb = y * c.taps
+        for i in 0..<rowBytes { acc[i] = 0 }
+        for k in 0..<n {
+            let weight = wts[wb + k]
+            let src = row(s0 + k)
+            for i in 0..<rowBytes { acc[i] &+= Int32(src[i]) &* weight }
+        }
+        var i = 0
+        while i < rowBytes {
+            let aa = clampFixed(acc[i + 3])
+            dst[i] = min(clampFixed(acc[i]), aa)
+            dst[i + 1] = min(clampFixed(acc[i + 1]), aa)
+            dst[i + 2] = min(clampFixed(acc[i + 2]), aa)
+            dst[i + 3] = aa
+            i += 4
         }
     }
 }

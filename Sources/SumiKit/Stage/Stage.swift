@@ -10,10 +10,15 @@ public protocol StageInstance: Sendable {
     /// result for an input of `size`, so a decoder may decode at reduced size (JPEG DCT scaling).
     /// `nil` (the default) means the full input is needed.
     func reducedInputSize(for size: Size) -> Size?
+
+    /// How the stage uses the image on `port` (see `ImageAccess`): `.whole` by default; `.shape`
+    /// for a port read only for its size and side data; `.rows` for a `RowStage` that streams it.
+    func imageAccess(for port: String) -> ImageAccess
 }
 
 extension StageInstance {
     public func reducedInputSize(for size: Size) -> Size? { nil }
+    public func imageAccess(for port: String) -> ImageAccess { .whole }
 }
 
 /// A stage written in Swift: it describes itself (`descriptor`) and is created from parameters that

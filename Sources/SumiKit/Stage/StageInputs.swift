@@ -7,7 +7,16 @@ import Synchronization
 public struct StageInputs: Sendable {
     private let storage: Storage
 
-    public init(_ values: [String: Value]) { storage = Storage(values) }
+    private let shapes: [String: ImageShape]
+    private let streams: [String: RowStream]
+
+    /// Values by port; in a streamed run also the shapes of `.shape` ports whose image is not held
+    /// whole, and the streams of `.rows` ports.
+    public init(_ values: [String: Value], shapes: [String: ImageShape] = [:], streams: [String: RowStream] = [:]) {
+        storage = Storage(values)
+        self.shapes = shapes
+        self.streams = streams
+    }
 
     /// The value on `port`.
     public subscript(port: String) -> Value? { storage.values.withLock { $0[port] } }
@@ -24,6 +33,21 @@ public struct StageInputs: Sendable {
     public func takeImage(_ port: String) throws -> Image {
         let value = storage.values.withLock { $0.removeValue(forKey: port) }
         return try Self.image(from: value, port: port)
+    }
+
+    /// The size and side data of the image on `port`, whether it came whole, as a shape or as a
+    /// stream (whose start this waits for).
+    public func shape(_ port: String) throws -> ImageShape {
+        if let shape = shapes[port] { return shape }
+        if let stream = streams[port] { return try stream.waitForStart() }
+        return ImageShape(try image(port))
+    }
+
+    /// The image on `port` as a row stream: the one the engine connected, or a complete stream over
+    /// a copy of a whole image (so a `RowStage` has one code path).
+    public func rows(_ port: String) throws -> RowStream {
+        if let stream = streams[port] { return stream }
+        return RowStream.whole(try takeImage(port))
     }
 
     /// The images on `port` (a single image reads as a list of one).

@@ -2,33 +2,62 @@
 import Glibc
 #endif
 
-/// An image handed from one stage to the next row by row while it is still being produced, so a
-/// decoder and an encoder work at the same time on the two cores (a JPEG re-encode then takes about
-/// as long as the slower of the two, not their sum).
+/// An image handed from one stage to the next row by row while it is still being produced, through
+/// a bounded ring of rows: memory stays at `capacity` rows whatever the image's height, and the
+/// stages on either side work at the same time on different bands.
 ///
-/// The producer calls `begin` (which gives it the pixel buffer), then `publish(rows:)` as rows are
-/// finished top to bottom — or `deliver` with a whole image when it cannot stream. The consumer waits
-/// with `waitForRows`. Either side's failure reaches the other: `fail` wakes a waiting consumer.
+/// Rows are named by their absolute index (0 at the top). Row `y` lives at ring slot
+/// `y % capacity` (`row(_:)`), so a band may wrap around the end of the ring; C code computes the
+/// same address from `ring`.
 ///
-/// The last row counts as final only once the producer has *ended* without error (`finish`, called
-/// by the runner after the producer returned): a decoder can publish its last row and still fail on
-/// the trailer (a JPEG without its EOI marker). So a consumer that has every row — and so may write
-/// its output — knows that the producer succeeded; `waitForEnd` says so explicitly.
+/// The producer:
+/// 1. `begin(_:)` with the image's size and side data (consumers that need only these go on at once);
+/// 2. for each band: `reserve(through: y1)` — blocks while the consumer still holds the slots —,
+///    writes rows up to `y1` through `row(_:)`, then `publish(through: y1)`;
+/// 3. returns. The runner calls `finish()` once the producer returned without error: only then is
+///    the last row final (a decoder can publish every row and still fail on the trailer).
+///
+/// The consumer: `waitForStart()`, then `waitForRows(through: y1)`, reads rows from the last
+/// released one up to `y1`, and `release(through: y1)` when it no longer needs them. It may hold at
+/// most `capacity` rows; asking for more is an error, not a deadlock. A consumer must not make any
+/// lasting effect (rename an output into place) before `waitForEnd()` returned.
+///
+/// Either side's failure reaches the other: `fail(_:)` wakes every wait, which then throws
+/// `ProducerFailed` (the runner reports the failing stage's own error).
 public final class RowStream: @unchecked Sendable {
+    /// The default ring size in rows: a few JPEG MCU rows (16 each at 4:2:0), so a decoder and an
+    /// encoder each hold one band while a third is in flight.
+    public static let defaultCapacity = 48
+
     private var mutex = pthread_mutex_t()
     private var condition = pthread_cond_t()
-    private var started = false
+    private var shapeValue: ImageShape?
     private var ended = false
-    private var rowsReady = 0
+    private var published = 0
+    private var reserved = 0
+    private var released = 0
     private var failure: (any Error)?
-    private var whole: Image?
-    private var storage: UnsafeMutableBufferPointer<UInt8>?
-    private var info: (width: Int, height: Int, metadata: ImageMetadata) = (0, 0, ImageMetadata())
+    private var discarding = false
+    private var storage: UnsafeMutablePointer<UInt8>?
+    private var stride = 0
+    private let requestedCapacity: Int
+    /// The ring size in rows (the requested capacity, capped at the height once begun).
+    public private(set) var capacity: Int
+    /// The most rows reserved by the producer and not yet released by the consumer at any moment:
+    /// the ring's real occupancy, never above `capacity`.
+    public private(set) var mostRowsHeld = 0
 
-    /// The error a consumer sees when the producer failed (the runner reports the producer's own).
-    public struct ProducerFailed: Error, Sendable {}
+    /// The error a waiting side sees when the other side failed.
+    public struct ProducerFailed: Error, Sendable, CustomStringConvertible {
+        public init() {}
+        public var description: String { "the stream was stopped by a failure elsewhere in the pipeline" }
+    }
 
-    public init() {
+    /// A stream whose ring holds `capacity` rows; `Int.max` holds the whole image (a stream that
+    /// collects an image for a consumer that needs it whole).
+    public init(capacity: Int = RowStream.defaultCapacity) {
+        requestedCapacity = max(1, capacity)
+        self.capacity = max(1, capacity)
         pthread_mutex_init(&mutex, nil)
         pthread_cond_init(&condition, nil)
     }
@@ -45,129 +74,199 @@ public final class RowStream: @unchecked Sendable {
         return try body()
     }
 
+    private func wait() { pthread_cond_wait(&condition, &mutex) }
+    private func wake() { pthread_cond_broadcast(&condition) }
+
     // MARK: Producer
 
-    /// Starts a streamed image; returns the buffer (`width * height * 4` bytes) to fill top to bottom.
-    public func begin(width: Int, height: Int, metadata: ImageMetadata) -> UnsafeMutableBufferPointer<UInt8> {
-        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, width * height * 4))
-        locked {
+    /// Starts the image: its size and side data become known to consumers, and the ring is allocated.
+    public func begin(_ shape: ImageShape) throws {
+        guard shape.width >= 0, shape.height >= 0 else {
+            throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
+        }
+        let rows = max(1, min(requestedCapacity, shape.height))
+        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, rows * shape.width * 4))
+        try locked {
+            if failure != nil {
+                buffer.deallocate()
+                throw ProducerFailed()
+            }
+            precondition(shapeValue == nil, "RowStream.begin called twice")
             storage = buffer
-            info = (width, height, metadata)
-            started = true
-            pthread_cond_broadcast(&condition)
+            stride = shape.width * 4
+            capacity = rows
+            shapeValue = shape
+            wake()
         }
-        return buffer
     }
 
-    /// Rows `0..<rows` are final.
-    public func publish(rows: Int) {
+    /// Waits until rows below `row` may be written (the consumer released enough), capped at the
+    /// height. Throws when the consumer failed.
+    public func reserve(through row: Int) throws {
+        try locked {
+            guard let shape = shapeValue else { preconditionFailure("RowStream.reserve before begin") }
+            let target = min(row, shape.height)
+            precondition(target - published <= capacity, "RowStream.reserve: a band larger than the ring")
+            if discarding { released = published }
+            while failure == nil && target - released > capacity { wait() }
+            if failure != nil { throw ProducerFailed() }
+            reserved = max(reserved, target)
+            mostRowsHeld = max(mostRowsHeld, reserved - released)
+        }
+    }
+
+    /// Rows below `row` are written and may be read.
+    public func publish(through row: Int) {
         locked {
-            rowsReady = max(rowsReady, min(rows, info.height))
-            pthread_cond_broadcast(&condition)
+            let target = min(row, shapeValue?.height ?? 0)
+            precondition(target <= reserved, "RowStream.publish of rows not reserved")
+            published = max(published, target)
+            wake()
         }
     }
 
-    /// Hands over a whole image at once (for producers that cannot stream).
-    public func deliver(_ image: Image) {
-        locked {
-            whole = image
-            info = (image.width, image.height, image.metadata)
-            rowsReady = image.height
-            started = true
-            pthread_cond_broadcast(&condition)
+    /// Writes a whole image through the ring (for producers that cannot stream): begins, then copies
+    /// it band by band as the consumer makes room.
+    public func deliver(_ image: Image) throws {
+        try begin(ImageShape(image))
+        let band = max(1, capacity)
+        try image.pixels.withUnsafeBufferPointer { source in
+            guard let base = source.baseAddress else { return }
+            var y = 0
+            while y < image.height {
+                let end = min(image.height, y + band)
+                try reserve(through: end)
+                for row in y..<end { self.row(row).update(from: base + row * image.stride, count: image.stride) }
+                publish(through: end)
+                y = end
+            }
         }
     }
 
-    /// The producer returned without error after publishing every row (or delivering its image):
-    /// the last rows become final. Called by the runner, never by the producer itself.
+    /// The producer returned without error after publishing every row: the last rows become final.
+    /// Called by the runner, never by the producer itself.
     public func finish() {
         locked {
             ended = true
-            pthread_cond_broadcast(&condition)
+            wake()
         }
     }
 
-    /// The producer failed (or the consumer gave up): every wait returns with an error.
+    /// The producer failed, or the consumer gave up: every wait on either side throws.
     public func fail(_ error: any Error) {
         locked {
             if failure == nil { failure = error }
-            pthread_cond_broadcast(&condition)
+            wake()
         }
     }
 
-    /// Whether the producer finished: every row published or a whole image delivered.
-    public var isComplete: Bool { locked { started && rowsReady == info.height } }
+    /// Whether every row was published (checked by the runner when the producer returns).
+    public var isComplete: Bool { locked { shapeValue.map { published == $0.height } ?? false } }
+
+    /// Whether `fail` was called.
+    public var hasFailed: Bool { locked { failure != nil } }
+
+    // MARK: Both sides
+
+    /// Row `y`'s `width * 4` bytes of premultiplied RGBA in the ring. Valid for the producer between
+    /// `reserve` and `publish`, for the consumer between `waitForRows` and `release`.
+    public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
+        // The storage and stride are fixed once begun; reading them needs no lock.
+        storage.unsafelyUnwrapped + (y % capacity) * stride
+    }
+
+    /// The ring for C code: row `y` is at `base + (y % rows) * stride`. Only after `begin`.
+    public var ring: (base: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) {
+        locked { (storage.unsafelyUnwrapped, stride, capacity) }
+    }
 
     // MARK: Consumer
 
-    /// Waits until the producer has started; the image's size and metadata.
-    public func waitForStart() throws -> (width: Int, height: Int, metadata: ImageMetadata) {
+    /// Waits until the producer has begun; the image's size and side data.
+    public func waitForStart() throws -> ImageShape {
         try locked {
-            while !started && failure == nil { pthread_cond_wait(&condition, &mutex) }
+            while shapeValue == nil && failure == nil { wait() }
             if failure != nil { throw ProducerFailed() }
-            return info
+            return shapeValue.unsafelyUnwrapped
         }
     }
 
-    /// Waits until at least `rows` rows (capped at the height) are final; returns how many are.
-    /// Asking for every row also waits until the producer has ended without error.
-    public func waitForRows(_ rows: Int) throws -> Int {
+    /// The size and side data if the producer has begun (without waiting).
+    public var shape: ImageShape? { locked { shapeValue } }
+
+    /// Waits until rows below `row` (capped at the height) may be read; returns how many rows are
+    /// published. Waiting for the last row also waits until the producer ended without error.
+    /// Throws when the other side failed, or when `row` is more than `capacity` rows past the last
+    /// release (the ring could never hold them).
+    public func waitForRows(through row: Int) throws -> Int {
         try locked {
-            while failure == nil && !(started && rowsReady >= min(rows, info.height)
-                                      && (rows < info.height || ended)) {
-                pthread_cond_wait(&condition, &mutex)
-            }
+            while shapeValue == nil && failure == nil { wait() }
             if failure != nil { throw ProducerFailed() }
-            return rowsReady
+            let height = shapeValue.unsafelyUnwrapped.height
+            let target = min(row, height)
+            guard target - released <= capacity else {
+                throw StageError("a stage asked for \(target - released) rows of a stream that holds \(capacity)")
+            }
+            while failure == nil && !(published >= target && (target < height || ended)) { wait() }
+            if failure != nil { throw ProducerFailed() }
+            return published
+        }
+    }
+
+    /// The consumer no longer needs rows below `row`: the producer may reuse their slots.
+    public func release(through row: Int) {
+        locked {
+            released = max(released, min(row, published))
+            wake()
+        }
+    }
+
+    /// The consumer needs no more rows (it stopped early, or returned): the producer's later bands
+    /// are dropped as soon as they are published, so it never waits for room.
+    public func discardRemaining() {
+        locked {
+            discarding = true
+            released = published
+            wake()
         }
     }
 
     /// Waits until the producer has ended; throws when it failed. A consumer calls this before any
-    /// lasting effect (renaming its output into place), so a failed producer always fails it first.
+    /// lasting effect, so a failed producer always fails it first.
     public func waitForEnd() throws {
         try locked {
-            while failure == nil && !ended { pthread_cond_wait(&condition, &mutex) }
+            while failure == nil && !ended { wait() }
             if failure != nil { throw ProducerFailed() }
         }
     }
 
-    /// The streamed pixels (premultiplied RGBA, `width * 4` bytes a row) while the stream lives, or
-    /// nil when the producer delivered a whole image instead. Read only rows `waitForRows` reported.
-    public var streamedPixels: UnsafeBufferPointer<UInt8>? {
-        locked { storage.map { UnsafeBufferPointer($0) } }
-    }
-
-    /// The whole image, once every row is final (a copy when it was streamed).
+    /// Reads every remaining row into one image, releasing the ring as it goes (for a consumer that
+    /// needs the whole image); waits for the producer's end.
     public func image() throws -> Image {
-        _ = try waitForStart()
-        try waitForEnd()
-        return locked {
-            if let whole { return whole }
-            let source = storage.map { UnsafeBufferPointer($0) }
-            return Image(width: info.width, height: info.height, metadata: info.metadata) { out in
-                if let source, let base = source.baseAddress, let dst = out.baseAddress {
-                    dst.update(from: base, count: out.count)
-                }
+        let shape = try waitForStart()
+        let first = locked { released }
+        precondition(first == 0, "RowStream.image after rows were released")
+        let band = capacity
+        let image = try Image(width: shape.width, height: shape.height, metadata: shape.metadata) { out in
+            guard let base = out.baseAddress else { return }
+            var y = 0
+            while y < shape.height {
+                let end = min(shape.height, y + band)
+                _ = try waitForRows(through: end)
+                for row in y..<end { (base + row * shape.width * 4).update(from: self.row(row), count: shape.width * 4) }
+                release(through: end)
+                y = end
             }
         }
+        try waitForEnd()
+        return image
     }
-}
 
-/// A stage that can stream its image output row by row to a `RowStreamConsumer` that is its only
-/// consumer. It must end the stream: `begin` + `publish` up to the height, `deliver`, or throw.
-public protocol RowStreamProducer: StageInstance {
-    /// Whether this stage, as configured, produces one image that can be streamed (default: true;
-    /// a stage that produces a list says false and is run whole).
-    var streamsRows: Bool { get }
-    func process(_ inputs: StageInputs, context: StageContext, streamingInto stream: RowStream) throws
-}
-
-extension RowStreamProducer {
-    public var streamsRows: Bool { true }
-}
-
-/// A stage that can consume an image row by row while it is being produced. It must not make any
-/// lasting effect (an output file renamed into place) before `RowStream.waitForEnd` returned.
-public protocol RowStreamConsumer: StageInstance {
-    func process(streaming stream: RowStream, context: StageContext) throws -> Value
+    /// A complete stream holding a copy of `image` (a stage that reads rows, given a whole image).
+    public static func whole(_ image: Image) -> RowStream {
+        let stream = RowStream(capacity: max(1, image.height))
+        try? stream.deliver(image)
+        stream.finish()
+        return stream
+    }
 }

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiKit
+
+/// A run in which images pass between stages as bounded row streams (`StreamPlan`): every stage
+/// runs on its own POSIX thread and blocks until its inputs are there — a whole value, a shape, or
+/// the rows of a stream — so the decode, blend and encode of different bands overlap on the cores.
+///
+/// The first failure fails every stream and every wait, so the other stages stop at their next
+/// band and free their rings; the run reports the failing stage's own error, not the "stopped"
+/// errors it caused elsewhere. An output written by a streamed encoder is renamed into place only
+/// after its input stream ended, which needs every producer upstream to have ended without error.
+final class StreamedRun: @unchecked Sendable {
+    let pipeline: Pipeline
+    let plan: StreamPlan
+    let file: String
+    let contexts: [StageContext]
+    /// The stream each streamed node writes, by node index.
+    let streams: [Int: RowStream]
+
+    private var mutex = pthread_mutex_t()
+    private var condition = pthread_cond_t()
+    private var values: [Int: Value] = [:]
+    private var remainingUses: [Int]
+    private var failed = false
+    private var errors: [(node: Int, error: any Error)] = []
+    private var outputs: [Int: FileOutput] = [:]
+    private var timings: [Int: Double] = [:]
+
+    init(pipeline: Pipeline, plan: StreamPlan, contexts: [StageContext], file: String) {
+        self.pipeline = pipeline
+        self.plan = plan
+        self.contexts = contexts
+        self.file = file
+        var streams: [Int: RowStream] = [:]
+        for node in pipeline.nodes where plan.streamedOutput[node.index] { streams[node.index] = RowStream() }
+        self.streams = streams
+        // Whole values are kept until every consumer that takes them has run.
+        var uses = [Int](repeating: 0, count: pipeline.nodes.count)
+        for node in pipeline.nodes {
+            for source in Set(node.inputs.flatMap(\.sources)) where !plan.streamedOutput[source] { uses[source] += 1 }
+        }
+        remainingUses = uses
+        pthread_mutex_init(&mutex, nil)
+        pthread_cond_init(&condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(&condition)
+        pthread_mutex_destroy(&mutex)
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        return try body()
+    }
+
+    func run() throws(SumiError) -> Runner.Result {
+        let nodes = pipeline.nodes
+        PosixThreads.run(pipeline.order.map { index in { self.execute(index) } })
+        let state = locked { (errors, outputs, timings) }
+        if let (node, error) = state.0.first(where: { !($0.error is RowStream.ProducerFailed) }) ?? state.0.first {
+            throw Runner.placed(error, file: file, entry: nodes[node].entry)
+        }
+        return Runner.Result(
+            outputs: nodes.compactMap { n in state.1[n.index].map { (n.entry.reportID, $0) } },
+            timings: nodes.map { ($0.entry.reportID, $0.descriptor.name, state.2[$0.index] ?? 0) })
+    }
+
+    /// Runs one node on the calling thread: waits for its inputs, runs it, publishes its value.
+    private func execute(_ index: Int) {
+        let node = pipeline.nodes[index]
+        do {
+            let inputs = try gather(node)
+            let stopwatch = Stopwatch()
+            var value: Value?
+            if plan.rowMode[index], let stage = node.stage as? any RowStage {
+                let output = streams[index] ?? (stage.producesRows ? RowStream(capacity: Int.max) : nil)
+                value = try stage.process(inputs, context: contexts[index], output: output)
+                // The stage's result is final only once everything it read ended without error (a
+                // decoder can fail after the last row a scale needed); a consumer that stopped reading
+                // early must not leave its producer blocked.
+                for (port, sources) in node.inputs where plan.access[index][port] == .rows {
+                    guard let stream = streams[sources[0]] else { continue }
+                    stream.discardRemaining()
+                    try stream.waitForEnd()
+                }
+                if let output {
+                    guard output.isComplete else { throw StageError("the stage ended without producing its image") }
+                    output.finish()
+                    if streams[index] == nil { value = .image(try output.image()) }
+                }
+            } else {
+                value = try node.stage.process(inputs, context: contexts[index])
+            }
+            finish(index, value: value, milliseconds: stopwatch.milliseconds)
+        } catch {
+            fail(index, error)
+        }
+    }
+
+    /// The node's inputs: whole values taken from their producers, shapes and streams of streamed
+    /// producers. Waits for what is not there yet; throws when the run failed meanwhile.
+    private func gather(_ node: Pipeline.Node) throws -> StageInputs {
+        var whole: [String: Value] = [:]
+        var shapes: [String: ImageShape] = [:]
+        var rows: [String: RowStream] = [:]
+        var taken: [Int: Value] = [:]
+        for (port, sources) in node.inputs {
+            if sources.count == 1, let stream = streams[sources[0]] {
+                if plan.access[node.index][port] == .rows {
+                    rows[port] = stream
+                } else {
+                    shapes[port] = try stream.waitForStart()
+                }
+                continue
+            }
+            let collected = try sources.map { source in
+                if let value = taken[source] { return value }
+                let value = try take(source)
+                taken[source] = value
+                return value
+            }
+            if sources.count == 1, let only = collected.first {
+                whole[port] = only
+            } else {
+                whole[port] = .images(collected.flatMap { value -> [Image] in
+                    switch value {
+                    case .image(let i): [i]
+                    case .images(let l): l
+                    default: []
+                    }
+                })
+            }
+        }
+        return StageInputs(whole, shapes: shapes, streams: rows)
+    }
+
+    /// Waits for a whole value and takes one use of it (the last use drops the engine's reference).
+    private func take(_ source: Int) throws -> Value {
+        try locked {
+            while !failed && values[source] == nil { pthread_cond_wait(&condition, &mutex) }
+            if failed { throw RowStream.ProducerFailed() }
+            let value = values[source].unsafelyUnwrapped
+            remainingUses[source] -= 1
+            if remainingUses[source] <= 0 { values[source] = nil }
+            return value
+        }
+    }
+
+    private func finish(_ index: Int, value: Value?, milliseconds: Double) {
+        locked {
+            timings[index] = milliseconds
+            if case .file(let f)? = value { outputs[index] = f }
+            if remainingUses[index] > 0, let value { values[index] = value }
+            pthread_cond_broadcast(&condition)
+        }
+    }
+
+    /// Records the error and stops everything: every stream and every wait fails.
+    private func fail(_ index: Int, _ error: any Error) {
+        locked {
+            errors.append((index, error))
+            failed = true
+            values = [:]
+            pthread_cond_broadcast(&condition)
+        }
+        for stream in streams.values { stream.fail(error) }
+    }
+}

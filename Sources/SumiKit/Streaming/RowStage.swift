@@ -1,0 +1,57 @@
+/// How a stage uses the image on one of its input ports.
+public enum ImageAccess: Sendable {
+    /// The whole image, as a value (the default).
+    case whole
+    /// Rows top to bottom, through a `RowStream` (`StageInputs.rows(_:)`); the stage must be a
+    /// `RowStage`. Its producer then need not hold the whole image.
+    case rows
+    /// Only the size and side data (`StageInputs.shape(_:)`), never the pixels: such a port does not
+    /// count as a pixel consumer, so it neither forces a full buffer nor waits for the pixels.
+    case shape
+}
+
+/// A stage that can take part in band processing: it reads some image inputs as row streams and/or
+/// writes its image output as one. It opts in port by port with `imageAccess(for:)`; the engine
+/// connects it to its neighbours with bounded `RowStream`s, each stage on its own thread.
+///
+/// The engine still calls the whole-image `process(_:context:)` when it does not stream the stage
+/// (streaming off, or neither an input nor the output is streamed), so both paths must give the
+/// same bytes. When a neighbour works on whole images, the engine adapts: a whole image becomes a
+/// complete stream (`RowStream.whole`), and an output stream is collected into an image
+/// (`RowStream.image()`) for a consumer that needs it whole.
+///
+/// ```swift
+/// struct Invert: Stage, RowStage {
+///     func imageAccess(for port: String) -> ImageAccess { .rows }
+///     var producesRows: Bool { true }
+///     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+///         let input = try inputs.rows("in"), out = output!
+///         let shape = try input.waitForStart()
+///         try out.begin(ImageShape(width: shape.width, height: shape.height, metadata: shape.metadata.applying(.pixels)))
+///         for y in 0..<shape.height {
+///             _ = try input.waitForRows(through: y + 1)
+///             try out.reserve(through: y + 1)
+///             // read input.row(y), write out.row(y)
+///             input.release(through: y + 1)
+///             out.publish(through: y + 1)
+///         }
+///         return nil
+///     }
+/// }
+/// ```
+public protocol RowStage: StageInstance {
+    /// Whether the stage, as configured, writes one image as rows into the `output` stream it is
+    /// given (default true). A stage whose output is not an image (a file, a list) says false.
+    var producesRows: Bool { get }
+
+    /// The streamed run. Ports whose access is `.rows` are read with `inputs.rows(_:)`, `.shape`
+    /// ports with `inputs.shape(_:)`, others as usual. When `producesRows`, `output` is the stream
+    /// to write (`begin`, then rows top to bottom) and the stage returns nil; otherwise `output` is
+    /// nil and the stage returns its value. The engine calls `output.finish()` after the stage
+    /// returned without error, and `fail` on every stream when any stage failed.
+    func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value?
+}
+
+extension RowStage {
+    public var producesRows: Bool { true }
+}
