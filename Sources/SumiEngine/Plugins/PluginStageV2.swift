@@ -108,8 +108,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
     /// `band_begin`, `band_process` for consecutive bands top to bottom, `band_end`. A band never
     /// wraps around either ring, so the plugin sees each band as one block of rows.
     private func runBands(_ bands: PluginStageEntryV2.Bands, input: RowStream, shape: ImageShape, output: RowStream) throws {
-        guard let width = Int32(exactly: shape.width), let height = Int32(exactly: shape.height),
-              Int64(shape.width) * 4 <= Int64(Int32.max) * 4 else {
+        guard let width = Int32(exactly: shape.width), let height = Int32(exactly: shape.height) else {
             throw StageError("\(entry.place): the image of \(shape.width)x\(shape.height) pixels is too large for a plugin")
         }
         var error = PluginCallError()
