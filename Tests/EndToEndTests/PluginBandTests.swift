@@ -47,6 +47,8 @@ import Testing
             #expect(a.count > 1000 && a == b, "\(output): \(a.count) bytes streamed, \(b.count) whole")
         }
         // Lossless end to end: every pixel is 255 - c, as ImageMagick computes it from the same PNG.
+        let inspect = try CLI.run(["inspect", "invert-rust"], environment: Self.environment)
+        #expect(inspect.stdout.contains("plugin ABI 2, band callbacks: streams"), "\(inspect.stdout)")
         let ours = try #require(Self.rgb("\(dir)/streamed-out.png"))
         let reference = try #require(Self.rgb(png, ["-negate"]))
         #expect(ours.count == 1200 * 801 * 3 && ours == reference)

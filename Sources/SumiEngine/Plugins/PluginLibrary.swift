@@ -18,6 +18,8 @@ struct PluginLibrary: Sendable {
     let factories: [StageDefinition]
     /// The image formats it reads or writes (version 2).
     let formats: [PluginFormat]
+    /// The stages whose table has band callbacks (they stream; version 2).
+    var bandStages: [String] = []
 
     /// Opens `path` (already canonical), calls its entry point and checks the ABI version before
     /// reading anything else from the table.
@@ -122,6 +124,7 @@ struct PluginLibrary: Sendable {
             throw SumiError.usage("\(place) is malformed: \(plugin.format_count) formats but no format table")
         }
         var factories: [StageDefinition] = []
+        var bandStages: [String] = []
         // The stages are a C array of the plugin's `sizeof(sumi_stage)`, which is smaller for a plugin
         // built before the band callbacks were appended: step by the size the first entry declares,
         // and read no field beyond it.
@@ -145,6 +148,7 @@ struct PluginLibrary: Sendable {
             }
             try checkPorts(descriptor, place: place)
             let bands = try readBands(table, descriptor: descriptor, place: place)
+            if bands != nil { bandStages.append(descriptor.name) }
             let entry = PluginStageEntryV2(table: stage, descriptor: descriptor, origin: path, bands: bands)
             factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV2(entry: entry, parameters: parameters)
@@ -158,7 +162,7 @@ struct PluginLibrary: Sendable {
         return PluginLibrary(path: path, abiVersion: 2, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
                              licence: plugin.licence.map { String(cString: $0) } ?? "",
                              description: plugin.description.map { String(cString: $0) } ?? "",
-                             factories: factories, formats: formats)
+                             factories: factories, formats: formats, bandStages: bandStages)
     }
 
     private static func readDescriptor(_ json: UnsafePointer<CChar>?, index: Int, place: String) throws(SumiError) -> StageDescriptor {
