@@ -224,6 +224,24 @@ if [ -f pipelines/caption.json ] && "$SUMI" inspect text >/dev/null 2>&1; then
   done
 fi
 
+if [ -f .build/plugins/libinvert-rust.so ]; then
+  echo "== Plugin band callbacks: decode -> invert-rust -> encode, 12000x8008 JPEG q90"
+  # The Rust example plugin streams through its band callbacks; SUMI_STREAMING=0 gives it the
+  # whole image (its process callback), as a plugin without them; convert -negate is the peer.
+  cat > "$WORK/invert.json" <<JSON
+{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+ "stages": [{"stage": "decode", "with": {"path": "\${input}"}}, {"stage": "invert-rust"},
+            {"stage": "encode", "with": {"path": "\${output}", "quality": 90}}]}
+JSON
+  big="$WORK/photo-12000x8008.jpg"
+  [ -f "$big" ] || vips resize "$PHOTO" "$big[Q=90]" 4
+  INV="SUMI_PLUGIN_PATH=$(realpath .build/plugins) $SUMI run $WORK/invert.json -i $big -o $WORK/out/inv.jpg --quiet"
+  bench invert --runs 3 "$INV" "SUMI_STREAMING=0 $INV" "$CONVERT $big -negate -quality 90 $WORK/out/invm.jpg"
+  row invert "invert-rust 12000x8008" "whole image" "convert"
+  printf '   peak RSS: bands %s KB | whole image %s KB | convert %s KB\n' "$(peak bash -c "$INV")" \
+    "$(peak bash -c "SUMI_STREAMING=0 $INV")" "$(peak "$CONVERT" "$big" -negate -quality 90 "$WORK/out/invm.jpg")"
+fi
+
 echo "== Peak memory (max RSS)"
 printf '   sumi decode+encode: %s KB | djpeg: %s KB | vips copy: %s KB | convert: %s KB\n' \
   "$(peak "$SUMI" run "$WORK/recode.json" -i "$PHOTO" -o "$WORK/out/s.jpg" --quiet)" \

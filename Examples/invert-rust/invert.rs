@@ -1,6 +1,8 @@
 //! invert: a Sumi plugin (ABI version 2) in Rust, with no crates — only the C ABI of
 //! `sumi_plugin.h`, declared here by hand. Inverts colours (premultiplied: c' = a - c) and keeps the
 //! input's side data (`"effect": "pixels"`); `amount` (0..1) mixes the inverted colour in.
+//! It also gives band callbacks, so `decode → invert-rust → encode` streams: the host hands it the
+//! image a few rows at a time instead of whole (both paths share `invert_row`, so they agree).
 //!
 //!   rustc --edition 2021 --crate-type cdylib -O -o libinvert-rust.so invert.rs
 
@@ -78,6 +80,9 @@ pub struct sumi_host {
     error: *mut sumi_error,
 }
 
+type BandBegin = extern "C" fn(*mut c_void, i32, i32, *mut i32, *mut i32, *mut sumi_error) -> i32;
+type BandProcess = extern "C" fn(*mut c_void, *const u8, *mut u8, i32, i32, i64, *mut sumi_error) -> i32;
+type BandEnd = extern "C" fn(*mut c_void, i32, *mut sumi_error) -> i32;
 type Create = extern "C" fn(*const sumi_stage, *const c_void, *mut *mut c_void, *mut sumi_error) -> i32;
 type Process = extern "C" fn(*mut c_void, *mut c_void, *const *const Value, u32, *mut *mut Value, *mut sumi_error) -> i32;
 
@@ -91,6 +96,9 @@ pub struct sumi_stage {
     process: Process,
     destroy: extern "C" fn(*mut c_void),
     reserved: [*mut c_void; 4],
+    band_begin: BandBegin,
+    band_process: BandProcess,
+    band_end: BandEnd,
 }
 
 #[repr(C)]
@@ -139,16 +147,23 @@ static DESCRIPTOR: &[u8] = b"{\"name\": \"invert-rust\", \"summary\": \"Inverts 
 \"params\": [{\"name\": \"amount\", \"type\": \"number\", \"default\": 1, \"min\": 0, \"max\": 1, \
 \"summary\": \"how much of the inverted colour to mix in\"}]}\0";
 
+/// A stage instance: its parameter, and the width of the image being processed in bands.
+#[derive(Clone, Copy)]
+struct Instance {
+    amount: f64,
+    width: usize,
+}
+
 extern "C" fn create(_stage: *const sumi_stage, params: *const c_void, instance: *mut *mut c_void, _error: *mut sumi_error) -> i32 {
     let mut amount = 1.0f64;
     (api().param_number)((api().param)(params, b"amount\0".as_ptr() as *const c_char), &mut amount);
-    unsafe { *instance = Box::into_raw(Box::new(amount)) as *mut c_void };
+    unsafe { *instance = Box::into_raw(Box::new(Instance { amount, width: 0 })) as *mut c_void };
     SUMI_OK
 }
 
 extern "C" fn process(instance: *mut c_void, call: *mut c_void, inputs: *const *const Value, count: u32,
                       result: *mut *mut Value, error: *mut sumi_error) -> i32 {
-    let amount = unsafe { *(instance as *const f64) };
+    let amount = unsafe { (*(instance as *const Instance)).amount };
     if count != 1 {
         return fail(error, SUMI_ERROR_PROCESS, "expected one input");
     }
@@ -168,22 +183,54 @@ extern "C" fn process(instance: *mut c_void, call: *mut c_void, inputs: *const *
     for y in 0..h {
         let src = unsafe { std::slice::from_raw_parts(image.pixels.add(y * image.stride as usize), w * 4) };
         let dst = unsafe { std::slice::from_raw_parts_mut(out.add(y * stride as usize), w * 4) };
-        for x in 0..w {
-            let a = src[x * 4 + 3] as f64;
-            for c in 0..3 {
-                let v = src[x * 4 + c] as f64;
-                dst[x * 4 + c] = (v + amount * (a - 2.0 * v)).round().clamp(0.0, a) as u8;
-            }
-            dst[x * 4 + 3] = src[x * 4 + 3];
-        }
+        invert_row(src, dst, amount);
     }
     unsafe { *result = value };
     SUMI_OK
 }
 
+/// One row of premultiplied RGBA: c' = c + amount * (a - 2c), alpha kept.
+fn invert_row(src: &[u8], dst: &mut [u8], amount: f64) {
+    for (s, d) in src.chunks_exact(4).zip(dst.chunks_exact_mut(4)) {
+        let a = s[3] as f64;
+        for c in 0..3 {
+            let v = s[c] as f64;
+            d[c] = (v + amount * (a - 2.0 * v)).round().clamp(0.0, a) as u8;
+        }
+        d[3] = s[3];
+    }
+}
+
+/// Band mode keeps the size (the host preset `out_width`/`out_height` to the input's); the width is
+/// kept for `band_process`, whose rows may be padded (`stride` >= width * 4).
+extern "C" fn band_begin(instance: *mut c_void, width: i32, height: i32, _out_width: *mut i32, _out_height: *mut i32,
+                         error: *mut sumi_error) -> i32 {
+    if width < 0 || height < 0 {
+        return fail(error, SUMI_ERROR_PROCESS, "negative image size");
+    }
+    // The host never calls one instance's band callbacks concurrently.
+    unsafe { (*(instance as *mut Instance)).width = width as usize };
+    SUMI_OK
+}
+
+extern "C" fn band_process(instance: *mut c_void, in_rows: *const u8, out_rows: *mut u8, _first_row: i32, row_count: i32,
+                           stride: i64, _error: *mut sumi_error) -> i32 {
+    let Instance { amount, width } = unsafe { *(instance as *const Instance) };
+    for y in 0..row_count.max(0) as usize {
+        let src = unsafe { std::slice::from_raw_parts(in_rows.add(y * stride as usize), width * 4) };
+        let dst = unsafe { std::slice::from_raw_parts_mut(out_rows.add(y * stride as usize), width * 4) };
+        invert_row(src, dst, amount);
+    }
+    SUMI_OK
+}
+
+extern "C" fn band_end(_instance: *mut c_void, _completed: i32, _error: *mut sumi_error) -> i32 {
+    SUMI_OK
+}
+
 extern "C" fn destroy(instance: *mut c_void) {
     if !instance.is_null() {
-        drop(unsafe { Box::from_raw(instance as *mut f64) });
+        drop(unsafe { Box::from_raw(instance as *mut Instance) });
     }
 }
 
@@ -196,6 +243,9 @@ static STAGES: [sumi_stage; 1] = [sumi_stage {
     process,
     destroy,
     reserved: [ptr::null_mut(); 4],
+    band_begin,
+    band_process,
+    band_end,
 }];
 
 static PLUGIN: sumi_plugin = sumi_plugin {

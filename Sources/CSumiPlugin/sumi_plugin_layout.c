@@ -15,3 +15,5 @@ _Static_assert(offsetof(sumi_format, size) == 0, "sumi_format must start with si
 _Static_assert(offsetof(sumi_api, size) == 0, "sumi_api must start with size");
 /* Version 2 only appends to sumi_host: the version 1 prefix keeps its layout. */
 _Static_assert(offsetof(sumi_host, api) == 8 + sizeof(void *) * 5, "sumi_host v2 fields follow the v1 layout");
+/* The band callbacks were appended to sumi_stage: the first version 2 layout is their offset. */
+_Static_assert(SUMI_STAGE_V2_BASE_SIZE == 8 + sizeof(void *) * 9, "sumi_stage band fields follow the first v2 layout");

@@ -59,7 +59,8 @@ struct ListingCommand {
         var text = "\(d.name) — \(d.summary)\n"
         text += "  origin:  \(factory.origin)\n"
         if let library = PluginLoader.library(at: factory.origin) {
-            let facts = [library.licence.isEmpty ? nil : "licence \(library.licence)", "plugin ABI \(library.abiVersion)"].compactMap { $0 }
+            let facts = [library.licence.isEmpty ? nil : "licence \(library.licence)", "plugin ABI \(library.abiVersion)",
+                         library.bandStages.contains(d.name) ? "band callbacks: streams" : nil].compactMap { $0 }
             text += "  plugin:  \(library.name) \(library.version) (\(facts.joined(separator: ", ")))"
                 + (library.description.isEmpty ? "" : " — \(library.description)") + "\n"
         }

@@ -31,6 +31,25 @@ import Testing
         #expect(info.stages == ["v2-probe", "v2-disc", "v2-misbehave"])
     }
 
+    /// A plugin built with the first version 2 header has a shorter stage table (no band
+    /// callbacks): the host steps through its stage array by the declared size and runs it as before.
+    @Test func firstVersion2LayoutWithoutBandCallbacksStillLoadsAndRuns() throws {
+        let fixtures = try PluginFixtures.get()
+        let path = try fixtures.v2Plugin("libv2-first-layout.so", defines: ["TEST_FIRST_V2_LAYOUT"])
+        let registry = try Self.registry(path)
+        let info = try #require(PluginLoader.library(at: canonical(path)))
+        #expect(info.stages == ["v2-probe", "v2-disc", "v2-misbehave"])
+        let base = Self.solid(4, 3, [10, 20, 30, 255])
+        let out = try Self.harness(registry, "v2-probe").runImage(
+            ["i": .integer(42), "li": .list([.integer(5)])],
+            inputs: ["base": .image(base), "over": .image(Self.solid(7, 5, [0, 0, 0, 0])),
+                     "list": .images([Self.solid(1, 1, [0, 0, 0, 255])])])
+        #expect(out.pixels == base.pixels && out.width == 4 && out.height == 3)
+        // The third stage sits at 2 × the short size: read there, its descriptor and callbacks work.
+        let misbehave = try #require(registry.definition(named: "v2-misbehave"))
+        #expect(misbehave.descriptor.name == "v2-misbehave")
+    }
+
     @Test func everyKindCrossesWithTypedParametersAndSideData() throws {
         let fixtures = try PluginFixtures.get()
         let registry = try Self.registry(try fixtures.v2Plugin("libv2-probe.so"))
@@ -105,6 +124,8 @@ import Testing
         ("TEST_DUPLICATE_PORTS", "stage \"v2-lying\" has two inputs named \"in\""),
         ("TEST_PIXELS_LAYER", "stage \"v2-lying\" declares \"effect\": \"pixels\", which needs an image first input and an image output"),
         ("TEST_UNKNOWN_KIND", "malformed descriptor for stage #3"),
+        ("TEST_PARTIAL_BANDS", "stage \"v2-disc\" sets some band callbacks but not all of band_begin, band_process and band_end"),
+        ("TEST_BANDS_ON_LAYER", "stage \"v2-disc\" has band callbacks, which need exactly one image input and an image output"),
     ])
     func descriptorThatLiesAboutItsPortsIsRefusedAtLoad(define: String, reason: String) throws {
         let fixtures = try PluginFixtures.get()

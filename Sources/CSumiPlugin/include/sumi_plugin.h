@@ -112,6 +112,21 @@
  *   only lists as a list of one. "effect" (`pixels`, `creates`, `geometry`, `unknown`, the default)
  *   says what becomes of the first input's side data (see SIDE DATA).
  *
+ * BANDS (version 2, optional)
+ *   A stage with one image input and an image output of the same size may set `band_begin`,
+ *   `band_process` and `band_end`. When the pipeline streams (the stage's input comes from a stage
+ *   that produces rows, e.g. `decode` of a JPEG or PNG, and its output goes to one consumer that
+ *   reads rows, e.g. `encode`), the host calls, on one instance: `band_begin(width, height)` once,
+ *   then `band_process` for consecutive bands top to bottom (each row exactly once), then
+ *   `band_end`. Otherwise it calls `process` with the whole image, as for a stage without them; both
+ *   paths must give the same pixels. In band mode the result carries the input's side data under
+ *   the descriptor's "effect" (the plugin cannot set side data, warn or read other inputs).
+ *   The band callbacks of one instance are called from one thread at a time, in order, never
+ *   concurrently with its `process` or `destroy`; different instances may run at the same time.
+ *   Bands are at most a few dozen rows; their height varies (the last one, and where the host's
+ *   ring wraps), so a plugin must not assume a band size. A band error fails the run (exit 1) with
+ *   the plugin's message and no output file is written.
+ *
  * FORMATS (version 2)
  *   A plugin may add decoders and encoders for image file formats (`sumi_format`): the built-in
  *   `decode` stage recognises the format by its magic bytes and calls `decode`; `encode` picks it by
@@ -392,7 +407,34 @@ struct sumi_stage {
     /** Frees an instance made by `create`. */
     void (*destroy)(void *instance);
     void *reserved[4];
+
+    /* --- band processing (optional; version 2 tables with a smaller `size` end above) --- */
+    /**
+     * For a stage with one image input and an image output: processes the image band by band, so
+     * the host need not hold it whole (see BANDS). All three are set, or all NULL (then `process`
+     * always gets the whole image). `begin` receives the input's size and stores the output's in
+     * `*out_width`/`*out_height` (the host sets them to the input's size first; band mode supports
+     * only that size, another is an error).
+     */
+    int32_t (*band_begin)(void *instance, int32_t width, int32_t height, int32_t *out_width, int32_t *out_height,
+                          sumi_error *error);
+    /**
+     * Rows `first_row ..< first_row + row_count` of the input at `in_rows` (read-only), to be written
+     * as the same rows of the output at `out_rows`; both have `stride` bytes from one row to the next.
+     * Bands come top to bottom, each row exactly once; a band's buffers are valid only during the call.
+     */
+    int32_t (*band_process)(void *instance, const uint8_t *in_rows, uint8_t *out_rows, int32_t first_row,
+                            int32_t row_count, int64_t stride, sumi_error *error);
+    /**
+     * Called once after every successful `band_begin`: `completed` is 1 when every band was
+     * processed (an error then fails the run), 0 when the run stopped early (free band state; the
+     * error is ignored).
+     */
+    int32_t (*band_end)(void *instance, int32_t completed, sumi_error *error);
 };
+
+/** The size of a version 2 stage table without the band callbacks (the first version 2 layout). */
+#define SUMI_STAGE_V2_BASE_SIZE offsetof(sumi_stage, band_begin)
 
 /**
  * An image file format a plugin reads and/or writes. `decode` makes the image (`new_image`) of

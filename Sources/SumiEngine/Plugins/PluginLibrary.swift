@@ -18,6 +18,8 @@ struct PluginLibrary: Sendable {
     let factories: [StageDefinition]
     /// The image formats it reads or writes (version 2).
     let formats: [PluginFormat]
+    /// The stages whose table has band callbacks (they stream; version 2).
+    var bandStages: [String] = []
 
     /// Opens `path` (already canonical), calls its entry point and checks the ABI version before
     /// reading anything else from the table.
@@ -122,20 +124,32 @@ struct PluginLibrary: Sendable {
             throw SumiError.usage("\(place) is malformed: \(plugin.format_count) formats but no format table")
         }
         var factories: [StageDefinition] = []
+        var bandStages: [String] = []
+        // The stages are a C array of the plugin's `sizeof(sumi_stage)`, which is smaller for a plugin
+        // built before the band callbacks were appended: step by the size the first entry declares,
+        // and read no field beyond it.
+        let baseSize = MemoryLayout<sumi_stage>.offset(of: \sumi_stage.band_begin) ?? MemoryLayout<sumi_stage>.size
+        let stageStride = plugin.stages.map { Int(UnsafeRawPointer($0).load(as: UInt32.self)) } ?? 0
         for index in 0..<Int(plugin.stage_count) {
-            guard let stage = plugin.stages?.advanced(by: index) else { break }
+            guard let first = plugin.stages else { break }
+            let stage = (UnsafeRawPointer(first) + index * stageStride).assumingMemoryBound(to: sumi_stage.self)
             let declaredSize = UnsafeRawPointer(stage).load(as: UInt32.self)
-            guard Int(declaredSize) >= MemoryLayout<sumi_stage>.size else {
+            guard Int(declaredSize) >= baseSize, Int(declaredSize) == stageStride else {
                 throw SumiError.usage("\(place) is malformed: stage #\(index) has size \(declaredSize), "
-                    + "expected at least \(MemoryLayout<sumi_stage>.size)")
+                    + (Int(declaredSize) < baseSize ? "expected at least \(baseSize)" : "but stage #0 has \(stageStride)"))
             }
-            let table = stage.pointee
+            var table = sumi_stage()
+            withUnsafeMutableBytes(of: &table) { copy in
+                copy.copyMemory(from: UnsafeRawBufferPointer(start: stage, count: min(Int(declaredSize), copy.count)))
+            }
             let descriptor = try readDescriptor(table.descriptor_json, index: index, place: place)
             guard table.create != nil, table.process != nil, table.destroy != nil else {
                 throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
             }
             try checkPorts(descriptor, place: place)
-            let entry = PluginStageEntryV2(table: stage, descriptor: descriptor, origin: path)
+            let bands = try readBands(table, descriptor: descriptor, place: place)
+            if bands != nil { bandStages.append(descriptor.name) }
+            let entry = PluginStageEntryV2(table: stage, descriptor: descriptor, origin: path, bands: bands)
             factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV2(entry: entry, parameters: parameters)
             })
@@ -148,7 +162,7 @@ struct PluginLibrary: Sendable {
         return PluginLibrary(path: path, abiVersion: 2, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
                              licence: plugin.licence.map { String(cString: $0) } ?? "",
                              description: plugin.description.map { String(cString: $0) } ?? "",
-                             factories: factories, formats: formats)
+                             factories: factories, formats: formats, bandStages: bandStages)
     }
 
     private static func readDescriptor(_ json: UnsafePointer<CChar>?, index: Int, place: String) throws(SumiError) -> StageDescriptor {
@@ -156,6 +170,22 @@ struct PluginLibrary: Sendable {
         do { return try StageDescriptorJSON.decode(text: String(cString: json)) } catch {
             throw SumiError.usage("\(place) has a malformed descriptor for stage #\(index): \(error)")
         }
+    }
+
+    /// The band callbacks of a stage table (zeroed beyond the size it declares): all three or none,
+    /// and only on a stage that takes one image and makes one.
+    private static func readBands(_ table: sumi_stage, descriptor: StageDescriptor, place: String) throws(SumiError) -> PluginStageEntryV2.Bands? {
+        let stage = "\(place): stage \"\(descriptor.name)\""
+        let set = [table.band_begin != nil, table.band_process != nil, table.band_end != nil]
+        guard set.contains(true) else { return nil }
+        guard let begin = table.band_begin, let process = table.band_process, let end = table.band_end else {
+            throw SumiError.usage("\(stage) sets some band callbacks but not all of band_begin, band_process and band_end")
+        }
+        guard descriptor.inputs.count == 1, descriptor.inputs[0].accepts == [.image], descriptor.output == .image,
+              descriptor.listOutputParameter == nil else {
+            throw SumiError.usage("\(stage) has band callbacks, which need exactly one image input and an image output")
+        }
+        return PluginStageEntryV2.Bands(begin: begin, process: process, end: end)
     }
 
     /// A descriptor that contradicts itself about its ports is refused at load: no port, two ports of

@@ -11,10 +11,22 @@ final class PluginStageEntryV2: @unchecked Sendable {
     /// The library's path.
     let origin: String
 
-    init(table: UnsafePointer<sumi_stage>, descriptor: StageDescriptor, origin: String) {
+    /// The optional band callbacks (a table that sets them, with one image input and output).
+    let bands: Bands?
+
+    struct Bands {
+        let begin: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
+                                   UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<sumi_error>?) -> Int32
+        let process: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
+                                     Int32, Int32, Int64, UnsafeMutablePointer<sumi_error>?) -> Int32
+        let end: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<sumi_error>?) -> Int32
+    }
+
+    init(table: UnsafePointer<sumi_stage>, descriptor: StageDescriptor, origin: String, bands: Bands? = nil) {
         self.table = table
         self.descriptor = descriptor
         self.origin = origin
+        self.bands = bands
     }
 
     /// Names the library in run errors: `plugin libcontact.so`.

@@ -11,7 +11,10 @@ import Synchronization
 /// set with `set_side_data`.
 /// `@unchecked Sendable`: `process` calls on one instance are serialised by `lock`, as the ABI
 /// promises plugins.
-final class PluginStageV2: StageInstance, @unchecked Sendable {
+///
+/// A stage whose table has band callbacks is also a `RowStage`: streamed, it reads its input as rows
+/// and hands the plugin consecutive bands (`runBands`); otherwise it gets the whole image.
+final class PluginStageV2: RowStage, @unchecked Sendable {
     private let entry: PluginStageEntryV2
     private let instance: UnsafeMutableRawPointer?
     private let lock = Mutex<Void>(())
@@ -83,6 +86,76 @@ final class PluginStageV2: StageInstance, @unchecked Sendable {
             result = .image(image)
         }
         return result
+    }
+
+    /// Band mode reads the one image input as rows; a stage without band callbacks reads whole values.
+    func imageAccess(for port: String) -> ImageAccess { entry.bands == nil ? .whole : .rows }
+
+    /// Only a stage with band callbacks writes its image as rows.
+    var producesRows: Bool { entry.bands != nil }
+
+    /// The band rows handed to the plugin at most (fewer where a ring wraps, and at the bottom).
+    static let bandRows = 16
+
+    func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let bands = entry.bands, let output else { return try process(inputs, context: context) }
+        let input = try inputs.rows(entry.descriptor.inputs[0].name)
+        let shape = try input.waitForStart()
+        try lock.withLock { _ throws in try runBands(bands, input: input, shape: shape, output: output) }
+        return nil
+    }
+
+    /// `band_begin`, `band_process` for consecutive bands top to bottom, `band_end`. A band never
+    /// wraps around either ring, so the plugin sees each band as one block of rows.
+    private func runBands(_ bands: PluginStageEntryV2.Bands, input: RowStream, shape: ImageShape, output: RowStream) throws {
+        guard let width = Int32(exactly: shape.width), let height = Int32(exactly: shape.height) else {
+            throw StageError("\(entry.place): the image of \(shape.width)x\(shape.height) pixels is too large for a plugin")
+        }
+        var error = PluginCallError()
+        var outWidth = width, outHeight = height
+        let begun = bands.begin(instance, width, height, &outWidth, &outHeight, &error.raw)
+        guard begun == 0 else { throw StageError("\(entry.place): \(error.message(code: begun))") }
+        var completed = false
+        defer {
+            if !completed {
+                var ignored = PluginCallError()
+                _ = bands.end(instance, 0, &ignored.raw)
+            }
+        }
+        guard outWidth == width, outHeight == height else {
+            throw StageError("\(entry.place): band_begin asked for a \(outWidth)x\(outHeight) output for a "
+                + "\(width)x\(height) input; band processing keeps the size")
+        }
+        let metadata = Self.bandMetadata(shape.metadata, effect: entry.descriptor.effect)
+        try output.begin(ImageShape(width: shape.width, height: shape.height, metadata: metadata))
+        var y = 0
+        while y < shape.height {
+            var end = min(shape.height, y + Self.bandRows)
+            end = min(end, y - y % input.capacity + input.capacity, y - y % output.capacity + output.capacity)
+            _ = try input.waitForRows(through: end)
+            try output.reserve(through: end)
+            let status = bands.process(instance, UnsafePointer(input.row(y)), output.row(y), Int32(y), Int32(end - y),
+                                       Int64(shape.width) * 4, &error.raw)
+            guard status == 0 else {
+                throw StageError("\(entry.place): \(error.message(code: status)) (band at rows \(y)..<\(end))")
+            }
+            input.release(through: end)
+            output.publish(through: end)
+            y = end
+        }
+        completed = true
+        let ended = bands.end(instance, 1, &error.raw)
+        guard ended == 0 else { throw StageError("\(entry.place): \(error.message(code: ended))") }
+    }
+
+    /// The side data of a band-mode result: the input's under the declared effect (what the
+    /// whole-image path gives when the plugin sets no entries of its own).
+    static func bandMetadata(_ metadata: ImageMetadata, effect: ImageEffect) -> ImageMetadata {
+        switch effect {
+        case .pixels: metadata.applying(.pixels)
+        case .creates: ImageMetadata()
+        case .geometry, .unknown: metadata.applying(.unknown)
+        }
     }
 
     /// The result's side data: the first input's under the declared effect, then the plugin's own

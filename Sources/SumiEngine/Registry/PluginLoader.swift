@@ -79,7 +79,8 @@ public enum PluginLoader {
         libraries.withLock { $0.byPath[path].map {
             LibraryInfo(path: $0.path, abiVersion: $0.abiVersion, name: $0.name, version: $0.version,
                         licence: $0.licence, description: $0.description,
-                        stages: $0.factories.map(\.descriptor.name), formats: $0.formats.map(\.name))
+                        stages: $0.factories.map(\.descriptor.name), formats: $0.formats.map(\.name),
+                        bandStages: $0.bandStages)
         } }
     }
 
@@ -99,6 +100,8 @@ public enum PluginLoader {
         public var description: String
         public var stages: [String]
         public var formats: [String]
+        /// The stages with band callbacks (they stream row bands instead of whole images).
+        public var bandStages: [String]
     }
 
     /// The names of the `*.so` files in `dir`, sorted.

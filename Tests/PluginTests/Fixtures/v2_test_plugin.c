@@ -216,12 +216,57 @@ static void free_instance(void *instance) { free(instance); }
     " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"params\": []}"
 #endif
 
-static const sumi_stage stages[] = {
-    { .size = sizeof(sumi_stage), .descriptor_json = probe_descriptor,
+#if defined(TEST_FIRST_V2_LAYOUT)
+/* A plugin built with the first version 2 header, before the band callbacks were appended: its
+   stage table, and so its array stride, is SUMI_STAGE_V2_BASE_SIZE bytes. */
+typedef struct first_v2_stage {
+    uint32_t size;
+    uint32_t reserved_flags;
+    const char *descriptor_json;
+    void *user_data;
+    int32_t (*create)(const sumi_stage *stage, const sumi_params *params, void **instance, sumi_error *error);
+    int32_t (*process)(void *instance, sumi_call *call, const sumi_value *const *inputs, uint32_t input_count,
+                       sumi_value **result, sumi_error *error);
+    void (*destroy)(void *instance);
+    void *reserved[4];
+} first_v2_stage;
+_Static_assert(sizeof(first_v2_stage) == SUMI_STAGE_V2_BASE_SIZE, "the first version 2 stage layout");
+#define STAGE_TYPE first_v2_stage
+#else
+#define STAGE_TYPE sumi_stage
+#endif
+
+#if defined(TEST_PARTIAL_BANDS)
+static int32_t half_band_begin(void *instance, int32_t w, int32_t h, int32_t *ow, int32_t *oh, sumi_error *error) {
+    (void)instance; (void)w; (void)h; (void)ow; (void)oh; (void)error;
+    return SUMI_OK;
+}
+#define BANDS , .band_begin = half_band_begin
+#elif defined(TEST_BANDS_ON_LAYER)
+static int32_t any_band_begin(void *instance, int32_t w, int32_t h, int32_t *ow, int32_t *oh, sumi_error *error) {
+    (void)instance; (void)w; (void)h; (void)ow; (void)oh; (void)error;
+    return SUMI_OK;
+}
+static int32_t any_band_process(void *instance, const uint8_t *in, uint8_t *out, int32_t first, int32_t rows,
+                                int64_t stride, sumi_error *error) {
+    (void)instance; (void)in; (void)out; (void)first; (void)rows; (void)stride; (void)error;
+    return SUMI_OK;
+}
+static int32_t any_band_end(void *instance, int32_t completed, sumi_error *error) {
+    (void)instance; (void)completed; (void)error;
+    return SUMI_OK;
+}
+#define BANDS , .band_begin = any_band_begin, .band_process = any_band_process, .band_end = any_band_end
+#else
+#define BANDS
+#endif
+
+static const STAGE_TYPE stages[] = {
+    { .size = sizeof(STAGE_TYPE), .descriptor_json = probe_descriptor,
       .create = probe_create, .process = probe_process, .destroy = free_instance },
-    { .size = sizeof(sumi_stage), .descriptor_json = disc_descriptor,
-      .create = disc_create, .process = disc_process, .destroy = free_instance },
-    { .size = sizeof(sumi_stage), .descriptor_json = misbehave_descriptor,
+    { .size = sizeof(STAGE_TYPE), .descriptor_json = disc_descriptor,
+      .create = disc_create, .process = disc_process, .destroy = free_instance BANDS },
+    { .size = sizeof(STAGE_TYPE), .descriptor_json = misbehave_descriptor,
       .create = misbehave_create, .process = misbehave_process, .destroy = free_instance },
 #ifdef EXTRA_DESCRIPTOR
     { .size = sizeof(sumi_stage), .descriptor_json = EXTRA_DESCRIPTOR,
@@ -248,7 +293,7 @@ static const sumi_format formats[] = {{ .size = sizeof(sumi_format), .name = "no
 static const sumi_plugin plugin = {
     .abi_version = SUMI_PLUGIN_ABI_VERSION, .size = sizeof(sumi_plugin),
     .name = "v2-test", .version = "2.0.1", .licence = "Apache-2.0", .description = "exercises ABI version 2",
-    .stage_count = sizeof stages / sizeof stages[0], .stages = stages,
+    .stage_count = sizeof stages / sizeof stages[0], .stages = (const sumi_stage *)stages,
     .format_count = FORMAT_COUNT, .formats = FORMATS,
 };
 
