@@ -225,11 +225,15 @@ struct ShapeReader: Stage {
     @Test func aFailureWakesAWaitingProducer() throws {
         let stream = RowStream(capacity: 2)
         try stream.begin(ImageShape(width: 1, height: 100))
+        // The ring holds twice the capacity: four rows written and none released fill it.
+        #expect(stream.slots == 4)
         try stream.reserve(through: 2)
         stream.publish(through: 2)
+        try stream.reserve(through: 4)
+        stream.publish(through: 4)
         PosixThreads.run([
             { usleep(20_000); stream.fail(StageError("consumer broke")) },
-            { #expect(throws: RowStream.ProducerFailed.self) { try stream.reserve(through: 3) } },
+            { #expect(throws: RowStream.ProducerFailed.self) { try stream.reserve(through: 5) } },
         ])
     }
 }
