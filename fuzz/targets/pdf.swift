@@ -43,7 +43,7 @@ public func fuzzPDF(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     if viewport == 1 { parameters["viewport"] = .rect(Rect(x: Double(vx), y: Double(vy), width: Double(vw), height: Double(vh))) }
     if viewport == 2 { parameters["viewport"] = .string("capture:0") }
     unlink(path)
-    guard (try? StageHarness(PDFPageStage.self).run(parameters, inputs: ["in": .images(images)])) != nil else { return 0 }
+    guard (try? StageHarness(PDFPageStage.self).run(parameters, inputs: ["in": .images(ImageList(images))])) != nil else { return 0 }
     let status = qpdfCheck(path)
     if status != 0 {
         let kept = "\(folder)/finding-\(getpid()).pdf"

@@ -21,6 +21,6 @@ public func fuzzStitch(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var parameters: [String: ParamValue] = [:]
     if header & 1 == 1 { parameters["header"] = .integer(Int(header >> 1)) }
     if footer & 1 == 1 { parameters["footer"] = .integer(Int(footer >> 1)) }
-    _ = try? StageHarness(StitchStage.self).run(parameters, inputs: ["in": .images(captures)])
+    _ = try? StageHarness(StitchStage.self).run(parameters, inputs: ["in": .images(ImageList(captures))])
     return 0
 }
