@@ -350,6 +350,30 @@ struct jpeg_encode_state {
     uint8_t *row;
 };
 
+/* Sets the encoder's parameters and starts it (both the whole-image and the ring encoder). Errors
+ * jump to `s->err.jump`, which the caller has set. */
+static void start_compress(struct jpeg_encode_state *s, int width, int height, int quality, int optimize,
+                           int flatten) {
+    s->cinfo.image_width = (JDIMENSION)width;
+    s->cinfo.image_height = (JDIMENSION)height;
+    s->cinfo.input_components = flatten ? 3 : 4;
+    s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
+    jpeg_set_defaults(&s->cinfo);
+    jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    s->cinfo.optimize_coding = optimize ? TRUE : FALSE;
+    /* 4:2:0 chroma subsampling (the library default for YCbCr, stated here on purpose). */
+    s->cinfo.comp_info[0].h_samp_factor = 2;
+    s->cinfo.comp_info[0].v_samp_factor = 2;
+    jpeg_start_compress(&s->cinfo, TRUE);
+    if (flatten) {
+        s->row = malloc((size_t)width * 3);
+        if (!s->row) {
+            snprintf(s->err.message, sizeof s->err.message, "out of memory");
+            longjmp(s->err.jump, 1);
+        }
+    }
+}
+
 static void release(struct jpeg_encode_state *s) {
     if (s->created) jpeg_destroy_compress(&s->cinfo);
     if (s->file) fclose(s->file);
@@ -400,24 +424,7 @@ int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t str
         s->memory.err = &s->err;
         s->cinfo.dest = &s->memory.pub;
     }
-    s->cinfo.image_width = (JDIMENSION)width;
-    s->cinfo.image_height = (JDIMENSION)height;
-    s->cinfo.input_components = flatten ? 3 : 4;
-    s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
-    jpeg_set_defaults(&s->cinfo);
-    jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    s->cinfo.optimize_coding = optimize ? TRUE : FALSE;
-    /* 4:2:0 chroma subsampling (the library default for YCbCr, stated here on purpose). */
-    s->cinfo.comp_info[0].h_samp_factor = 2;
-    s->cinfo.comp_info[0].v_samp_factor = 2;
-    jpeg_start_compress(&s->cinfo, TRUE);
-    if (flatten) {
-        s->row = malloc((size_t)width * 3);
-        if (!s->row) {
-            snprintf(s->err.message, sizeof s->err.message, "out of memory");
-            longjmp(s->err.jump, 1);
-        }
-    }
+    start_compress(s, width, height, quality, optimize, flatten);
     while (s->cinfo.next_scanline < s->cinfo.image_height) {
         int y = (int)s->cinfo.next_scanline;
         if (y >= available) {
@@ -479,23 +486,7 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
     s->memory.pub.term_destination = memory_term;
     s->memory.err = &s->err;
     s->cinfo.dest = &s->memory.pub;
-    s->cinfo.image_width = (JDIMENSION)width;
-    s->cinfo.image_height = (JDIMENSION)height;
-    s->cinfo.input_components = flatten ? 3 : 4;
-    s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
-    jpeg_set_defaults(&s->cinfo);
-    jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    s->cinfo.optimize_coding = optimize ? TRUE : FALSE;
-    s->cinfo.comp_info[0].h_samp_factor = 2;
-    s->cinfo.comp_info[0].v_samp_factor = 2;
-    jpeg_start_compress(&s->cinfo, TRUE);
-    if (flatten) {
-        s->row = malloc((size_t)width * 3);
-        if (!s->row) {
-            snprintf(s->err.message, sizeof s->err.message, "out of memory");
-            longjmp(s->err.jump, 1);
-        }
-    }
+    start_compress(s, width, height, quality, optimize, flatten);
     /* One iMCU row band (16 rows at 4:2:0) at a time, released as soon as libjpeg has copied it. */
     const int band = ring->rows < 16 ? ring->rows : 16;
     while (s->cinfo.next_scanline < s->cinfo.image_height) {
