@@ -45,7 +45,7 @@ static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     d->offset += length;
 }
 
-sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size) {
+sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int verified) {
     sumi_png_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->data = data;
@@ -53,6 +53,12 @@ sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size) {
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d->message, on_png_error, on_png_warning);
     if (d->png) d->info = png_create_info_struct(d->png);
     if (!d->png || !d->info) snprintf(d->message, sizeof d->message, "out of memory");
+    /* Bytes already decoded once without error need not have their checksums computed again
+     * (zlib's Adler-32 and the chunk CRCs: about a tenth of the decode). */
+    else if (verified) {
+        png_set_option(d->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
+        png_set_crc_action(d->png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+    }
     return d;
 }
 
@@ -297,6 +303,49 @@ int sumi_palette_reduce(const uint8_t *rgba, int width, int height, size_t strid
     free(pal);
     return count;
 }
+
+struct sumi_palette {
+    struct palette pal;
+    uint32_t last;
+    int have_last;
+};
+
+sumi_palette *sumi_palette_create(void) {
+    sumi_palette *p = calloc(1, sizeof *p);
+    return p;
+}
+
+void sumi_palette_destroy(sumi_palette *p) { free(p); }
+
+int sumi_palette_number_row(sumi_palette *p, const uint8_t *rgba, int width, uint8_t *indices) {
+    struct palette *pal = &p->pal;
+    uint32_t last = p->last;
+    int have_last = p->have_last;
+    uint8_t index = have_last ? (uint8_t)(pal->slots[palette_slot(pal, last)] - 1) : 0;
+    for (int x = 0; x < width; x++) {
+        uint32_t key = load_pixel(rgba + (size_t)x * 4);
+        if (!have_last || key != last) {
+            int h = palette_slot(pal, key);
+            if (!pal->slots[h]) {
+                if (pal->count == 256) return -1;
+                pal->keys[h] = key;
+                pal->slots[h] = (int16_t)(pal->count + 1);
+                pal->colors[pal->count++] = key;
+            }
+            index = (uint8_t)(pal->slots[h] - 1);
+            last = key;
+            have_last = 1;
+        }
+        indices[x] = index;
+    }
+    p->last = last;
+    p->have_last = have_last;
+    return 0;
+}
+
+int sumi_palette_count(const sumi_palette *p) { return p->pal.count; }
+
+const uint32_t *sumi_palette_keys(const sumi_palette *p) { return p->pal.colors; }
 
 /* ---- encoding ------------------------------------------------------------------------------ */
 

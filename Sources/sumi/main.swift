@@ -4,6 +4,7 @@ import Glibc
 import SumiEngine
 import SumiKit
 
+PixelMemory.configure()
 TemporaryFiles.removeOnSignal()
 // --safe and --allow-manifest-plugins may stand anywhere; the commands see the rest.
 let argv = SafeMode.arguments

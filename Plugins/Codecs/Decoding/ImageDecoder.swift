@@ -25,7 +25,7 @@ public enum ImageDecoder {
 
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels,
-                              sizeHint: ((Size) -> Size?)? = nil,
+                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false,
                               warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
         guard let format = ImageFormat(detecting: bytes) else {
@@ -36,18 +36,21 @@ public enum ImageDecoder {
         if format == .heif || format == .avif {
             return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: warn)
         }
-        var image = try decodePixels(bytes, format: format, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
+        var image = try decodePixels(bytes, format: format, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
+                                     verified: verified)
         MetadataReader.read(bytes, format: format).apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
         return image
     }
 
+    /// `verified`: the same bytes were decoded before without error (a list's image taken again), so
+    /// checksums need not be computed again.
     static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, maxPixels: Int,
-                             sizeHint: ((Size) -> Size?)?) throws -> Image {
+                             sizeHint: ((Size) -> Size?)?, verified: Bool = false) throws -> Image {
         switch format {
         case .jpeg:
             return try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
         case .png:
-            return try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+            return try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, verified: verified)
         case .webp:
             return try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
         case .gif, .bmp, .tiff:

@@ -3,9 +3,9 @@ import SumiKit
 /// Decodes PNG with libpng: the header is checked against the pixel limit before the pixel buffer
 /// exists, then rows are read straight into it.
 enum PNGDecoder {
-    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Image {
+    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, verified: Bool = false) throws -> Image {
         try bytes.withUnsafeBufferPointer { data in
-            let decoder = try PNGDecompressor(data, name: name)
+            let decoder = try PNGDecompressor(data, name: name, verified: verified)
             let (header, hasAlpha) = try decoder.readHeader(maxPixels: maxPixels)
             try header.check(name: name, format: .png, maxPixels: maxPixels)
             let metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name,

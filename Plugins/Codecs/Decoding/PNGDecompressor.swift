@@ -6,8 +6,10 @@ final class PNGDecompressor {
     private let handle: OpaquePointer
     private let name: String
 
-    init(_ data: UnsafeBufferPointer<UInt8>, name: String) throws(StageError) {
-        guard let base = data.baseAddress, let handle = sumi_png_decoder_create(base, data.count) else {
+    /// `verified`: these bytes were decoded before without error, so their checksums are not
+    /// computed again.
+    init(_ data: UnsafeBufferPointer<UInt8>, name: String, verified: Bool = false) throws(StageError) {
+        guard let base = data.baseAddress, let handle = sumi_png_decoder_create(base, data.count, verified ? 1 : 0) else {
             throw StageError("\(name): out of memory")
         }
         self.handle = handle

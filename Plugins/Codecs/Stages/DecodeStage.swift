@@ -51,10 +51,17 @@ public struct DecodeStage: Stage, RowStage {
             let kept = path == "-" ? try ImageDecoder.read(path, name: name) : nil
             if kept == nil { _ = try ImageDecoder.read(path, name: name) }
             let warnings = WarnOnce(warn)
+            let decoded = Mutex<Int?>(nil)
             return ImageSource(producing: { [self] in
                 let bytes = try kept ?? ImageDecoder.read(path, name: name)
-                return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
-                                               warn: warnings.warn)
+                // Taken again (stitch reads its list twice): a PNG's checksums were checked the first
+                // time, if the bytes read now are the same.
+                let fingerprint = ImageFormat(detecting: bytes) == .png ? bytes.hashValue : nil
+                let verified = fingerprint != nil && decoded.withLock { $0 } == fingerprint
+                let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
+                                                    verified: verified, warn: warnings.warn)
+                if let fingerprint { decoded.withLock { $0 = fingerprint } }
+                return image
             })
         }))
     }

@@ -61,7 +61,7 @@ final class DeflateStream {
         try input.withUnsafeBufferPointer { try compress($0, flush: flush, into: sink) }
     }
 
-    private func compress(_ input: UnsafeBufferPointer<UInt8>, flush: Flush, into sink: any ByteOutput) throws {
+    func compress(_ input: UnsafeBufferPointer<UInt8>, flush: Flush, into sink: any ByteOutput) throws {
         guard !finished else { throw StageError("zlib: stream already finished") }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
         stream.pointee.avail_in = UInt32(input.count)
@@ -95,7 +95,11 @@ final class DeflateStream {
 
     /// The Adler-32 checksum of `bytes`, continuing from `adler` (start with 1).
     static func adler32(_ adler: UInt32, _ bytes: [UInt8]) -> UInt32 {
-        bytes.withUnsafeBufferPointer { UInt32(CZlib.adler32_z(UInt(adler), $0.baseAddress, $0.count)) }
+        bytes.withUnsafeBufferPointer { adler32(adler, $0) }
+    }
+
+    static func adler32(_ adler: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        UInt32(CZlib.adler32_z(UInt(adler), bytes.baseAddress, bytes.count))
     }
 
     /// The Adler-32 of two pieces joined, from each one's checksum and the second's length.

@@ -11,10 +11,9 @@ import SumiKit
 /// Compresses an image's colour (RGB, un-premultiplied), its palette indices (for `/Indexed`) or
 /// its alpha channel as a zlib stream of PNG-predicted rows (`/FlateDecode` with `/Predictor 15`).
 ///
-/// Large images are compressed in horizontal parts at once on the available cores and joined into
-/// one stream (each part primed with the 32 KiB before it, so the result is as small as a single
-/// pass). The first part streams straight to the sink; later parts are held compressed until their
-/// turn.
+/// The image is compressed in horizontal parts (`FlateParts`) at once on the available cores and
+/// joined into one stream (each part primed with the 32 KiB before it, so the result is as small as
+/// a single pass).
 struct FlateImageEncoder: Sendable {
     /// Which samples of the image are written.
     enum Channels: Sendable {
@@ -36,76 +35,32 @@ struct FlateImageEncoder: Sendable {
     let channels: Channels
     var level: Int32 = 6
 
-    /// Rows below which an image is not split.
-    static let rowsPerPartMinimum = 128
-
-    /// Where the parts of an image `height` rows tall begin, and the end: one part per core (at
-    /// most 4), none under `rowsPerPartMinimum` rows.
-    static func partBounds(height: Int) -> [Int] {
-        let cores = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        let partCount = max(1, min(cores, height / rowsPerPartMinimum))
-        return (0...partCount).map { height * $0 / partCount }
-    }
-
-    /// Writes the compressed stream to `sink`; returns its length in bytes.
+    /// Writes the compressed stream to `sink` (parts filtered and compressed on every core, see
+    /// `FlateParts`); returns its length in bytes.
     func encode(to sink: any ByteOutput) throws -> Int {
-        let bounds = FlateImageEncoder.partBounds(height: image.height)
-        let partCount = bounds.count - 1
-        let later = (1..<partCount).map { _ in PartResult() }
-        let group = DispatchGroup()
-        // A queue of our own: its threads are made on demand (overcommit), so waiting for the parts
-        // cannot starve when the caller itself runs on a pool thread.
-        let workers = DispatchQueue(label: "sumi.page.flate", attributes: .concurrent)
-        for p in 1..<partCount {
-            let encoder = self, result = later[p - 1]
-            let rows = bounds[p]..<bounds[p + 1], last = p == partCount - 1
-            workers.async(group: group) {
-                let bytes = ByteCollector()
-                let outcome = Result { try encoder.encodePart(rows: rows, last: last, into: bytes) }
-                result.store(outcome.map { (bytes.bytes, $0) })
+        let n = rowLength
+        let bounds = FlateParts.bounds(height: image.height, rowLength: n)
+        let compressor = PartCompressor(rowLength: n, level: level)
+        let encoder = self
+        for p in 0..<(bounds.count - 1) where !compressor.hasFailed {
+            let rows = bounds[p]..<bounds[p + 1]
+            compressor.submit(last: p == bounds.count - 2) {
+                var filter = RowFilter(encoder: encoder)
+                // The 32 KiB of predicted data before this part, as the previous part's rows were predicted.
+                let lead = min(rows.lowerBound, (FlateParts.dictionaryBytes + n) / (n + 1) + 1)
+                let data = filter.filter(rows: (rows.lowerBound - lead)..<rows.upperBound)
+                let split = lead * (n + 1)
+                return (data[..<split].suffix(FlateParts.dictionaryBytes), Array(data[split...]))
             }
         }
         let start = sink.offset
-        try sink.write([0x78, 0x9C])
-        var adler = try encodePart(rows: bounds[0]..<bounds[1], last: partCount == 1, into: sink)
-        group.wait()
-        for (i, result) in later.enumerated() {
-            let (bytes, partAdler) = try result.take()
-            let rows = bounds[i + 2] - bounds[i + 1]
-            adler = DeflateStream.combine(adler, partAdler, secondLength: rows * (rowLength + 1))
-            try sink.write(bytes)
-        }
-        try sink.write([UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)])
+        try compressor.finish(into: sink)
         return sink.offset - start
     }
 
     private var rowLength: Int {
         if case .indexed(let indexed) = channels { return indexed.packedRowLength }
         return image.width * channels.count
-    }
-
-    /// Compresses the predicted rows `rows` as raw deflate; returns their Adler-32.
-    private func encodePart(rows: Range<Int>, last: Bool, into sink: any ByteOutput) throws -> UInt32 {
-        let deflater = try DeflateStream(level: level)
-        var rowsFilter = RowFilter(encoder: self)
-        if rows.lowerBound > 0 {
-            // The 32 KiB of predicted data before this part, as the previous part's compressor saw it.
-            let lead = min(rows.lowerBound, (32 * 1024 + rowLength) / (rowLength + 1) + 1)
-            let before = rowsFilter.filter(rows: (rows.lowerBound - lead)..<rows.lowerBound)
-            try deflater.setDictionary(Array(before.suffix(32 * 1024)))
-        }
-        var adler: UInt32 = 1
-        let rowsPerBatch = max(1, (1 << 16) / (rowLength + 1))
-        var start = rows.lowerBound
-        repeat {
-            let end = min(rows.upperBound, start + rowsPerBatch)
-            let flush: DeflateStream.Flush = end < rows.upperBound ? .none : (last ? .finish : .sync)
-            let batch = rowsFilter.filter(rows: start..<end)
-            adler = DeflateStream.adler32(adler, batch)
-            try deflater.compress(batch, flush: flush, into: sink)
-            start = end
-        } while start < rows.upperBound
-        return adler
     }
 
     /// Turns image rows into predicted rows, batch by batch.
@@ -193,17 +148,5 @@ struct FlateImageEncoder: Sendable {
             p += 4
             q += 3
         }
-    }
-}
-
-/// The compressed bytes and checksum of one part, handed from a worker to the writer.
-private final class PartResult: Sendable {
-    private let slot = Mutex<Result<([UInt8], UInt32), any Error>?>(nil)
-
-    func store(_ result: Result<([UInt8], UInt32), any Error>) { slot.withLock { $0 = result } }
-
-    func take() throws -> ([UInt8], UInt32) {
-        guard let result = slot.withLock({ $0.take() }) else { throw StageError("image compression did not finish") }
-        return try result.get()
     }
 }

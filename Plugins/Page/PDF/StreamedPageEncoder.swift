@@ -14,9 +14,8 @@ final class StreamedPageEncoder {
     private var alpha: FlateRowEncoder?
     /// Whether some pixel so far is not opaque.
     private(set) var isTranslucent = false
-    /// The distinct pixels so far (premultiplied RGBA, as loaded), in order of first appearance.
-    private var palette: [UInt32] = []
-    private var slots: [UInt32: UInt8] = [:]
+    /// The distinct pixels so far, in order of first appearance.
+    private let palette: PaletteNumbering
     private var samples: [UInt8]
     private var indices: [UInt8]
     private var packed: [UInt8]
@@ -31,6 +30,7 @@ final class StreamedPageEncoder {
         if !knownOpaque {
             alpha = try FlateRowEncoder(height: height, rowLength: width, bytesPerPixel: 1, unordered: false, level: level)
         }
+        palette = try PaletteNumbering()
         samples = [UInt8](repeating: 0, count: width * 3)
         indices = [UInt8](repeating: 0, count: width)
         packed = [UInt8](repeating: 0, count: width)
@@ -51,7 +51,7 @@ final class StreamedPageEncoder {
             try samples.withUnsafeBufferPointer { try alpha.add(UnsafeBufferPointer(rebasing: $0[0..<width])) }
         }
         guard !indexStreams.isEmpty else { return }
-        guard numberPixels(row) else {
+        guard indices.withUnsafeMutableBufferPointer({ palette.number(row, into: $0) }) else {
             indexStreams = []
             return
         }
@@ -60,35 +60,6 @@ final class StreamedPageEncoder {
             pack(bits: bits)
             try packed.withUnsafeBufferPointer { try encoder.add(UnsafeBufferPointer(rebasing: $0[0..<encoder.rowLength])) }
         }
-    }
-
-    /// Each pixel's palette index into `indices`; false at the 257th distinct pixel.
-    private func numberPixels(_ row: UnsafeBufferPointer<UInt8>) -> Bool {
-        let raw = UnsafeRawBufferPointer(row)
-        var last: UInt32 = 0
-        var lastIndex: UInt8 = 0
-        var haveLast = false
-        for x in 0..<width {
-            let key = raw.loadUnaligned(fromByteOffset: x * 4, as: UInt32.self)
-            if haveLast && key == last {
-                indices[x] = lastIndex
-                continue
-            }
-            let index: UInt8
-            if let known = slots[key] {
-                index = known
-            } else {
-                guard palette.count < 256 else { return false }
-                index = UInt8(palette.count)
-                slots[key] = index
-                palette.append(key)
-            }
-            indices[x] = index
-            last = key
-            lastIndex = index
-            haveLast = true
-        }
-        return true
     }
 
     /// `indices` packed at `bits` per index, most significant bits first, into `packed`.
@@ -116,7 +87,7 @@ final class StreamedPageEncoder {
         let fewest = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
         // At least 2 bits, as the whole-image path asks of `IndexedImage`.
         if count > 0, let stream = indexStreams.first(where: { $0.bits == max(2, fewest) }) {
-            let entries = palette.flatMap { key in (0..<4).map { UInt8(truncatingIfNeeded: key >> (8 * $0)) } }
+            let entries = palette.entries
             // The same unpremultiplied colours as `IndexedImage`: each entry appears once, in order.
             guard let colors = try IndexedImage(Image(width: count, height: 1, pixels: entries))?.colors else {
                 throw StageError("the palette of the streamed image could not be made")

@@ -109,7 +109,8 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
 /* A PNG decompression over a caller-owned byte buffer that must outlive the decoder. */
 typedef struct sumi_png_decoder sumi_png_decoder;
 
-sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size);
+/* verified: the same bytes were decoded before without error; checksums are not computed again. */
+sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int verified);
 void sumi_png_decoder_destroy(sumi_png_decoder *decoder);
 const char *sumi_png_decoder_error(const sumi_png_decoder *decoder);
 /*
@@ -143,6 +144,18 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
  */
 int sumi_palette_reduce(const uint8_t *rgba, int width, int height, size_t stride, uint8_t *colors,
                         uint8_t *indices);
+
+/* A palette built row by row: the distinct pixels (premultiplied RGBA as loaded, little-endian
+ * keys) numbered in order of first appearance, as sumi_palette_reduce numbers them before ordering. */
+typedef struct sumi_palette sumi_palette;
+sumi_palette *sumi_palette_create(void);
+void sumi_palette_destroy(sumi_palette *palette);
+/* Each pixel's index into `indices` (width bytes); -1 at the 257th distinct pixel (the palette
+ * keeps the 256 before, indices are then unusable). */
+int sumi_palette_number_row(sumi_palette *palette, const uint8_t *rgba, int width, uint8_t *indices);
+int sumi_palette_count(const sumi_palette *palette);
+/* The palette's keys, count of them, in order of first appearance. */
+const uint32_t *sumi_palette_keys(const sumi_palette *palette);
 
 /* ---- WebP ------------------------------------------------------------------------------- */
 

@@ -49,6 +49,7 @@ public struct Image: Sendable {
                 uninitialized initializer: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
         let count = width * height * 4
         let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            PixelMemory.advise(UnsafeMutableRawBufferPointer(buffer))
             try initializer(buffer)
             initialized = count
         }
