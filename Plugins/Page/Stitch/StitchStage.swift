@@ -43,19 +43,21 @@ public struct StitchStage: Stage, RowStage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let (captures, plan, metadata) = try prepare(inputs, context: context)
+        let (captures, prepared, metadata) = try prepare(inputs, context: context)
+        var plan = prepared
         if WholeImages.forced { return .image(plan.layout.assemble(try captures.images(), metadata: metadata)) }
-        return .image(try plan.layout.assemble(captures, profile: plan.profile, metadata: metadata))
+        return .image(try plan.layout.assemble(plan.takeSources(captures), profile: plan.profile, metadata: metadata))
     }
 
     /// The stitched rows written into the output stream as they are copied, a ring's worth at a
     /// time: neither the result nor more than two captures are held.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard let output else { return try process(inputs, context: context) }
-        let (captures, plan, metadata) = try prepare(inputs, context: context)
+        let (captures, prepared, metadata) = try prepare(inputs, context: context)
+        var plan = prepared
         let layout = plan.layout
         try output.begin(ImageShape(width: layout.width, height: layout.height, metadata: metadata))
-        try layout.writeRows(captures, profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
+        try layout.writeRows(plan.takeSources(captures), profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
                              room: { try output.reserve(through: $0) }, written: { output.publish(through: $0) })
         return nil
     }

@@ -15,6 +15,14 @@ public struct ImageSource: Sendable {
 
     /// The image (decoded now when it is not in memory).
     public func image() throws -> Image { try produce() }
+
+    /// `image` handed over to the first taker, which then holds the only reference; later takers
+    /// get it from `source` (decoded again). For a consumer that read the list once and kept a few
+    /// images, so that its second reading does not decode them again, nor keep them longer.
+    public static func handingOver(_ image: Image, then source: ImageSource) -> ImageSource {
+        let held = Mutex<Image?>(image)
+        return ImageSource(producing: { try held.withLock { $0.take() } ?? source.image() })
+    }
 }
 
 /// An ordered list of images (`Value.images`): what `decode` of several paths gives, and what `from`
