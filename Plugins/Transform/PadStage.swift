@@ -1,7 +1,7 @@
 import SumiKit
 
 /// `pad` — adds a border: to a `size` (the image placed by `gravity`), or by `margin`s, in `color`.
-public struct PadStage: Stage {
+public struct PadStage: Stage, RowStage {
     static let size = Parameter<Size?>("size", summary: "the size to grow to, \"WxH\" (a side already larger is left as it is: pad never crops)")
     static let gravity = Parameter<Gravity>("gravity", default: .center, summary: "with size: where the image sits")
     static let margin = Parameter<[Int]?>("margin", min: 0, max: 65535,
@@ -51,24 +51,81 @@ public struct PadStage: Stage {
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let image = try inputs.image("in")
+        let (width, height, x, y) = try layout(width: image.width, height: image.height)
+        if width == image.width && height == image.height { return .image(image) }
+        var out = PixelGeometry.pad(image, width: width, height: height, x: x, y: y, color: color)
+        out.metadata = metadata(image.metadata, width: width, height: height, x: x, y: y)
+        return .image(out)
+    }
+
+    /// The input is read as rows.
+    public func imageAccess(for port: String) -> ImageAccess { .rows }
+
+    /// The streamed path: rows of the colour above and below, each source row between its side
+    /// borders, band by band.
+    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        guard let output else { return try process(inputs, context: context) }
+        let input = try inputs.rows("in")
+        let shape = try input.waitForStart()
+        let (width, height, x, y) = try layout(width: shape.width, height: shape.height)
+        // Nothing to add: the image passes as it is, side data included (as the whole path returns it).
+        let unchanged = width == shape.width && height == shape.height
+        try output.begin(ImageShape(width: width, height: height,
+                                    metadata: unchanged ? shape.metadata : metadata(shape.metadata, width: width, height: height, x: x, y: y)))
+        let (r, g, b, a) = color.premultiplied
+        let border = [UInt8]((0..<width).flatMap { _ in [r, g, b, a] })
+        func fill(_ row: UnsafeMutablePointer<UInt8>, from start: Int, count: Int) {
+            guard count > 0 else { return }
+            border.withUnsafeBufferPointer { (row + start * 4).update(from: $0.baseAddress!, count: count * 4) }
+        }
+        let band = RowCopy.band, sourceBytes = shape.width * 4
+        var row = 0
+        while row < height {
+            let end = min(height, row + band)
+            let sourceEnd = min(shape.height, max(0, end - y))
+            if sourceEnd > max(0, row - y) { _ = try input.waitForRows(through: sourceEnd) }
+            try output.reserve(through: end)
+            for target in row..<end {
+                let destination = output.row(target)
+                let source = target - y
+                guard source >= 0, source < shape.height else {
+                    fill(destination, from: 0, count: width)
+                    continue
+                }
+                fill(destination, from: 0, count: x)
+                (destination + x * 4).update(from: input.row(source), count: sourceBytes)
+                fill(destination, from: x + shape.width, count: width - x - shape.width)
+            }
+            if sourceEnd > 0 { input.release(through: sourceEnd) }
+            output.publish(through: end)
+            row = end
+        }
+        return nil
+    }
+
+    /// The padded size and where the image sits in it, for an image of this size.
+    func layout(width imageWidth: Int, height imageHeight: Int) throws -> (width: Int, height: Int, x: Int, y: Int) {
         let width: Int, height: Int, x: Int, y: Int
         switch amount {
         case .size(let w, let h, let gravity):
-            width = max(w, image.width); height = max(h, image.height)
-            (x, y) = gravity.offset(inner: (image.width, image.height), outer: (width, height))
+            width = max(w, imageWidth); height = max(h, imageHeight)
+            (x, y) = gravity.offset(inner: (imageWidth, imageHeight), outer: (width, height))
         case .margins(let top, let right, let bottom, let left):
-            width = image.width + left + right; height = image.height + top + bottom
+            width = imageWidth + left + right; height = imageHeight + top + bottom
             x = left; y = top
         }
         guard width <= 65535, height <= 65535, width * height <= 1 << 30 else {
-            throw StageError("padding \(image.width)x\(image.height) gives \(width)x\(height) pixels, more than the limit of 65535 a side and 2^30 in all")
+            throw StageError("padding \(imageWidth)x\(imageHeight) gives \(width)x\(height) pixels, more than the limit of 65535 a side and 2^30 in all")
         }
-        if width == image.width && height == image.height { return .image(image) }
-        var out = PixelGeometry.pad(image, width: width, height: height, x: x, y: y, color: color)
+        return (width, height, x, y)
+    }
+
+    /// The padded image's side data.
+    func metadata(_ source: ImageMetadata, width: Int, height: Int, x: Int, y: Int) -> ImageMetadata {
         let moved = GeometryTransform(a: 1, b: 0, c: 0, d: 1, tx: Double(x), ty: Double(y),
                                       width: width, height: height, coversOutput: false)
-        out.metadata = image.metadata.applying(.geometry(moved))
-        out.metadata.knownOpaque = image.metadata.knownOpaque && color.alpha == 255
-        return .image(out)
+        var result = source.applying(.geometry(moved))
+        result.knownOpaque = source.knownOpaque && color.alpha == 255
+        return result
     }
 }

@@ -2,7 +2,7 @@ import Testing
 import SumiKit
 import SumiTransform
 
-/// The streamed paths of `scale`, `crop` and `flip` give the bytes of their whole-image paths.
+/// The streamed paths of `scale`, `crop`, `flip` and `pad` give the bytes of their whole-image paths.
 @Suite struct StreamedTransformTests {
     static func noise(_ width: Int, _ height: Int) -> Image {
         var state: UInt32 = 0x9E3779B9
@@ -42,5 +42,21 @@ import SumiTransform
         for direction in ["horizontal", "vertical", "both"] {
             try same(StageHarness(FlipStage.self), ["direction": .string(direction)], image)
         }
+    }
+
+    @Test func padBandsEqualTheWholeImage() throws {
+        let image = Self.noise(45, 70)
+        let pad = StageHarness(PadStage.self)
+        try same(pad, ["margin": .list([.integer(3)]), "color": .string("#ff000080")], image)
+        try same(pad, ["margin": .list([.integer(40), .integer(0), .integer(17), .integer(5)])], image)
+        try same(pad, ["size": .size(Size(width: 100, height: 71)), "gravity": .string("bottom-right"), "color": .string("white")], image)
+        try same(pad, ["size": .size(Size(width: 45, height: 300)), "gravity": .string("top")], image)
+        try same(pad, ["size": .size(Size(width: 10, height: 10))], image)
+        // Side data: the padded image's opaque flag and capture geometry follow the same rules both ways.
+        guard case .image(let whole) = try pad.run(["margin": .list([.integer(2)]), "color": .string("white")], inputs: ["in": .image(image)]),
+              case .image(let streamed) = try pad.runRows(["margin": .list([.integer(2)]), "color": .string("white")], inputs: ["in": .image(image)]) else {
+            Issue.record("no image"); return
+        }
+        #expect(streamed.metadata.knownOpaque == whole.metadata.knownOpaque)
     }
 }
