@@ -275,6 +275,8 @@ static int is_grey(const uint8_t *rgba, int width, int height, size_t stride) {
     return 1;
 }
 
+int sumi_is_grey(const uint8_t *rgba, int width) { return is_grey(rgba, width, 1, (size_t)width * 4); }
+
 /* Per-row filter choice for palette indices and packed samples, whose values have no order for
  * the sum-of-differences heuristic to weigh: the filter (None or Up) whose row has fewer runs of
  * equal bytes, the thing deflate's matches feed on (ties go to None: measured smaller on screen
@@ -404,6 +406,120 @@ static int png_encode_fail(struct png_encode_state *s) {
     return -1;
 }
 
+/* Filters for 8-bit colour rows: libpng's per-row minimum sum of absolute differences over Sub
+ * and Paeth (as good as all five on screenshots and photos, and faster). */
+static int colour_filters(int level) { return level == 0 ? PNG_FILTER_NONE : (PNG_FILTER_SUB | PNG_FILTER_PAETH); }
+
+/* One row of an 8-bit RGB (`opaque`: premultiplied RGBA given, the filler byte stripped by libpng)
+ * or straight RGBA PNG. */
+static void truecolour_row(struct png_encode_state *s, const uint8_t *src, int width, int opaque) {
+    if (opaque) {
+        png_write_row(s->png, (png_const_bytep)src);
+    } else {
+        sumi_unpremultiply(src, s->row, (size_t)width);
+        png_write_row(s->png, s->row);
+    }
+}
+
+/* A PNG whose layout is known before its rows (see the header): state, rows written so far. */
+struct sumi_png_rows {
+    struct png_encode_state *s;
+    int width, height, opaque, written;
+};
+
+static void rows_free(struct png_encode_state *s) {
+    if (s->png) png_destroy_write_struct(&s->png, s->info ? &s->info : NULL);
+    free(s->buffer);
+    free(s->row);
+    free(s->previous);
+    free(s->scratch);
+    free(s->palette);
+    free(s);
+}
+
+sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int opaque, char *error, size_t error_size) {
+    sumi_png_rows *w = calloc(1, sizeof *w);
+    struct png_encode_state *s = calloc(1, sizeof *s);
+    if (!w || !s) {
+        free(w);
+        free(s);
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    w->s = s;
+    w->width = width;
+    w->height = height;
+    w->opaque = opaque;
+    s->fd = -1;
+    s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s->message, on_png_error, on_png_warning);
+    if (s->png) s->info = png_create_info_struct(s->png);
+    s->row = malloc((size_t)width * 4);
+    if (!s->png || !s->info || !s->row) {
+        snprintf(error, error_size, "out of memory");
+        rows_free(s);
+        free(w);
+        return NULL;
+    }
+    if (setjmp(png_jmpbuf(s->png))) {
+        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
+        rows_free(s);
+        free(w);
+        return NULL;
+    }
+    png_set_write_fn(s->png, s, write_output, flush_output);
+    level = level < 0 ? 0 : level > 9 ? 9 : level;
+    png_set_compression_buffer_size(s->png, 1 << 17);
+    png_set_compression_level(s->png, level);
+    png_set_IHDR(s->png, s->info, (png_uint_32)width, (png_uint_32)height, 8,
+                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
+    png_set_filter(s->png, PNG_FILTER_TYPE_BASE, colour_filters(level));
+    png_write_info(s->png, s->info);
+    if (opaque) png_set_filler(s->png, 0, PNG_FILLER_AFTER);
+    return w;
+}
+
+int sumi_png_rows_write(sumi_png_rows *w, const uint8_t *rgba, int rows, size_t stride, char *error, size_t error_size) {
+    struct png_encode_state *s = w->s;
+    if (w->written + rows > w->height) {
+        snprintf(error, error_size, "more rows than the image has");
+        return -1;
+    }
+    if (setjmp(png_jmpbuf(s->png))) {
+        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
+        return -1;
+    }
+    for (int y = 0; y < rows; y++) truecolour_row(s, rgba + (size_t)y * stride, w->width, w->opaque);
+    w->written += rows;
+    return 0;
+}
+
+int sumi_png_rows_finish(sumi_png_rows *w, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    struct png_encode_state *s = w->s;
+    int status = 0;
+    if (w->written != w->height) {
+        snprintf(error, error_size, "the PNG ended after %d of its %d rows", w->written, w->height);
+        status = -1;
+    } else if (setjmp(png_jmpbuf(s->png))) {
+        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
+        status = -1;
+    } else {
+        png_write_end(s->png, NULL);
+        *out = s->buffer;
+        *out_size = s->size;
+        s->buffer = NULL;
+    }
+    rows_free(s);
+    free(w);
+    return status;
+}
+
+void sumi_png_rows_abort(sumi_png_rows *w) {
+    if (!w) return;
+    rows_free(w->s);
+    free(w);
+}
+
 int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
                     int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     struct png_encode_state *s = calloc(1, sizeof *s);
@@ -479,7 +595,7 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
     int filters = level == 0 ? PNG_FILTER_NONE
                 : indexed ? (PNG_FILTER_NONE | PNG_FILTER_UP)
                 : (color_type & PNG_COLOR_MASK_COLOR) == 0 ? PNG_ALL_FILTERS
-                : (PNG_FILTER_SUB | PNG_FILTER_PAETH);
+                : colour_filters(level);
     png_set_filter(s->png, PNG_FILTER_TYPE_BASE, filters);
     png_write_info(s->png, s->info);
     if (color_type == PNG_COLOR_TYPE_RGB) png_set_filler(s->png, 0, PNG_FILLER_AFTER);
@@ -496,8 +612,8 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
             uint8_t *swap = s->previous;
             s->previous = s->row;
             s->row = swap;
-        } else if (color_type == PNG_COLOR_TYPE_RGB) {
-            png_write_row(s->png, (png_const_bytep)src);
+        } else if (color_type == PNG_COLOR_TYPE_RGB || color_type == PNG_COLOR_TYPE_RGB_ALPHA) {
+            truecolour_row(s, src, width, color_type == PNG_COLOR_TYPE_RGB);
         } else {
             sumi_unpremultiply(src, s->row, (size_t)width);
             if (color_type == PNG_COLOR_TYPE_GRAY_ALPHA)

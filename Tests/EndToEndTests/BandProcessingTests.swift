@@ -21,6 +21,9 @@ import Testing
         let dir = try CLI.temporaryFolder("bands-bytes")
         let png = "\(dir)/photo.png"
         _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "1200x", png])
+        let translucent = "\(dir)/translucent.png", grey = "\(dir)/grey.jpg"
+        _ = CLI.tool("/usr/bin/convert", [png, "-alpha", "set", "-channel", "A", "-evaluate", "set", "60%", "+channel", translucent])
+        _ = CLI.tool("/usr/bin/convert", [png, "-colorspace", "gray", grey])
         let recode = "\(dir)/recode.json"
         try Fixtures.write(Array(#"{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}}, "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "encode", "with": {"path": "${output}", "quality": 90}}]}"#.utf8), to: recode)
         let geometry = "\(dir)/geometry.json"
@@ -34,6 +37,12 @@ import Testing
             ("thumbnail.png", ["run", "pipelines/thumbnail.json", "-i", png, "--set", "width=300"]),
             ("recode.jpg", ["run", recode, "-i", Fixtures.photo]),
             ("recode.png", ["run", recode, "-i", png]),
+            // PNG output: streamed once the layout is certain (RGB, RGBA), else encoded whole
+            // (grey, a few colours).
+            ("photo-to.png", ["run", recode, "-i", Fixtures.photo]),
+            ("translucent-to.png", ["run", recode, "-i", translucent]),
+            ("grey-to.png", ["run", recode, "-i", grey]),
+            ("screenshot-to.png", ["run", recode, "-i", "pipelines/samples/page-1.png"]),
         ]
         for (name, arguments) in jobs {
             let (streamed, whole) = try bothWays(arguments, output: "\(dir)/\(name)")
@@ -81,5 +90,27 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         #expect(CLI.identify("\(dir)/out.jpg").map { ($0.width, $0.height) } ?? (0, 0) == (12000, 8008))
         #expect(kilobytes > 0 && kilobytes < 120_000, "peak RSS \(kilobytes) KB")
+    }
+
+    /// A photo written as PNG streams once the layout is certain (its first rows): the peak is well
+    /// below the whole-image run's, with the same bytes (checked above).
+    @Test func pngOutputOfAPhotoDoesNotHoldTheImage() throws {
+        let dir = try CLI.temporaryFolder("bands-png-memory")
+        let big = "\(dir)/big.jpg"
+        _ = CLI.tool("/usr/bin/vips", ["resize", Fixtures.photo, "\(big)[Q=90]", "2"])
+        let recode = "\(dir)/recode.json"
+        try Fixtures.write(Array(#"{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}}, "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "encode", "with": {"path": "${output}", "compression": 1}}]}"#.utf8), to: recode)
+        func peak(_ environment: [String: String], _ output: String) throws -> Int {
+            let file = "\(dir)/peak.txt"
+            _ = CLI.tool("/usr/bin/env", environment.map { "\($0)=\($1)" } + ["/usr/bin/time", "-f", "%M", "-o", file, CLI.binary, "run", recode,
+                                                                             "-i", big, "-o", output, "--quiet"])
+            return Int(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let streamed = try peak([:], "\(dir)/s.png"), whole = try peak(["SUMI_STREAMING": "0"], "\(dir)/w.png")
+        #expect(CLI.identify("\(dir)/s.png").map { ($0.width, $0.height) } ?? (0, 0) == (6000, 4004))
+        // 6000x4004: 96 MB of RGBA held whole; streamed, the compressed input and output and a few rows.
+        #expect(streamed > 0 && whole > 0 && streamed * 2 < whole, "peak RSS streamed \(streamed) KB, whole \(whole) KB")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/s.png")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/w.png")))
     }
 }

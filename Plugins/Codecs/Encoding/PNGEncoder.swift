@@ -27,4 +27,75 @@ public enum PNGEncoder {
             }
         }
     }
+
+    /// Encodes rows as they come, with the bytes `encode` makes of the whole image. The layout
+    /// depends on every pixel, so rows are held until it is certain: once the image has shown more
+    /// than 256 distinct pixels, one that is not grey, and either is known to be opaque or has shown
+    /// a translucent pixel, it can only be 8-bit RGB or RGBA — the held rows are written and the
+    /// rest follow as they come (a photo decides within its first rows). An image that never
+    /// decides (few colours, grey, or transparency unknown until the end) is encoded whole.
+    public static func encode(rows stream: RowStream, compression: Int? = nil) throws -> [UInt8] {
+        let shape = try stream.waitForStart()
+        let width = shape.width, height = shape.height
+        guard width > 0, height > 0, width < 1 << 31, height < 1 << 31 else {
+            throw StageError("cannot encode a \(width)x\(height) image as PNG")
+        }
+        let level = Int32(min(9, max(0, compression ?? defaultCompression)))
+        let knownOpaque = shape.metadata.knownOpaque
+        let rowBytes = width * 4
+        let palette = try PaletteNumbering()
+        var indices = [UInt8](repeating: 0, count: width)
+        var manyColours = false, grey = true, translucent = false
+        var held: [UInt8] = []
+        var writer: OpaquePointer?
+        defer { sumi_png_rows_abort(writer) }
+        var message = [CChar](repeating: 0, count: 256)
+        func failure() -> StageError {
+            let text = DecoderMessage.text(ofBuffer: message)
+            return StageError("PNG encoding failed\(text.isEmpty ? "" : ": " + text)")
+        }
+        var y = 0
+        while y < height {
+            let end = min(height, y + 16)
+            _ = try stream.waitForRows(through: end)
+            for row in y..<end {
+                let pixels = UnsafeBufferPointer(start: UnsafePointer(stream.row(row)), count: rowBytes)
+                if let writer {
+                    guard message.withUnsafeMutableBufferPointer({
+                        sumi_png_rows_write(writer, pixels.baseAddress, 1, rowBytes, $0.baseAddress, $0.count)
+                    }) == 0 else { throw failure() }
+                    continue
+                }
+                if !manyColours { manyColours = !indices.withUnsafeMutableBufferPointer { palette.number(pixels, into: $0) } }
+                if grey { grey = sumi_is_grey(pixels.baseAddress, Int32(width)) != 0 }
+                if !knownOpaque && !translucent { translucent = sumi_is_opaque(pixels.baseAddress, width) == 0 }
+                // Room for the whole image at once (pages are taken only as rows arrive).
+                if held.isEmpty { held.reserveCapacity(height * rowBytes) }
+                held.append(contentsOf: pixels)
+                guard manyColours && !grey && (knownOpaque || translucent) else { continue }
+                writer = message.withUnsafeMutableBufferPointer {
+                    sumi_png_rows_begin(Int32(width), Int32(height), level, knownOpaque ? 1 : 0, $0.baseAddress, $0.count)
+                }
+                guard let writer else { throw failure() }
+                guard held.withUnsafeBufferPointer({ rows in
+                    message.withUnsafeMutableBufferPointer {
+                        sumi_png_rows_write(writer, rows.baseAddress, Int32(rows.count / rowBytes), rowBytes, $0.baseAddress, $0.count)
+                    }
+                }) == 0 else { throw failure() }
+                held = []
+            }
+            stream.release(through: end)
+            y = end
+        }
+        guard let finishing = writer else {
+            return try encode(Image(width: width, height: height, pixels: held, metadata: shape.metadata), compression: compression)
+        }
+        writer = nil
+        var out: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        let status = message.withUnsafeMutableBufferPointer { sumi_png_rows_finish(finishing, &out, &size, $0.baseAddress, $0.count) }
+        defer { sumi_free(out) }
+        guard status == 0, let out else { throw failure() }
+        return [UInt8](UnsafeBufferPointer(start: out, count: size))
+    }
 }

@@ -118,20 +118,25 @@ public struct EncodeStage: Stage, RowStage {
     public func imageAccess(for port: String) -> ImageAccess { .rows }
     public var producesRows: Bool { false }
 
-    /// Encodes rows as the previous stage produces them (JPEG); other formats collect the image
-    /// first. Nothing is written before the producer has ended without error.
+    /// Encodes rows as the previous stage produces them (JPEG; PNG once its layout is certain, see
+    /// `PNGEncoder.encode(rows:)`); other formats collect the image first (libwebp, libtiff,
+    /// libheif and gdk-pixbuf take whole images). Nothing is written before the producer has ended
+    /// without error.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let stream = try inputs.rows("in")
         let shape = try stream.waitForStart()
         let format = resolvedFormat(source: shape.metadata)
-        guard pluginFormat == nil, format == .jpeg, profile != .srgb || ColorProfile.isSRGB(shape.metadata.iccProfile) else {
+        guard pluginFormat == nil, format == .jpeg || format == .png,
+              profile != .srgb || ColorProfile.isSRGB(shape.metadata.iccProfile) else {
             return try process(StageInputs(["in": .image(try stream.image())]), context: context)
         }
         warnIgnored(for: format, context: context)
         let extra = OutputMetadata(for: shape.metadata, width: shape.width, height: shape.height,
                                    profile: profile, mode: metadataMode)
         return try write(format: format, width: shape.width, height: shape.height) {
-            let encoded = try JPEGEncoder.encode(rows: stream, quality: quality, background: background)
+            let encoded = format == .png
+                ? try PNGEncoder.encode(rows: stream, compression: compression)
+                : try JPEGEncoder.encode(rows: stream, quality: quality, background: background)
             // The producer can fail after its last row (a JPEG without its trailer).
             try stream.waitForEnd()
             return extra.embedded(in: encoded, format: format, width: shape.width, height: shape.height,

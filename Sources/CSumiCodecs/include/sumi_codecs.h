@@ -136,6 +136,17 @@ int sumi_png_decoder_decode_ring(sumi_png_decoder *decoder, const sumi_ring *rin
 int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
                     int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
+/* A PNG written as its rows come, for an image known (before its last row) to take the 8-bit
+ * colour layout: more than 256 distinct pixels and some not grey; RGB when `opaque`, else
+ * straight RGBA. Rows are premultiplied RGBA; the bytes are those sumi_png_encode makes of the
+ * whole image. `finish` (which hands over the bytes, to free()) or `abort` frees the writer. */
+typedef struct sumi_png_rows sumi_png_rows;
+sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int opaque, char *error, size_t error_size);
+int sumi_png_rows_write(sumi_png_rows *writer, const uint8_t *rgba, int rows, size_t stride, char *error,
+                        size_t error_size);
+int sumi_png_rows_finish(sumi_png_rows *writer, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+void sumi_png_rows_abort(sumi_png_rows *writer);
+
 /*
  * When premultiplied RGBA has at most 256 distinct pixels: writes them un-premultiplied (straight
  * RGBA, 4 bytes each) to `colors` (room for 256), one index per pixel to `indices` (width * height
@@ -176,6 +187,8 @@ void sumi_premultiply(uint8_t *rgba, size_t count);
 void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count);
 /* Whether every alpha byte of `count` pixels is 255. */
 int sumi_is_opaque(const uint8_t *rgba, size_t count);
+/* Whether every one of `width` premultiplied RGBA pixels has equal red, green and blue. */
+int sumi_is_grey(const uint8_t *rgba, int width);
 /*
  * Copies rows of RGB (channels 3) or RGBA (channels 4) with `src_stride` bytes a row into tightly
  * packed premultiplied RGBA. RGBA is premultiplied on the way unless `premultiplied` says it already
