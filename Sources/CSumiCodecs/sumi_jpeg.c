@@ -215,11 +215,6 @@ static void scatter(const uint8_t *strip, int rows, int y0, int w, int h, uint8_
 }
 
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
-    return sumi_jpeg_decoder_decode_rows(d, out, orientation, NULL, NULL);
-}
-
-int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *d, uint8_t *out, int orientation,
-                                  void (*progress)(void *context, int rows), void *context) {
     if (!d->header_read) return -1;
     if (orientation < 1 || orientation > 8) orientation = 1;
     if (setjmp(d->err.jump)) return -1;
@@ -253,7 +248,6 @@ int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *d, uint8_t *out, int orient
         }
         if (d->cmyk) cmyk_to_rgba(base, (size_t)got * (size_t)w, d->inverted_cmyk);
         if (orientation != 1) scatter(d->strip, got, y0, w, h, out, orientation);
-        if (progress && orientation == 1) progress(context, y0 + got);
     }
     jpeg_finish_decompress(&d->cinfo);
     return 0;
@@ -384,15 +378,6 @@ static void release(struct jpeg_encode_state *s) {
 int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    return sumi_jpeg_encode_rows(rgba, width, height, stride, quality, optimize, flatten, bg_r, bg_g, bg_b,
-                                 fd, out, out_size, error, error_size, NULL, NULL);
-}
-
-int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                          int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
-                          uint8_t **out, size_t *out_size, char *error, size_t error_size,
-                          int (*wait_rows)(void *context, int rows), void *context) {
-    int available = wait_rows ? 0 : height;
     struct jpeg_encode_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(error, error_size, "out of memory");
@@ -427,15 +412,6 @@ int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t str
     start_compress(s, width, height, quality, optimize, flatten);
     while (s->cinfo.next_scanline < s->cinfo.image_height) {
         int y = (int)s->cinfo.next_scanline;
-        if (y >= available) {
-            /* Wait for a whole iMCU row band (16 rows at 4:2:0) when the rows are still arriving. */
-            int want = y + 16 < height ? y + 16 : height;
-            available = wait_rows(context, want);
-            if (available <= y) {
-                snprintf(s->err.message, sizeof s->err.message, "the image being encoded was not produced");
-                longjmp(s->err.jump, 1);
-            }
-        }
         const uint8_t *src = rgba + (size_t)y * stride;
         JSAMPROW row;
         if (flatten) {

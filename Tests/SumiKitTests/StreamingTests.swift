@@ -82,7 +82,7 @@ struct ShapeReader: Stage {
         let registry = try testRegistry()
         try registry.register([StageDefinition(HalfwayProducer.self), StageDefinition(RowSummer.self),
                                StageDefinition(ShapeReader.self)])
-        let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/tmp/stream.json")
+        let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/manifests/stream.json") // a name only
         return try PipelineBuilder(registry: registry).build(manifest, values: [:])
     }
 

@@ -119,7 +119,7 @@ extension StageDefinition {
 
 /// Loads a manifest from text and builds it with its defaults.
 func build(_ text: String, overrides: [String: ParamValue] = [:]) throws -> Pipeline {
-    let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/tmp/test.json")
+    let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/manifests/test.json") // a name only: nothing is read or written there
     let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides)
     return try PipelineBuilder(registry: try testRegistry()).build(manifest, values: values)
 }

@@ -111,6 +111,6 @@ import SumiKit
         let p = try build(#"{"sumi": 1, "params": {"n": {"type": "string", "default": "x"}}, "stages": [{"stage": "solid"}, {"stage": "sink", "with": {"path": "${here}/out-${n}.raw"}}]}"#)
         #expect(p.nodes[1].entry.with.first?.1 == .string("${here}/out-${n}.raw"))
         let result = try Runner(pipeline: p).run()
-        #expect(result.outputs.first?.file.path == "/tmp/out-x.raw")
+        #expect(result.outputs.first?.file.path == "/manifests/out-x.raw") // the sink writes nothing
     }
 }

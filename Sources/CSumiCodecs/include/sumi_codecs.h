@@ -51,13 +51,6 @@ int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *decoder, int scale_num, int *
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation);
 
 /*
- * The same, calling `progress(context, rows)` whenever rows 0..<rows of `out` are final (only for
- * orientation 1, whose rows are written in order), so another thread can consume them meanwhile.
- */
-int sumi_jpeg_decoder_decode_rows(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation,
-                                  void (*progress)(void *context, int rows), void *context);
-
-/*
  * A bounded ring of rows shared with another thread (Sumi's RowStream): row y is at
  * base + (y % rows) * stride. `wait(context, through)` blocks until rows below `through` may be used
  * (written by a producer, read by a consumer) and returns 0, or -1 when the other side failed;
@@ -86,17 +79,6 @@ int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *r
 int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size);
-
-/*
- * The same, for rows that are still arriving: before reading a row it does not know to be ready, it
- * calls `wait_rows(context, rows)`, which blocks until at least that many rows (capped at the
- * height) are final and returns how many are; a return that does not cover the next row (e.g. -1
- * when the producer failed) ends the encode with an error.
- */
-int sumi_jpeg_encode_rows(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                          int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
-                          uint8_t **out, size_t *out_size, char *error, size_t error_size,
-                          int (*wait_rows)(void *context, int rows), void *context);
 
 /* The same as sumi_jpeg_encode (into memory), reading rows from `ring` as they arrive and
  * releasing each band once libjpeg has taken it. */

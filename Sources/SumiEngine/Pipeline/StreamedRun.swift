@@ -19,8 +19,7 @@ final class StreamedRun: @unchecked Sendable {
     /// The stream each streamed node writes, by node index.
     let streams: [Int: RowStream]
 
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private let lock = ConditionLock()
     private var values: [Int: Value] = [:]
     private var remainingUses: [Int]
     private var failed = false
@@ -42,20 +41,9 @@ final class StreamedRun: @unchecked Sendable {
             for source in Set(node.inputs.flatMap(\.sources)) where !plan.streamedOutput[source] { uses[source] += 1 }
         }
         remainingUses = uses
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
     }
 
-    deinit {
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
-    }
-
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
+    private func locked<T>(_ body: () throws -> T) rethrows -> T { try lock.locked(body) }
 
     func run() throws(SumiError) -> Runner.Result {
         let nodes = pipeline.nodes
@@ -141,7 +129,7 @@ final class StreamedRun: @unchecked Sendable {
     /// Waits for a whole value and takes one use of it (the last use drops the engine's reference).
     private func take(_ source: Int) throws -> Value {
         try locked {
-            while !failed && values[source] == nil { pthread_cond_wait(&condition, &mutex) }
+            while !failed && values[source] == nil { lock.wait() }
             if failed { throw RowStream.ProducerFailed() }
             let value = values[source].unsafelyUnwrapped
             remainingUses[source] -= 1
@@ -155,7 +143,7 @@ final class StreamedRun: @unchecked Sendable {
             timings[index] = milliseconds
             if case .file(let f)? = value { outputs[index] = f }
             if remainingUses[index] > 0, let value { values[index] = value }
-            pthread_cond_broadcast(&condition)
+            lock.broadcast()
         }
     }
 
@@ -165,7 +153,7 @@ final class StreamedRun: @unchecked Sendable {
             errors.append((index, error))
             failed = true
             values = [:]
-            pthread_cond_broadcast(&condition)
+            lock.broadcast()
         }
         for stream in streams.values { stream.fail(error) }
     }

@@ -37,8 +37,7 @@ public final class RowStream: @unchecked Sendable {
     /// encoder each hold one band while a third is in flight.
     public static let defaultCapacity = 48
 
-    private var mutex = pthread_mutex_t()
-    private var condition = pthread_cond_t()
+    private let lock = ConditionLock()
     private var shapeValue: ImageShape?
     private var ended = false
     private var published = 0
@@ -70,24 +69,13 @@ public final class RowStream: @unchecked Sendable {
         requestedCapacity = max(1, capacity)
         self.capacity = max(1, capacity)
         slots = max(1, capacity)
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&condition, nil)
     }
 
-    deinit {
-        storage?.deallocate()
-        pthread_cond_destroy(&condition)
-        pthread_mutex_destroy(&mutex)
-    }
+    deinit { storage?.deallocate() }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        return try body()
-    }
-
-    private func wait() { pthread_cond_wait(&condition, &mutex) }
-    private func wake() { pthread_cond_broadcast(&condition) }
+    private func locked<T>(_ body: () throws -> T) rethrows -> T { try lock.locked(body) }
+    private func wait() { lock.wait() }
+    private func wake() { lock.broadcast() }
 
     // MARK: Producer
 
