@@ -76,13 +76,31 @@ struct PluginLibrary: Sendable {
         SumiError.usage("plugin \(path) is malformed: its sumi_plugin table is \(size) bytes, ABI version \(version) needs \(needed)")
     }
 
-    private static func openV1(_ plugin: sumi_plugin_v1, path: String) throws(SumiError) -> PluginLibrary {
-        guard let namePointer = plugin.name else { throw SumiError.usage("plugin \(path) is malformed: it has no name") }
+    /// The plugin's name and the place messages name it by, once its table's name and stage list
+    /// are checked (the same fields in both versions).
+    private static func identity(name namePointer: UnsafePointer<CChar>?, stageCount: UInt32, hasStages: Bool,
+                                 path: String) throws(SumiError) -> (name: String, place: String) {
+        guard let namePointer else { throw SumiError.usage("plugin \(path) is malformed: it has no name") }
         let name = String(cString: namePointer)
         let place = "plugin \(name) (\(path))"
-        guard plugin.stage_count == 0 || plugin.stages != nil else {
-            throw SumiError.usage("\(place) is malformed: \(plugin.stage_count) stages but no stage table")
+        guard stageCount == 0 || hasStages else {
+            throw SumiError.usage("\(place) is malformed: \(stageCount) stages but no stage table")
         }
+        return (name, place)
+    }
+
+    /// A stage's descriptor, once its table has the three functions every stage needs.
+    private static func checkedDescriptor(_ json: UnsafePointer<CChar>?, hasFunctions: Bool, index: Int,
+                                          place: String) throws(SumiError) -> StageDescriptor {
+        let descriptor = try readDescriptor(json, index: index, place: place)
+        guard hasFunctions else {
+            throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
+        }
+        return descriptor
+    }
+
+    private static func openV1(_ plugin: sumi_plugin_v1, path: String) throws(SumiError) -> PluginLibrary {
+        let (name, place) = try identity(name: plugin.name, stageCount: plugin.stage_count, hasStages: plugin.stages != nil, path: path)
         var factories: [StageDefinition] = []
         for index in 0..<Int(plugin.stage_count) {
             guard let stage = plugin.stages?.advanced(by: index) else { break }
@@ -92,10 +110,8 @@ struct PluginLibrary: Sendable {
                     + "expected at least \(MemoryLayout<sumi_stage_v1>.size)")
             }
             let table = stage.pointee
-            let descriptor = try readDescriptor(table.descriptor_json, index: index, place: place)
-            guard table.create != nil, table.process != nil, table.destroy != nil else {
-                throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
-            }
+            let descriptor = try checkedDescriptor(table.descriptor_json, hasFunctions: table.create != nil && table.process != nil
+                                                   && table.destroy != nil, index: index, place: place)
             for port in descriptor.inputs where port.accepts != [.image] {
                 throw SumiError.usage("\(place): stage \"\(descriptor.name)\" input \"\(port.name)\" takes \(port.typeName); "
                     + "plugin ABI version 1 passes images only")
@@ -114,12 +130,7 @@ struct PluginLibrary: Sendable {
     }
 
     private static func openV2(_ plugin: sumi_plugin, path: String) throws(SumiError) -> PluginLibrary {
-        guard let namePointer = plugin.name else { throw SumiError.usage("plugin \(path) is malformed: it has no name") }
-        let name = String(cString: namePointer)
-        let place = "plugin \(name) (\(path))"
-        guard plugin.stage_count == 0 || plugin.stages != nil else {
-            throw SumiError.usage("\(place) is malformed: \(plugin.stage_count) stages but no stage table")
-        }
+        let (name, place) = try identity(name: plugin.name, stageCount: plugin.stage_count, hasStages: plugin.stages != nil, path: path)
         guard plugin.format_count == 0 || plugin.formats != nil else {
             throw SumiError.usage("\(place) is malformed: \(plugin.format_count) formats but no format table")
         }
@@ -142,10 +153,8 @@ struct PluginLibrary: Sendable {
             withUnsafeMutableBytes(of: &table) { copy in
                 copy.copyMemory(from: UnsafeRawBufferPointer(start: stage, count: min(Int(declaredSize), copy.count)))
             }
-            let descriptor = try readDescriptor(table.descriptor_json, index: index, place: place)
-            guard table.create != nil, table.process != nil, table.destroy != nil else {
-                throw SumiError.usage("\(place) is malformed: stage \"\(descriptor.name)\" lacks create, process or destroy")
-            }
+            let descriptor = try checkedDescriptor(table.descriptor_json, hasFunctions: table.create != nil && table.process != nil
+                                                   && table.destroy != nil, index: index, place: place)
             try checkPorts(descriptor, place: place)
             let bands = try readBands(table, descriptor: descriptor, place: place)
             if bands != nil { bandStages.append(descriptor.name) }
