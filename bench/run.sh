@@ -224,6 +224,21 @@ if [ -f pipelines/caption.json ] && "$SUMI" inspect text >/dev/null 2>&1; then
   done
 fi
 
+echo "== Photo 6000x4004 JPEG -> PNG (zlib level 1): streamed once its layout is known, against the whole image"
+big6="$WORK/photo-6000x4004.jpg"
+[ -f "$big6" ] || vips resize "$PHOTO" "$big6[Q=90]" 2
+cat > "$WORK/topng1.json" <<JSON
+{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+ "stages": [{"stage": "decode", "with": {"path": "\${input}"}}, {"stage": "encode", "with": {"path": "\${output}", "compression": 1}}]}
+JSON
+TOPNG="$SUMI run $WORK/topng1.json -i $big6 -o $WORK/out/big6.png --quiet"
+bench topng6 --runs 3 "$TOPNG" "SUMI_STREAMING=0 $TOPNG" "vips copy $big6 $WORK/out/big6v.png[compression=1]" \
+  "$CONVERT $big6 -define png:compression-level=1 $WORK/out/big6m.png"
+row topng6 "jpeg -> png 6000x4004" "whole image" "vips" "convert"
+printf '   peak RSS: sumi %s KB | whole %s KB | vips %s KB | convert %s KB\n' "$(peak bash -c "$TOPNG")" \
+  "$(peak bash -c "SUMI_STREAMING=0 $TOPNG")" "$(peak vips copy "$big6" "$WORK/out/big6v.png[compression=1]")" \
+  "$(peak $CONVERT "$big6" -define png:compression-level=1 "$WORK/out/big6m.png")"
+
 if [ -f .build/plugins/libinvert-rust.so ]; then
   echo "== Plugin band callbacks: decode -> invert-rust -> encode, 12000x8008 JPEG q90"
   # The Rust example plugin streams through its band callbacks; SUMI_STREAMING=0 gives it the
