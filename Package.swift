@@ -66,7 +66,7 @@ let package = Package(
         .target(name: "SumiCompose", dependencies: ["SumiKit", "SumiCodecs"], path: "Plugins/Compose"),
         .target(
             name: "SumiPage",
-            dependencies: ["SumiKit", "CZlib", "SumiCodecs"],
+            dependencies: ["SumiKit", "CZlib", "SumiCodecs", "CSumiCodecs"],
             path: "Plugins/Page",
             // Optimised in every build: image compression at -Onone makes the tests crawl.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

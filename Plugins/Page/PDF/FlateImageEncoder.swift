@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import CSumiCodecs
 import Dispatch
 import Synchronization
 import SumiCodecs
@@ -132,21 +133,8 @@ struct FlateImageEncoder: Sendable {
 
     /// One row's straight RGB (premultiplication undone) from its premultiplied RGBA.
     static func rgbSamples(_ px: UnsafeBufferPointer<UInt8>, width: Int, into o: UnsafeMutableBufferPointer<UInt8>) {
-        var p = 0, q = 0
-        for _ in 0..<width {
-            let a = px[p + 3]
-            if a == 255 {
-                o[q] = px[p]; o[q + 1] = px[p + 1]; o[q + 2] = px[p + 2]
-            } else if a == 0 {
-                o[q] = 0; o[q + 1] = 0; o[q + 2] = 0
-            } else {
-                let a32 = UInt32(a), half = UInt32(a) / 2
-                o[q] = UInt8(min(255, (UInt32(px[p]) * 255 + half) / a32))
-                o[q + 1] = UInt8(min(255, (UInt32(px[p + 1]) * 255 + half) / a32))
-                o[q + 2] = UInt8(min(255, (UInt32(px[p + 2]) * 255 + half) / a32))
-            }
-            p += 4
-            q += 3
-        }
+        precondition(px.count >= width * 4 && o.count >= width * 3)
+        guard width > 0, let source = px.baseAddress, let target = o.baseAddress else { return }
+        sumi_straight_rgb(source, target, width)
     }
 }

@@ -88,12 +88,25 @@ struct CaptureProfile: Sendable {
     }
 
     private static func hash(_ raw: UnsafeRawBufferPointer, from start: Int, to end: Int) -> UInt64 {
-        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: end - start)
+        // Four independent lanes over 32 bytes at a time (one chain of multiplies would wait on
+        // itself), folded together at the end.
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: end - start),
+                                                       0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B, 0x3C6E_F372_FE94_F82B)
+        func mix(_ h: UInt64, _ v: UInt64) -> UInt64 {
+            let m = (h ^ v) &* 0xBF58_476D_1CE4_E5B9
+            return m ^ (m >> 31)
+        }
         var i = start
+        while i + 32 <= end {
+            lanes.0 = mix(lanes.0, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            lanes.1 = mix(lanes.1, raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            lanes.2 = mix(lanes.2, raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+            lanes.3 = mix(lanes.3, raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+            i += 32
+        }
+        var h = mix(mix(mix(lanes.0, lanes.1), lanes.2), lanes.3)
         while i + 8 <= end {
-            let v = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            h = (h ^ v) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
+            h = mix(h, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i += 8
         }
         while i < end {

@@ -169,6 +169,9 @@ void sumi_premultiply(uint8_t *rgba, size_t count);
 void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count);
 /* Whether every alpha byte of `count` pixels is 255. */
 int sumi_is_opaque(const uint8_t *rgba, size_t count);
+/* Straight RGB (3 bytes a pixel, premultiplication undone as sumi_unpremultiply does) of `count`
+ * premultiplied RGBA pixels. */
+void sumi_straight_rgb(const uint8_t *rgba, uint8_t *rgb, size_t count);
 /* Whether every one of `width` premultiplied RGBA pixels has equal red, green and blue. */
 int sumi_is_grey(const uint8_t *rgba, int width);
 /*
