@@ -57,7 +57,13 @@ public struct ScaleStage: Stage, RowStage {
         let shape = try input.waitForStart()
         let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)
         let unchanged = p.resizeWidth == shape.width && p.resizeHeight == shape.height && shape.metadata.fullWidth == nil
-        if !unchanged, p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight,
+        if unchanged, p.outputWidth == shape.width, p.outputHeight == shape.height {
+            // Nothing to resize: the rows pass as they are (the whole path returns the image itself).
+            try output.begin(shape)
+            try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
+                destination.update(from: source, count: shape.width * 4)
+            }
+        } else if !unchanged, p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight,
            !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {
             try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: output)
         } else {

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <webp/decode.h>
 #include <webp/encode.h>
@@ -32,6 +34,71 @@ int sumi_webp_decode(const uint8_t *data, size_t size, uint8_t *out, int width, 
     }
     if (features.has_alpha) sumi_premultiply(out, (size_t)width * (size_t)height);
     return 0;
+}
+
+int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int height, int has_alpha,
+                          const sumi_ring *ring, char *error, size_t error_size) {
+    WebPBitstreamFeatures features;
+    if (WebPGetFeatures(data, size, &features) == VP8_STATUS_OK && features.has_animation) {
+        snprintf(error, error_size, "animated WebP is not supported");
+        return -1;
+    }
+    /* libwebp's incremental decoder writes rows in order into one whole-image buffer. The buffer is
+     * reserved, not used: each row is copied into the ring as soon as libwebp has finished it, and
+     * the pages below are handed back, so only the rows in progress take memory (libwebp never
+     * reads its output back). */
+    size_t stride = (size_t)width * 4, bytes = stride * (size_t)height;
+    uint8_t *buffer = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (buffer == MAP_FAILED) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    WebPIDecoder *decoder = WebPINewRGB(MODE_RGBA, buffer, bytes, (int)stride);
+    if (!decoder) {
+        munmap(buffer, bytes);
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), given_back = 0, fed = 0;
+    int emitted = 0, result = 0;
+    for (;;) {
+        size_t chunk = size - fed < 65536 ? size - fed : 65536;
+        fed += chunk;
+        VP8StatusCode status = WebPIUpdate(decoder, data, fed);
+        int last = 0;
+        if (!WebPIDecGetRGB(decoder, &last, NULL, NULL, NULL)) last = emitted;
+        if (last > height) last = height;
+        for (; emitted < last; emitted++) {
+            if (ring->wait(ring->context, emitted + 1) != 0) {
+                snprintf(error, error_size, "stopped by a failure elsewhere in the pipeline");
+                result = -1;
+                goto done;
+            }
+            uint8_t *row = ring->base + (size_t)(emitted % ring->rows) * ring->stride;
+            memcpy(row, buffer + (size_t)emitted * stride, stride);
+            if (has_alpha) sumi_premultiply(row, (size_t)width);
+            ring->done(ring->context, emitted + 1);
+        }
+        size_t below = (size_t)emitted * stride / page * page;
+        if (below > given_back) {
+            madvise(buffer + given_back, below - given_back, MADV_DONTNEED);
+            given_back = below;
+        }
+        if (status == VP8_STATUS_OK) break;
+        if (status != VP8_STATUS_SUSPENDED || chunk == 0) {
+            snprintf(error, error_size, "corrupt or truncated WebP data");
+            result = -1;
+            goto done;
+        }
+    }
+    if (emitted != height) {
+        snprintf(error, error_size, "corrupt or truncated WebP data");
+        result = -1;
+    }
+done:
+    WebPIDelete(decoder);
+    munmap(buffer, bytes);
+    return result;
 }
 
 int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,

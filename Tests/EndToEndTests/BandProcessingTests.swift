@@ -24,6 +24,10 @@ import Testing
         let translucent = "\(dir)/translucent.png", grey = "\(dir)/grey.jpg"
         _ = CLI.tool("/usr/bin/convert", [png, "-alpha", "set", "-channel", "A", "-evaluate", "set", "60%", "+channel", translucent])
         _ = CLI.tool("/usr/bin/convert", [png, "-colorspace", "gray", grey])
+        let webp = "\(dir)/photo.webp", webpAlpha = "\(dir)/alpha.webp", webpLossless = "\(dir)/lossless.webp"
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-quality", "85", webp])
+        _ = CLI.tool("/usr/bin/convert", [translucent, "-quality", "80", webpAlpha])
+        _ = CLI.tool("/usr/bin/convert", [translucent, "-define", "webp:lossless=true", webpLossless])
         let recode = "\(dir)/recode.json"
         try Fixtures.write(Array(#"{"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}}, "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "encode", "with": {"path": "${output}", "quality": 90}}]}"#.utf8), to: recode)
         let geometry = "\(dir)/geometry.json"
@@ -43,6 +47,10 @@ import Testing
             ("translucent-to.png", ["run", recode, "-i", translucent]),
             ("grey-to.png", ["run", recode, "-i", grey]),
             ("screenshot-to.png", ["run", recode, "-i", "pipelines/samples/page-1.png"]),
+            // WebP decoded row by row (lossy, lossy with alpha, lossless).
+            ("webp-caption.jpg", ["run", "pipelines/caption.json", "-i", webp] + Self.caption),
+            ("webp-alpha.png", ["run", recode, "-i", webpAlpha]),
+            ("webp-lossless.png", ["run", recode, "-i", webpLossless]),
         ]
         for (name, arguments) in jobs {
             let (streamed, whole) = try bothWays(arguments, output: "\(dir)/\(name)")
@@ -60,7 +68,11 @@ import Testing
         // Cut near the end: most bands have been decoded, blended and encoded when the error shows.
         try Fixtures.write(Array(photo.prefix(photo.count * 9 / 10)), to: "\(dir)/cut.jpg")
         try Fixtures.write(Array(pngBytes.prefix(pngBytes.count * 9 / 10)), to: "\(dir)/cut.png")
-        for input in ["cut.jpg", "cut.png"] {
+        let webp = "\(dir)/full.webp"
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-quality", "85", webp])
+        let webpBytes = try Fixtures.bytes(webp)
+        try Fixtures.write(Array(webpBytes.prefix(webpBytes.count * 9 / 10)), to: "\(dir)/cut.webp")
+        for input in ["cut.jpg", "cut.png", "cut.webp"] {
             for (pipeline, extra) in [("caption", Self.caption), ("thumbnail", [])] {
                 for output in ["out.jpg", "out.png"] {
                     let r = try CLI.run(["run", "pipelines/\(pipeline).json", "-i", "\(dir)/\(input)", "-o", "\(dir)/\(output)"] + extra)
@@ -72,7 +84,7 @@ import Testing
             }
         }
         let left = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        #expect(left == ["cut.jpg", "cut.png", "full.png"], "\(left)")
+        #expect(left == ["cut.jpg", "cut.png", "cut.webp", "full.png", "full.webp"], "\(left)")
     }
 
     @Test func captionMemoryStaysFlatOnA96MegapixelPhoto() throws {
@@ -92,9 +104,9 @@ import Testing
         #expect(kilobytes > 0 && kilobytes < 120_000, "peak RSS \(kilobytes) KB")
     }
 
-    /// A photo written as PNG streams once the layout is certain (its first rows): the peak is well
-    /// below the whole-image run's, with the same bytes (checked above).
-    @Test func pngOutputOfAPhotoDoesNotHoldTheImage() throws {
+    /// A photo written as PNG streams once the layout is certain (its first rows), and a WebP photo
+    /// is decoded row by row: each peak is well below the whole-image run's, with the same bytes.
+    @Test func pngOutputAndWebPInputOfAPhotoDoNotHoldTheImage() throws {
         let dir = try CLI.temporaryFolder("bands-png-memory")
         let big = "\(dir)/big.jpg"
         _ = CLI.tool("/usr/bin/vips", ["resize", Fixtures.photo, "\(big)[Q=90]", "2"])
@@ -108,6 +120,20 @@ import Testing
                 .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         }
         let streamed = try peak([:], "\(dir)/s.png"), whole = try peak(["SUMI_STREAMING": "0"], "\(dir)/w.png")
+        // The same photo as WebP, decoded row by row into a JPEG.
+        let webp = "\(dir)/big.webp"
+        _ = CLI.tool("/usr/bin/convert", [big, "-quality", "85", webp])
+        func webpPeak(_ environment: [String: String], _ output: String) throws -> Int {
+            let file = "\(dir)/peak-webp.txt"
+            _ = CLI.tool("/usr/bin/env", environment.map { "\($0)=\($1)" } + ["/usr/bin/time", "-f", "%M", "-o", file, CLI.binary, "run",
+                                                                             "\(CLI.root)/pipelines/thumbnail.json", "-i", webp, "-o", output,
+                                                                             "--set", "width=6000", "--quiet"])
+            return Int(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let webpStreamed = try webpPeak([:], "\(dir)/ws.jpg"), webpWhole = try webpPeak(["SUMI_STREAMING": "0"], "\(dir)/ww.jpg")
+        #expect(webpStreamed > 0 && webpWhole > 0 && webpStreamed * 2 < webpWhole, "WebP peak RSS streamed \(webpStreamed) KB, whole \(webpWhole) KB")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: "\(dir)/ws.jpg")) == Data(contentsOf: URL(fileURLWithPath: "\(dir)/ww.jpg")))
         #expect(CLI.identify("\(dir)/s.png").map { ($0.width, $0.height) } ?? (0, 0) == (6000, 4004))
         // 6000x4004: 96 MB of RGBA held whole; streamed, the compressed input and output and a few rows.
         #expect(streamed > 0 && whole > 0 && streamed * 2 < whole, "peak RSS streamed \(streamed) KB, whole \(whole) KB")

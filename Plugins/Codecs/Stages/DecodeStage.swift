@@ -82,8 +82,9 @@ public struct DecodeStage: Stage, RowStage {
     /// A list of images is handed over whole.
     public var producesRows: Bool { !isList }
 
-    /// Streams an upright JPEG band by band (DCT-scaled as the whole decode) and a non-interlaced PNG
-    /// row by row; any other image is decoded whole and then passed through the stream.
+    /// Streams an upright JPEG band by band (DCT-scaled as the whole decode), a non-interlaced PNG
+    /// and a still WebP row by row; any other image is decoded whole and then passed through the
+    /// stream.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
@@ -96,6 +97,9 @@ public struct DecodeStage: Stage, RowStage {
             }
         case .png?:
             if try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn) { return nil }
+        case .webp?:
+            try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn)
+            return nil
         default:
             break
         }

@@ -157,6 +157,10 @@ int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, i
 /* Decodes a still WebP into `out` (width * height * 4 bytes, premultiplied). */
 int sumi_webp_decode(const uint8_t *data, size_t size, uint8_t *out, int width, int height,
                      char *error, size_t error_size);
+/* The same rows, premultiplied, into `ring` as libwebp finishes them (only the rows in progress
+ * take memory); the header must have been probed (width, height, has_alpha). */
+int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int height, int has_alpha,
+                          const sumi_ring *ring, char *error, size_t error_size);
 /* Encodes lossy WebP at `quality` (alpha kept). *out is freed with sumi_free. */
 int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size);
