@@ -1,3 +1,4 @@
+import Synchronization
 import SumiKit
 
 /// Checks a list of captures and works out the stitch layout: fixed bars and each capture's offset.
@@ -21,23 +22,44 @@ struct StitchPlanner {
         let profile: [UInt8]?
         /// Whether every capture is known to be opaque.
         let knownOpaque: Bool
-        /// The first captures as the pass decoded and converted them, kept (within
+        /// Captures as the pass decoded and converted them, kept (within
         /// `StitchPlanner.retainedBytes`) so that copying their rows need not decode them again.
-        var retained: [Image] = []
+        var retained: [Int: Retained] = [:]
 
         /// The captures to copy rows from: the retained ones handed over (each held only until its
         /// rows are copied: the plan lets go of them), the others decoded again.
         mutating func takeSources(_ captures: ImageList) -> ImageList {
-            defer { retained = [] }
+            defer { retained = [:] }
             return ImageList(sources: captures.indices.map { i in
-                i < retained.count ? ImageSource.handingOver(retained[i], then: captures[i]) : captures[i]
+                switch retained[i] {
+                case .pixels(let image)?:
+                    return ImageSource.handingOver(image, then: captures[i])
+                case .runs(let runs)?:
+                    let held = Mutex<PixelRuns?>(runs)
+                    return ImageSource(producing: { try held.withLock { $0.take() }?.image() ?? captures[i].image() })
+                case nil:
+                    return captures[i]
+                }
             })
         }
     }
 
-    /// Decoded captures the pass keeps for the copy (the first ones, while they fit): with 8
-    /// phone captures of 12 MB, 4 are not decoded twice; 50 stay within the memory they take in
-    /// turn plus this.
+    /// A capture kept from the planning pass: as runs of equal pixels (screen captures: a small
+    /// fraction of their size, expanded faster than decoded), else as pixels.
+    enum Retained: Sendable {
+        case pixels(Image)
+        case runs(PixelRuns)
+
+        var bytes: Int {
+            switch self {
+            case .pixels(let image): image.pixels.count
+            case .runs(let runs): runs.bytes
+            }
+        }
+    }
+
+    /// Memory the pass keeps captures in for the copy: 50 phone screenshots as runs (about 0.5 MB
+    /// each), or 4 photo-like captures of 12 MB as pixels.
     static let retainedBytes = 48 << 20
 
     func plan() throws -> Plan {
@@ -51,7 +73,7 @@ struct StitchPlanner {
         var target: [UInt8]?
         var width = 0
         var knownOpaque = true
-        var retained: [Image] = []
+        var retained: [Int: Retained] = [:]
         var retainedBytes = 0
         // Two readers, over the even and the odd captures, so that two captures are being decoded
         // while the pass looks at the one before (nothing else runs yet on the other core).
@@ -72,10 +94,13 @@ struct StitchPlanner {
             let profile = CaptureProfile(capture)
             profiles.append(profile)
             knownOpaque = knownOpaque && capture.metadata.knownOpaque
-            if retained.count == i, retainedBytes + capture.pixels.count <= Self.retainedBytes {
-                retained.append(capture)
-                retainedBytes += capture.pixels.count
+            let room = Self.retainedBytes - retainedBytes
+            if let runs = PixelRuns(capture, limit: min(room, capture.pixels.count / 2)) {
+                retained[i] = .runs(runs)
+            } else if capture.pixels.count <= room {
+                retained[i] = .pixels(capture)
             }
+            retainedBytes += retained[i]?.bytes ?? 0
             if findBars {
                 if i == 0 { fixedRows = FixedRows.Accumulator(first: capture, profile) } else { fixedRows?.add(capture, profile) }
             }
