@@ -4,16 +4,23 @@ import SumiKit
 
 /// One Swift stage type seen through ABI version 2: its `sumi_stage` table and the callbacks behind
 /// it. Parameters are read with the host's typed accessors; inputs and the result cross as the host's
-/// values (`HostValues`).
+/// values (`HostValues`). A stage type that conforms to `BandProcessing` also gets the band
+/// callbacks (`ExportedBands`).
 final class ExportedStageV2 {
     let factory: StageDefinition
 
     private init(factory: StageDefinition) { self.factory = factory }
 
-    /// The `sumi_stage` table for `factory`. Its strings and `user_data` are never freed.
-    static func makeTable(for factory: StageDefinition) -> sumi_stage {
+    /// The size of a `sumi_stage` table without the band callbacks: the first version 2 layout,
+    /// which hosts from before the band callbacks step through.
+    static let baseSize = MemoryLayout<sumi_stage>.offset(of: \sumi_stage.band_begin) ?? MemoryLayout<sumi_stage>.size
+
+    /// The `sumi_stage` table for `factory`, declaring `size` bytes (`baseSize`, or the whole table
+    /// when some stage of the plugin streams). `bands` fills in the band callbacks. Its strings and
+    /// `user_data` are never freed.
+    static func makeTable(for factory: StageDefinition, bands: Bool, size: Int) -> sumi_stage {
         var table = sumi_stage()
-        table.size = UInt32(MemoryLayout<sumi_stage>.size)
+        table.size = UInt32(size)
         table.descriptor_json = UnsafePointer(strdup(StageDescriptorJSON.encode(factory.descriptor).serialized()))
         table.user_data = Unmanaged.passRetained(ExportedStageV2(factory: factory)).toOpaque()
         table.create = { stage, params, instance, errorOut in
@@ -46,6 +53,7 @@ final class ExportedStageV2 {
             guard let instance else { return }
             Unmanaged<ExportedInstanceV2>.fromOpaque(instance).release()
         }
+        if bands { ExportedBands.fill(&table) }
         return table
     }
 }
@@ -54,6 +62,9 @@ final class ExportedStageV2 {
 final class ExportedInstanceV2 {
     let stage: any StageInstance
     let descriptor: StageDescriptor
+    /// The image width between `band_begin` and `band_end` (nil outside band mode). The host calls
+    /// the band callbacks of one instance one at a time, so no lock guards it.
+    var bandWidth: Int?
 
     init(stage: any StageInstance, descriptor: StageDescriptor) {
         self.stage = stage

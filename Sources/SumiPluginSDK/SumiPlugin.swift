@@ -19,7 +19,8 @@ import Glibc
 /// The SDK describes each stage to the host as JSON, checks the parameters the host passes with the
 /// stage's own descriptor (`ParameterChecker`), wraps the host's pixel buffers as `Image` values and
 /// copies the result into the buffer the host allocates. Errors a stage throws travel back as
-/// messages; the host shows them like a built-in stage's.
+/// messages; the host shows them like a built-in stage's. A stage type that also conforms to
+/// `BandProcessing` gets the version 2 band callbacks, so a streamed pipeline runs it band by band.
 public enum SumiPlugin {
     /// The ABI version this SDK exports to a host that loads it (a version 1 host gets version 1
     /// tables: images in, one image out).
@@ -33,14 +34,24 @@ public enum SumiPlugin {
                               stages: [any Stage.Type],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         export(name: name, version: version, licence: licence, description: description,
-               factories: stages.map { factory($0) }, host: host, into: out)
+               factories: stages.map { factory($0) }, bands: stages.map { $0 is any BandProcessing.Type },
+               host: host, into: out)
     }
 
     /// Exports stages given as factories (for stages whose descriptor is only known at run time, or a
-    /// built-in family's `stages`).
+    /// built-in family's `stages`). Such stages get whole images only: band processing is offered
+    /// for `Stage` types that conform to `BandProcessing`, exported by type.
     public static func export(name: String, version: String, licence: String = "", description: String = "",
                               factories: [StageDefinition],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
+        export(name: name, version: version, licence: licence, description: description, factories: factories,
+               bands: factories.map { _ in false }, host: host, into: out)
+    }
+
+    /// `bands[i]`: whether `factories[i]` makes `BandProcessing` instances (version 2 band callbacks).
+    private static func export(name: String, version: String, licence: String, description: String,
+                               factories: [StageDefinition], bands: [Bool],
+                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         guard let out else { return Int32(SUMI_ERROR_INTERNAL.rawValue) }
         // A host reports its ABI version first. Version 2 hosts get every value kind and typed
         // parameters; a version 1 host (or none, in tests) gets the version 1 tables.
@@ -51,7 +62,7 @@ public enum SumiPlugin {
             HostAPI.table = api
             out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
                 UnsafePointer(makePluginTableV2(name: name, version: version, licence: licence, description: description,
-                                                factories: factories))
+                                                factories: factories, bands: bands))
             return Int32(SUMI_OK.rawValue)
         }
         if let host, host.load(as: UInt32.self) < abiVersion1 { return Int32(SUMI_ERROR_ABI.rawValue) }
@@ -60,11 +71,21 @@ public enum SumiPlugin {
         return Int32(SUMI_OK.rawValue)
     }
 
+    /// The version 2 tables. The host steps through the stage array by the size its first entry
+    /// declares and requires every entry to declare the same: a plugin none of whose stages streams
+    /// exports the first version 2 layout (`ExportedStageV2.baseSize` bytes per stage, which hosts
+    /// from before the band callbacks read too); one with a `BandProcessing` stage exports whole
+    /// `sumi_stage` tables, the band callbacks left NULL on the stages that do not stream.
     private static func makePluginTableV2(name: String, version: String, licence: String, description: String,
-                                          factories: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin> {
-        let stages = UnsafeMutablePointer<sumi_stage>.allocate(capacity: max(1, factories.count))
+                                          factories: [StageDefinition], bands: [Bool]) -> UnsafeMutablePointer<sumi_plugin> {
+        let entrySize = bands.contains(true) ? MemoryLayout<sumi_stage>.size : ExportedStageV2.baseSize
+        let stages = UnsafeMutableRawPointer.allocate(byteCount: max(1, factories.count) * entrySize,
+                                                      alignment: MemoryLayout<sumi_stage>.alignment)
         for (index, factory) in factories.enumerated() {
-            (stages + index).initialize(to: ExportedStageV2.makeTable(for: factory))
+            var table = ExportedStageV2.makeTable(for: factory, bands: bands[index], size: entrySize)
+            withUnsafeBytes(of: &table) { bytes in
+                (stages + index * entrySize).copyMemory(from: bytes.baseAddress!, byteCount: entrySize)
+            }
         }
         let plugin = UnsafeMutablePointer<sumi_plugin>.allocate(capacity: 1)
         var table = sumi_plugin()
@@ -75,7 +96,7 @@ public enum SumiPlugin {
         table.licence = UnsafePointer(strdup(licence))
         table.description = UnsafePointer(strdup(description))
         table.stage_count = UInt32(factories.count)
-        table.stages = UnsafePointer(stages)
+        table.stages = UnsafePointer(stages.assumingMemoryBound(to: sumi_stage.self))
         plugin.initialize(to: table)
         return plugin
     }

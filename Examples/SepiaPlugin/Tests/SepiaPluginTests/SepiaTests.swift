@@ -23,6 +23,22 @@ import Testing
         #expect(out.pixels == input.pixels)
     }
 
+    /// The band path (what a streaming host runs) gives the whole-image path's pixels, whatever the
+    /// band heights.
+    @Test(arguments: [[16], [1], [3, 7, 2]])
+    func bandsGiveTheWholeImagePixels(bandHeights: [Int]) throws {
+        let image = Image(width: 9, height: 23, pixels: (0..<9 * 23 * 4).map { i in
+            let alpha = UInt8(truncatingIfNeeded: (i / 4) * 11)
+            return i % 4 == 3 ? alpha : min(alpha, UInt8(truncatingIfNeeded: i * 37))
+        })
+        for amount in [1.0, 0.4] {
+            let harness = StageHarness(Sepia.self)
+            let whole = try harness.runImage(["amount": .number(amount)], inputs: ["in": .image(image)])
+            let sepia = try #require(try harness.make(["amount": .number(amount)]) as? Sepia)
+            #expect(try sepia.runBands(on: image, bandHeights: bandHeights).pixels == whole.pixels)
+        }
+    }
+
     @Test func amountOutOfRangeIsRefused() {
         #expect(throws: StageError.self) {
             try StageHarness(Sepia.self).make(["amount": .number(2)])

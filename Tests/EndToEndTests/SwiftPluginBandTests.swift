@@ -1,0 +1,197 @@
+import Foundation
+import Testing
+
+/// Swift plugin stages with band callbacks (`BandProcessing` in SumiPluginSDK): `decode → sepia →
+/// encode` streams through the Swift example band by band and gives the bytes of the whole-image
+/// run, keeps memory far below the whole-image run's, and an error thrown by a Swift band stops the
+/// run with its message and no output file. `make test` builds the example plugins into
+/// `.build/plugins` first.
+@Suite struct SwiftPluginBandTests {
+    static let folder = CLI.root + "/.build/plugins"
+    static let environment = ["SUMI_PLUGIN_PATH": folder]
+
+    func requireSepia() throws {
+        try #require(FileManager.default.fileExists(atPath: "\(Self.folder)/libSepiaPlugin.so"),
+                     "run `make examples` first: libSepiaPlugin.so is missing")
+    }
+
+    /// Runs `arguments` streamed and with whole images (`SUMI_STREAMING=0`); both must succeed.
+    func bothWays(_ manifest: String, input: String, dir: String, output: String,
+                  environment: [String: String] = Self.environment) throws -> (streamed: Data, whole: Data) {
+        let streamed = "\(dir)/streamed-\(output)", whole = "\(dir)/whole-\(output)"
+        let s = try CLI.run(["run", manifest, "-i", input, "-o", streamed], environment: environment)
+        var wholeEnvironment = environment
+        wholeEnvironment["SUMI_STREAMING"] = "0"
+        let w = try CLI.run(["run", manifest, "-i", input, "-o", whole], environment: wholeEnvironment)
+        #expect(s.status == 0 && w.status == 0, "\(s.stderr) \(w.stderr)")
+        return (try Data(contentsOf: URL(fileURLWithPath: streamed)), try Data(contentsOf: URL(fileURLWithPath: whole)))
+    }
+
+    @Test func sepiaStreamsAndItsBandsGiveTheWholeImageBytes() throws {
+        try requireSepia()
+        let dir = try CLI.temporaryFolder("swift-bands")
+        let manifest = try PluginBandTests.manifest(dir, stage: "sepia")
+        let inspect = try CLI.run(["inspect", "sepia"], environment: Self.environment)
+        #expect(inspect.stdout.contains("plugin ABI 2, band callbacks: streams"), "\(inspect.stdout)")
+        // 1200x801: the last band is short; a PNG with translucent pixels checks premultiplied
+        // colour in both paths; JPEG and PNG decoders stream different band heights.
+        let png = "\(dir)/photo.png", translucent = "\(dir)/translucent.png"
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, "-resize", "1200x", png])
+        _ = CLI.tool("/usr/bin/convert", [png, "-alpha", "set", "-channel", "A", "-fx", "i/w", "+channel", translucent])
+        for (input, output) in [(png, "out.png"), (png, "out.jpg"), (Fixtures.photo, "photo.jpg"),
+                                (Fixtures.photo, "photo.png"), (translucent, "translucent.png")] {
+            let (streamed, whole) = try bothWays(manifest, input: input, dir: dir, output: output)
+            #expect(streamed.count > 1000 && streamed == whole, "\(output): \(streamed.count) bytes streamed, \(whole.count) whole")
+        }
+        // The toning really happened: pure sepia has red above green above blue on the grey PNG.
+        let grey = "\(dir)/grey.png"
+        _ = CLI.tool("/usr/bin/convert", ["-size", "40x40", "xc:#808080", grey])
+        let r = try CLI.run(["run", manifest, "-i", grey, "-o", "\(dir)/grey-out.png"], environment: Self.environment)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rgb = try #require(PluginBandTests.rgb("\(dir)/grey-out.png"))
+        // 128 * (0.393 + 0.769 + 0.189) = 172.9, 128 * 1.203 = 154.0, 128 * 0.937 = 119.9.
+        #expect(rgb.count == 40 * 40 * 3 && Array(rgb.prefix(3)) == [173, 154, 120], "\(Array(rgb.prefix(3)))")
+    }
+
+    @Test func streamingKeepsMemoryFarBelowTheWholeImageRun() throws {
+        try requireSepia()
+        // 6000x4004: one RGBA frame is 96 MB; the whole-image path holds the input and the output.
+        let dir = try CLI.temporaryFolder("swift-bands-memory")
+        let big = "\(dir)/big.jpg"
+        _ = CLI.tool("/usr/bin/vips", ["resize", Fixtures.photo, "\(big)[Q=90]", "2"])
+        #expect(CLI.identify(big).map { ($0.width, $0.height) } ?? (0, 0) == (6000, 4004))
+        let manifest = try PluginBandTests.manifest(dir, stage: "sepia")
+        func peak(_ output: String, streaming: Bool) throws -> Int {
+            let peak = "\(dir)/peak-\(output).txt"
+            var environment = ["SUMI_PLUGIN_PATH=\(Self.folder)"]
+            if !streaming { environment.append("SUMI_STREAMING=0") }
+            _ = CLI.tool("/usr/bin/env", environment + ["/usr/bin/time", "-f", "%M", "-o", peak,
+                                                        CLI.binary, "run", manifest, "-i", big, "-o", "\(dir)/\(output)", "--quiet"])
+            #expect(CLI.identify("\(dir)/\(output)").map { ($0.width, $0.height) } ?? (0, 0) == (6000, 4004))
+            return Int(String(decoding: try Data(contentsOf: URL(fileURLWithPath: peak)), as: UTF8.self)
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let streamed = try peak("streamed.jpg", streaming: true)
+        let whole = try peak("whole.jpg", streaming: false)
+        #expect(streamed > 0 && whole > 190_000, "peak RSS \(streamed) KB streamed, \(whole) KB whole")
+        #expect(streamed < 100_000 && streamed * 3 < whole, "peak RSS \(streamed) KB streamed, \(whole) KB whole")
+        let a = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/streamed.jpg"))
+        let b = try Data(contentsOf: URL(fileURLWithPath: "\(dir)/whole.jpg"))
+        #expect(a == b)
+    }
+
+    @Test func anErrorThrownByASwiftBandFailsTheRunWithItsMessageAndNoOutput() throws {
+        let dir = try CLI.temporaryFolder("swift-bands-fail")
+        let plugins = try Self.buildRefusingPlugin(in: dir)
+        let environment = ["SUMI_PLUGIN_PATH": plugins]
+        // One streaming stage and one that does not share the plugin's stage table.
+        let refuse = try CLI.run(["inspect", "band-refuse"], environment: environment)
+        #expect(refuse.status == 0 && refuse.stdout.contains("band callbacks: streams"), "\(refuse.stdout) \(refuse.stderr)")
+        let copy = try CLI.run(["inspect", "whole-copy"], environment: environment)
+        #expect(copy.status == 0 && copy.stdout.contains("plugin ABI 2") && !copy.stdout.contains("band callbacks"),
+                "\(copy.stdout) \(copy.stderr)")
+        let manifest = try PluginBandTests.manifest(dir, stage: "band-refuse")
+        let png = "\(dir)/photo.png"
+        _ = CLI.tool("/usr/bin/convert", [Fixtures.photo, png])
+        for input in [Fixtures.photo, png] {
+            for output in ["out.jpg", "out.png"] {
+                let r = try CLI.run(["run", manifest, "-i", input, "-o", "\(dir)/\(output)"], environment: environment)
+                #expect(r.status == 1, "\(input) -> \(output): \(r.status) \(r.stderr)")
+                #expect(r.stderr.contains("stages[1] (band-refuse): plugin libBandRefuse.so: band at row 1000 refused"),
+                        "\(r.stderr)")
+                #expect(!r.stderr.contains("stopped by a failure"), "\(r.stderr)")
+            }
+            // The whole-image path is the stage's `process`, which succeeds: the bands really ran.
+            let whole = try CLI.run(["run", manifest, "-i", input, "-o", "\(dir)/whole.png"],
+                                    environment: environment.merging(["SUMI_STREAMING": "0"]) { $1 })
+            #expect(whole.status == 0, "\(whole.stderr)")
+            try FileManager.default.removeItem(atPath: "\(dir)/whole.png")
+        }
+        // The stage after the streaming one in the table is read at the right place and runs.
+        let copyManifest = try PluginBandTests.manifest(dir, stage: "whole-copy")
+        let copied = try CLI.run(["run", copyManifest, "-i", png, "-o", "\(dir)/copy.png"], environment: environment)
+        #expect(copied.status == 0, "\(copied.stderr)")
+        #expect(PluginBandTests.rgb("\(dir)/copy.png") == PluginBandTests.rgb(png))
+        try FileManager.default.removeItem(atPath: "\(dir)/copy.png")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("out") }
+        #expect(left.isEmpty, "\(left)")
+    }
+
+    /// Builds a Swift plugin package (`BandRefuse`, on SumiPluginSDK) in `dir` and returns the
+    /// folder holding only its library.
+    static func buildRefusingPlugin(in dir: String) throws -> String {
+        let package = "\(dir)/BandRefuse"
+        try FileManager.default.createDirectory(atPath: "\(package)/Sources/BandRefuse", withIntermediateDirectories: true)
+        try Fixtures.write(Array("""
+            // swift-tools-version:6.0
+            import PackageDescription
+            let package = Package(
+                name: "BandRefuse",
+                products: [.library(name: "BandRefuse", type: .dynamic, targets: ["BandRefuse"])],
+                dependencies: [.package(name: "Sumi", path: "\(CLI.root)")],
+                targets: [.target(name: "BandRefuse", dependencies: [.product(name: "SumiPluginSDK", package: "Sumi")],
+                                  linkerSettings: [.unsafeFlags(["-Xlinker", "-Bsymbolic"])])],
+                swiftLanguageModes: [.v6]
+            )
+            """.utf8), to: "\(package)/Package.swift")
+        try Fixtures.write(Array(refusingPluginSource.utf8), to: "\(package)/Sources/BandRefuse/BandRefuse.swift")
+        let scratch = "\(package)/.build"
+        let built = CLI.tool("/usr/bin/env", ["swift", "build", "--package-path", package, "--scratch-path", scratch,
+                                              "--product", "BandRefuse"])
+        try #require(built != nil, "the Swift test plugin did not build")
+        let plugins = "\(dir)/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "\(scratch)/debug/libBandRefuse.so", toPath: "\(plugins)/libBandRefuse.so")
+        try FileManager.default.removeItem(atPath: package)
+        return plugins
+    }
+
+    /// `band-refuse` copies whole images but throws on the band holding row 1000 (and checks that
+    /// its bands come in order, each row once); `whole-copy` copies whole images only.
+    static let refusingPluginSource = #"""
+    import Synchronization
+    import SumiPluginSDK
+
+    /// The row the next band must start at (band state lives in a class: a stage is a value).
+    final class BandOrder: Sendable {
+        let next = Mutex(0)
+    }
+
+    struct BandRefuse: Stage, BandProcessing {
+        static let descriptor = StageDescriptor(
+            name: "band-refuse", summary: "Refuses a middle band", inputs: [PortSpec(name: "in", accepts: .image)],
+            output: .image, effect: .pixels)
+        let order = BandOrder()
+        init(parameters: Parameters) throws {}
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func beginBands(width: Int, height: Int) throws { order.next.withLock { $0 = 0 } }
+        func processBand(_ input: ImageBand, into output: MutableImageBand) throws {
+            try order.next.withLock { next in
+                guard input.firstRow == next else { throw StageError("band at row \(input.firstRow), expected \(next)") }
+                next += input.rowCount
+            }
+            if input.firstRow <= 1000 && 1000 < input.firstRow + input.rowCount {
+                throw StageError("band at row 1000 refused")
+            }
+            for row in input.rowIndices {
+                let source = input[row], target = output[row]
+                for i in source.indices { target[i] = source[i] }
+            }
+        }
+    }
+
+    struct WholeCopy: Stage {
+        static let descriptor = StageDescriptor(
+            name: "whole-copy", summary: "Copies", inputs: [PortSpec(name: "in", accepts: .image)],
+            output: .image, effect: .pixels)
+        init(parameters: Parameters) throws {}
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+    }
+
+    @_cdecl("sumi_plugin_init")
+    public func sumiPluginInit(_ host: UnsafeRawPointer?, _ out: UnsafeMutableRawPointer?) -> Int32 {
+        SumiPlugin.export(name: "band-refuse", version: "1.0.0", stages: [BandRefuse.self, WholeCopy.self],
+                          host: host, into: out)
+    }
+    """#
+}
