@@ -395,7 +395,8 @@ static void write_output(png_structp png, png_bytep data, size_t length) {
 
 static void flush_output(png_structp png) { (void)png; }
 
-static int png_encode_fail(struct png_encode_state *s) {
+/* Frees an encode's state and everything it owns (libpng's structures included). */
+static void encode_state_free(struct png_encode_state *s) {
     if (s->png) png_destroy_write_struct(&s->png, s->info ? &s->info : NULL);
     free(s->buffer);
     free(s->row);
@@ -403,6 +404,10 @@ static int png_encode_fail(struct png_encode_state *s) {
     free(s->scratch);
     free(s->palette);
     free(s);
+}
+
+static int png_encode_fail(struct png_encode_state *s) {
+    encode_state_free(s);
     return -1;
 }
 
@@ -427,16 +432,6 @@ struct sumi_png_rows {
     int width, height, opaque, written;
 };
 
-static void rows_free(struct png_encode_state *s) {
-    if (s->png) png_destroy_write_struct(&s->png, s->info ? &s->info : NULL);
-    free(s->buffer);
-    free(s->row);
-    free(s->previous);
-    free(s->scratch);
-    free(s->palette);
-    free(s);
-}
-
 sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int opaque, char *error, size_t error_size) {
     sumi_png_rows *w = calloc(1, sizeof *w);
     struct png_encode_state *s = calloc(1, sizeof *s);
@@ -456,13 +451,13 @@ sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int opaque,
     s->row = malloc((size_t)width * 4);
     if (!s->png || !s->info || !s->row) {
         snprintf(error, error_size, "out of memory");
-        rows_free(s);
+        encode_state_free(s);
         free(w);
         return NULL;
     }
     if (setjmp(png_jmpbuf(s->png))) {
         snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
-        rows_free(s);
+        encode_state_free(s);
         free(w);
         return NULL;
     }
@@ -509,14 +504,14 @@ int sumi_png_rows_finish(sumi_png_rows *w, uint8_t **out, size_t *out_size, char
         *out_size = s->size;
         s->buffer = NULL;
     }
-    rows_free(s);
+    encode_state_free(s);
     free(w);
     return status;
 }
 
 void sumi_png_rows_abort(sumi_png_rows *w) {
     if (!w) return;
-    rows_free(w->s);
+    encode_state_free(w->s);
     free(w);
 }
 
