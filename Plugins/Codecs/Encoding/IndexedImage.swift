@@ -41,8 +41,7 @@ public struct IndexedImage: Sendable {
         width = image.width
         height = image.height
         colors = Array(palette[0..<(Int(count) * 4)])
-        let fewest = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
-        bitsPerIndex = [1, 2, 4, 8].first { $0 >= max(fewest, minimumBits) } ?? 8
+        bitsPerIndex = [1, 2, 4, 8].first { $0 >= max(Self.fewestBits(colors: Int(count)), minimumBits) } ?? 8
         self.indices = indices
     }
 
@@ -50,21 +49,29 @@ public struct IndexedImage: Sendable {
     public func packRow(_ y: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
         let bits = bitsPerIndex, start = y * width
         indices.withUnsafeBufferPointer { all in
-            let row = UnsafeBufferPointer(rebasing: all[start..<(start + width)])
-            if bits == 8 {
-                _ = out.update(fromContentsOf: row)
-                return
+            Self.pack(UnsafeBufferPointer(rebasing: all[start..<(start + width)]), bits: bits, into: out)
+        }
+    }
+
+    /// The fewest bits (1, 2, 4 or 8) an index into a palette of `colors` entries takes.
+    public static func fewestBits(colors: Int) -> Int { colors <= 2 ? 1 : colors <= 4 ? 2 : colors <= 16 ? 4 : 8 }
+
+    /// Packs one row of indices (a byte each, each below 2^`bits`) at `bits` per index, most
+    /// significant bits first, into `out` (`(row.count * bits + 7) / 8` bytes).
+    public static func pack(_ row: UnsafeBufferPointer<UInt8>, bits: Int, into out: UnsafeMutableBufferPointer<UInt8>) {
+        if bits == 8 {
+            _ = out.update(fromContentsOf: row)
+            return
+        }
+        let perByte = 8 / bits, width = row.count
+        var x = 0
+        for o in 0..<((width * bits + 7) / 8) {
+            var byte = 0
+            for _ in 0..<perByte {
+                byte = byte << bits | (x < width ? Int(row[x]) : 0)
+                x += 1
             }
-            let perByte = 8 / bits
-            var x = 0
-            for o in 0..<packedRowLength {
-                var byte = 0
-                for _ in 0..<perByte {
-                    byte = byte << bits | (x < width ? Int(row[x]) : 0)
-                    x += 1
-                }
-                out[o] = UInt8(truncatingIfNeeded: byte)
-            }
+            out[o] = UInt8(truncatingIfNeeded: byte)
         }
     }
 }

@@ -64,19 +64,8 @@ final class StreamedPageEncoder {
 
     /// `indices` packed at `bits` per index, most significant bits first, into `packed`.
     private func pack(bits: Int) {
-        if bits == 8 {
-            packed = indices
-            return
-        }
-        let perByte = 8 / bits, length = (width * bits + 7) / 8
-        var x = 0
-        for o in 0..<length {
-            var byte = 0
-            for _ in 0..<perByte {
-                byte = byte << bits | (x < width ? Int(indices[x]) : 0)
-                x += 1
-            }
-            packed[o] = UInt8(truncatingIfNeeded: byte)
+        indices.withUnsafeBufferPointer { row in
+            packed.withUnsafeMutableBufferPointer { IndexedImage.pack(row, bits: bits, into: $0) }
         }
     }
 
@@ -84,9 +73,8 @@ final class StreamedPageEncoder {
     func finish() throws -> PDFDocumentWriter.EncodedFlate {
         let mask = isTranslucent ? try alpha?.finish() : nil
         let count = palette.count
-        let fewest = count <= 2 ? 1 : count <= 4 ? 2 : count <= 16 ? 4 : 8
         // At least 2 bits, as the whole-image path asks of `IndexedImage`.
-        if count > 0, let stream = indexStreams.first(where: { $0.bits == max(2, fewest) }) {
+        if count > 0, let stream = indexStreams.first(where: { $0.bits == max(2, IndexedImage.fewestBits(colors: count)) }) {
             let entries = palette.entries
             // The same unpremultiplied colours as `IndexedImage`: each entry appears once, in order.
             guard let colors = try IndexedImage(Image(width: count, height: 1, pixels: entries))?.colors else {
