@@ -38,7 +38,7 @@ public struct TextStage: Stage {
     static let textOrientation = Parameter<TextOrientation>("text-orientation", default: .mixed,
                                                             summary: "in vertical text: mixed turns Latin sideways, upright sets every character upright")
     static let letterSpacing = Parameter<Double>("letter-spacing", default: 0, min: -1000, max: 1000,
-                                                 summary: "extra space after each character, in layout pixels")
+                                                 summary: "extra space after each character, in layout pixels; none in cursive scripts (Arabic, Syriac, N'Ko, Mongolian...), whose letters stay joined (CSS Text 3)")
     static let features = Parameter<String>("features", default: "",
                                             summary: "OpenType features, e.g. \"palt, -liga\" or \"ss01, cv01=2\"")
     static let variations = Parameter<String>("variations", default: "",

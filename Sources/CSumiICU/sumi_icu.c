@@ -7,10 +7,11 @@
 #include <unicode/utypes.h>
 #include <unicode/uversion.h>
 
-int32_t sumi_icu_line_breaks(const char *locale, const uint16_t *text, int32_t length,
-                             int32_t *breaks, int32_t capacity, int32_t *status) {
+/* The boundaries after 0 of an ICU break iterator of `type` over `text`. */
+static int32_t boundaries(UBreakIteratorType type, const char *locale, const uint16_t *text, int32_t length,
+                          int32_t *breaks, int32_t capacity, int32_t *status) {
     UErrorCode error = U_ZERO_ERROR;
-    UBreakIterator *it = ubrk_open(UBRK_LINE, locale, (const UChar *)text, length, &error);
+    UBreakIterator *it = ubrk_open(type, locale, (const UChar *)text, length, &error);
     if (U_FAILURE(error) || it == NULL) {
         *status = (int32_t)error;
         if (it != NULL) ubrk_close(it);
@@ -23,6 +24,22 @@ int32_t sumi_icu_line_breaks(const char *locale, const uint16_t *text, int32_t l
     ubrk_close(it);
     *status = 0;
     return count;
+}
+
+int32_t sumi_icu_line_breaks(const char *locale, const uint16_t *text, int32_t length,
+                             int32_t *breaks, int32_t capacity, int32_t *status) {
+    return boundaries(UBRK_LINE, locale, text, length, breaks, capacity, status);
+}
+
+int32_t sumi_icu_word_breaks(const char *locale, const uint16_t *text, int32_t length,
+                             int32_t *breaks, int32_t capacity, int32_t *status) {
+    return boundaries(UBRK_WORD, locale, text, length, breaks, capacity, status);
+}
+
+int32_t sumi_icu_within_syllable(uint32_t before, uint32_t after) {
+    if (u_hasBinaryProperty((UChar32)before, UCHAR_LOGICAL_ORDER_EXCEPTION)) return 1;
+    return !u_hasBinaryProperty((UChar32)after, UCHAR_LOGICAL_ORDER_EXCEPTION)
+        && u_getIntPropertyValue((UChar32)after, UCHAR_INDIC_SYLLABIC_CATEGORY) == U_INSC_VOWEL_DEPENDENT;
 }
 
 int32_t sumi_icu_break_unit(uint32_t c) {

@@ -102,9 +102,10 @@ import Testing
         // The right border is whole: the last full pixel column is black.
         let rightEdge = 0.4 + content.size.width * 7.7
         #expect(image.color(x: Int(rightEdge) - 1, y: image.height / 2) == .black)
-        // The border is 7.7 px: columns 1...7 are solid black (column 0 is 0.6 covered by the phase).
-        for x in 1...7 { #expect(image.color(x: x, y: image.height / 2) == .black) }
-        #expect(image.pixel(x: 0, y: image.height / 2).a == 153)
+        // The border, 7.7 px, is snapped as browsers snap border widths: 7 whole columns, from the
+        // pixel edge nearest the box's edge at 0.4 (columns 0...6 solid black, then padding).
+        for x in 0...6 { #expect(image.color(x: x, y: image.height / 2) == .black) }
+        #expect(image.pixel(x: 7, y: image.height / 2).a == 0)
         // Inside: transparent padding, then red ink.
         #expect(image.pixel(x: 9, y: image.height / 2).a == 0)
         let ink = try #require(TextTestSupport.inkBounds(image.cropped(x: 10, y: 10, width: image.width - 20, height: image.height - 20)))

@@ -34,6 +34,24 @@ struct LineBreaker: Sendable {
         let n = scalars.count
         guard n > 0 else { return [] }
         if options.lineBreak == .anywhere { return Array(1...n) }
+        var result = try boundaries(scalars, by: sumi_icu_line_breaks, kind: "line")
+        if options.hyphens == .none || options.wordBreak != .normal { result = tailored(result, scalars) }
+        if result.last != n { result.append(n) }
+        return result
+    }
+
+    /// The scalar offsets of word boundaries after 0, ascending: in Thai, Lao, Khmer and Myanmar
+    /// the boundaries between the dictionary's words.
+    func wordBoundaries(_ scalars: [UInt32]) throws(StageError) -> [Int] {
+        scalars.isEmpty ? [] : try boundaries(scalars, by: sumi_icu_word_breaks, kind: "word")
+    }
+
+    /// An ICU break iterator's boundaries after 0, as scalar offsets.
+    private func boundaries(_ scalars: [UInt32],
+                            by iterate: (UnsafePointer<CChar>?, UnsafePointer<UInt16>?, Int32, UnsafeMutablePointer<Int32>?,
+                                         Int32, UnsafeMutablePointer<Int32>?) -> Int32,
+                            kind: String) throws(StageError) -> [Int] {
+        let n = scalars.count
         // UTF-16 for ICU, and the scalar at each UTF-16 offset.
         var utf16: [UInt16] = []
         utf16.reserveCapacity(n)
@@ -53,10 +71,10 @@ struct LineBreaker: Sendable {
         scalarAt.append(Int32(n))
         var offsets = [Int32](repeating: 0, count: utf16.count + 1)
         var status: Int32 = 0
-        let count = sumi_icu_line_breaks(locale, utf16, Int32(utf16.count), &offsets, Int32(offsets.count), &status)
+        let count = iterate(locale, utf16, Int32(utf16.count), &offsets, Int32(offsets.count), &status)
         guard count >= 0 else {
             let name = String(cString: sumi_icu_error_name(status))
-            throw StageError("line breaking: ICU cannot open a line break iterator for \"\(locale)\" (\(name))")
+            throw StageError("line breaking: ICU cannot open a \(kind) break iterator for \"\(locale)\" (\(name))")
         }
         var result: [Int] = []
         result.reserveCapacity(Int(count))
@@ -64,8 +82,6 @@ struct LineBreaker: Sendable {
             let s = scalarAt[Int(offsets[k])]
             if s >= 0 { result.append(Int(s)) }
         }
-        if options.hyphens == .none || options.wordBreak != .normal { result = tailored(result, scalars) }
-        if result.last != n { result.append(n) }
         return result
     }
 

@@ -2,8 +2,10 @@
 /// and ends at the last break opportunity that fits. Spaces at a line's end hang past the edge
 /// (they are not drawn). A soft-hyphen break counts the hyphen it shows. When no opportunity fits,
 /// the line is broken anyway after the last cluster that fits (CSS `overflow-wrap: anywhere`), so no
-/// line is wider than the width unless one cluster alone is; only one ideographic comma or full stop
-/// (、。，．) may hang past the edge, as JLREQ allows, when the line breaks right after it.
+/// line is wider than the width unless one cluster alone is (in Thai and other scripts written
+/// without spaces, at a boundary `OverlongWordSplitter` finds inside the word); only one
+/// ideographic comma or full stop (、。，．) may hang past the edge, as JLREQ allows, when the line
+/// breaks right after it.
 struct LineFitter {
     /// The advance of each cluster.
     let widths: [Double]
@@ -20,6 +22,9 @@ struct LineFitter {
     let kinsoku: [Int32]
     let hyphenWidth: Double
     let maxWidth: Double
+    /// Where a word too long for a line is cut in scripts written without spaces (else: after any
+    /// cluster).
+    var wordSplitter: OverlongWordSplitter?
 
     private var limit: Double { maxWidth + 1e-6 }
 
@@ -47,13 +52,14 @@ struct LineFitter {
             // The rest fits, or the bound was reached: end at the bound if it is an opportunity.
             if n == widths.count || opportunities[n] { return start..<n }
             if let lastFit { return start..<lastFit }
-            return start..<n
+            return start..<(wordSplitter?.end(from: start, overflowingAt: n) ?? n)
         }
         // Cluster `i` overflows. One 、 or 。 may hang when a break follows it.
         if mayHang[i], inked - widths[i] <= limit, i + 1 == widths.count || opportunities[i + 1] {
             return start..<(i + 1)
         }
         if let lastFit { return start..<lastFit }
+        if i > start + 1, let end = wordSplitter?.end(from: start, overflowingAt: i) { return start..<end }
         // Emergency break: after the last cluster that fits (at least one per line), where the
         // next line does not start with closing punctuation and this one not end with an opening one.
         var e = i

@@ -22,7 +22,8 @@ struct TextLayoutEngine {
     var features: [hb_feature_t] = []
     /// Variable-font axis values (`variations`).
     var variations = FontVariations()
-    /// Extra space after every grapheme cluster but a line's last, in layout units (`letter-spacing`).
+    /// Extra space after every grapheme cluster but a line's last, in layout units (`letter-spacing`);
+    /// none in cursive scripts (`LetterSpacing`).
     var letterSpacing: Double = 0
 
     /// A shaped run: clusters `clusters` of the paragraph in one face, level and script.
@@ -167,7 +168,10 @@ struct TextLayoutEngine {
             let k = scale(run.face)
             for g in run.glyphs where g.cluster < clusterOfScalar.count { widths[clusterOfScalar[g.cluster]] += g.xAdvance * k }
         }
-        if letterSpacing != 0 { for i in widths.indices { widths[i] += letterSpacing } }
+        if letterSpacing != 0 {
+            let spacing = LetterSpacing.perCluster(letterSpacing, clusterStarts: p.clusterStarts, scripts: scripts)
+            for i in widths.indices { widths[i] += spacing[i] }
+        }
         guard let wrapWidth else {
             drafts.append(draftLine(p, clusters: 0..<characters.count, firstRun: 0, primary: primary))
             return p.isRightToLeft
@@ -218,7 +222,8 @@ struct TextLayoutEngine {
     func lineFitter(scalars: [UInt32], characters: [Character], clusterStarts: [Int], widths: [Double],
                     hyphenWidth: Double, maxWidth: Double) throws(StageError) -> LineFitter {
         let n = characters.count
-        let breaks = try LineBreaker(options: breakOptions, language: language).opportunities(scalars)
+        let breaker = LineBreaker(options: breakOptions, language: language)
+        let breaks = try breaker.opportunities(scalars)
         var opportunities = [Bool](repeating: false, count: n + 1)
         var k = 0
         for (ci, start) in clusterStarts.enumerated() {
@@ -231,7 +236,8 @@ struct TextLayoutEngine {
         return LineFitter(widths: widths, opportunities: opportunities, isSpace: first.map(LineFitter.isSpace),
                           isSoftHyphen: isSoftHyphen, mayHang: first.map(LineFitter.mayHang),
                           kinsoku: first.map { sumi_icu_kinsoku($0) },
-                          hyphenWidth: hyphenWidth, maxWidth: maxWidth)
+                          hyphenWidth: hyphenWidth, maxWidth: maxWidth,
+                          wordSplitter: OverlongWordSplitter(scalars: scalars, clusterStarts: clusterStarts, breaker: breaker))
     }
 
     /// The hyphen a soft hyphen shows at a line break in this run's font: U+2010, else "-".
@@ -303,24 +309,26 @@ struct TextLayoutEngine {
         var glyphs: [PlacedGlyph] = []
         var missing: [UInt32] = []
         var pen = 0.0
+        // Letter spacing owed after the cluster just placed: added when another one follows on the line.
+        var owed = 0.0
         for index in BidiParagraph.visualOrder(levels: pieces.map(\.level)) {
             let piece = pieces[index]
             let k = scale(piece.face)
+            let spacing = LetterSpacing.isCursive(piece.script) ? 0 : letterSpacing
             ascent = max(ascent, piece.face.ascender * k)
             descent = max(descent, piece.face.descender * k)
             for (gi, g) in piece.glyphs.enumerated() {
+                if gi == 0 || piece.glyphs[gi - 1].cluster != g.cluster {
+                    pen += owed
+                    owed = 0
+                }
                 glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
                                           cluster: g.cluster))
                 pen += g.xAdvance * k
-                // Letter spacing after the last glyph of each cluster.
-                if letterSpacing != 0 && (gi + 1 == piece.glyphs.count || piece.glyphs[gi + 1].cluster != g.cluster) {
-                    pen += letterSpacing
-                }
+                if gi + 1 == piece.glyphs.count || piece.glyphs[gi + 1].cluster != g.cluster { owed = spacing }
                 if g.glyph == 0, g.cluster < p.scalars.count, missing.count < 20 { missing.append(p.scalars[g.cluster]) }
             }
         }
-        // No spacing after a line's last cluster.
-        if letterSpacing != 0 && !glyphs.isEmpty { pen -= letterSpacing }
         var text = String(p.characters[clusters])
         if let shownHyphen, let h = Unicode.Scalar(shownHyphen) {
             text.removeLast()

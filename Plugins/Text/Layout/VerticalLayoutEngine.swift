@@ -70,8 +70,11 @@ struct VerticalLayoutEngine {
                     lengths[clusterOfScalar[g.cluster]] += (run.upright ? -g.yAdvance : g.xAdvance) * k
                 }
             }
-            // Letter spacing runs along the column, after each character (CSS: in the inline direction).
-            if base.letterSpacing != 0 { for i in lengths.indices { lengths[i] += base.letterSpacing } }
+            // Letter spacing runs along the column, after each character (CSS: in the inline direction),
+            // but for cursive scripts (Mongolian).
+            let spacing = LetterSpacing.perCluster(base.letterSpacing, clusterStarts: clusterStarts,
+                                                   scripts: ScriptItemizer.scripts(scalars))
+            for i in lengths.indices { lengths[i] += spacing[i] }
             // Columns: the same breaking and fitting as lines, along the column.
             let ranges: [Range<Int>]
             if let wrap = base.wrapWidth {
@@ -84,11 +87,16 @@ struct VerticalLayoutEngine {
             for range in ranges {
                 var placed: [PlacedGlyph] = []
                 var pen = 0.0
-                var placedAny = false
+                // Letter spacing owed after the character just placed, added when another follows.
+                var owed = 0.0
                 for run in runs where run.clusters.overlaps(range) {
                     let k = scale(run.face)
                     for (gi, g) in run.glyphs.enumerated() where range.contains(clusterOfScalar[min(g.cluster, scalars.count - 1)]) {
-                        placedAny = true
+                        let cluster = clusterOfScalar[min(g.cluster, scalars.count - 1)]
+                        if gi == 0 || clusterOfScalar[min(run.glyphs[gi - 1].cluster, scalars.count - 1)] != cluster {
+                            pen += owed
+                            owed = 0
+                        }
                         if g.glyph == 0, missing.count < 20 { missing.append(scalars[min(g.cluster, scalars.count - 1)]) }
                         if run.upright {
                             // HarfBuzz's offsets already lead from the vertical origin (on the column's
@@ -105,17 +113,10 @@ struct VerticalLayoutEngine {
                             pen += g.xAdvance * k
                         }
                         // After the last glyph of each character (one cluster may hold several).
-                        if base.letterSpacing != 0 {
-                            let next = gi + 1 < run.glyphs.count ? run.glyphs[gi + 1].cluster : nil
-                            if next.map({ clusterOfScalar[min($0, scalars.count - 1)] })
-                                != clusterOfScalar[min(g.cluster, scalars.count - 1)] {
-                                pen += base.letterSpacing
-                            }
-                        }
+                        let next = gi + 1 < run.glyphs.count ? run.glyphs[gi + 1].cluster : nil
+                        if next.map({ clusterOfScalar[min($0, scalars.count - 1)] }) != cluster { owed = spacing[cluster] }
                     }
                 }
-                // No spacing after a column's last character.
-                if base.letterSpacing != 0 && placedAny { pen -= base.letterSpacing }
                 var end = range.upperBound
                 while end > range.lowerBound, LineFitter.isSpace(scalars[clusterStarts[end - 1]]) { end -= 1 }
                 columns.append((placed, pen, String(characters[range.lowerBound..<end])))

@@ -54,18 +54,19 @@ extension Canvas {
         let w = width
         // A pixel's coverage is only computed near an edge: per row, the pixels whose centres map
         // within a pixel of the outer box, less those a pixel or more inside the inner box (plain
-        // background: left empty when it is transparent).
+        // background: left empty when it is transparent). Inside the inner box's rounded corners
+        // lies only the cross of two rectangles each clear of the corners' arcs.
         let onePixel = 1 / pixelsPerUnit
         let reachable = Rect(x: outer.x - onePixel, y: outer.y - onePixel,
                              width: outer.width + 2 * onePixel, height: outer.height + 2 * onePixel)
-        let deep = Rect(x: inner.x + onePixel, y: inner.y + onePixel,
-                        width: inner.width - 2 * onePixel, height: inner.height - 2 * onePixel)
+        let wide = Self.inset(inner, x: onePixel + innerRadius, y: onePixel)
+        let tall = Self.inset(inner, x: onePixel, y: onePixel + innerRadius)
         let step = Point(x: inverse.a, y: inverse.c)
         pixels.withUnsafeMutableBufferPointer { px in
             for y in y0..<y1 {
                 let start = inverse.apply(Point(x: 0.5, y: Double(y) + 0.5))
                 let row = Self.span(of: reachable, from: start, step: step, within: x0..<x1)
-                let inside = deep.width > 0 && deep.height > 0 ? Self.span(of: deep, from: start, step: step, within: row) : row.lowerBound..<row.lowerBound
+                let inside = Self.deepSpan(wide, tall, from: start, step: step, within: row)
                 var x = row.lowerBound
                 while x < row.upperBound {
                     let i = (y * w + x) * 4
@@ -104,6 +105,26 @@ extension Canvas {
         guard lo <= hi, lo.isFinite, hi.isFinite else { return columns.lowerBound..<columns.lowerBound }
         let first = Int(lo.rounded(.up)), last = Int(hi.rounded(.down))
         return first <= last ? first..<(last + 1) : columns.lowerBound..<columns.lowerBound
+    }
+
+    /// `rect` shrunk by `x` on the left and right and `y` at the top and bottom; `nil` when nothing is left.
+    private static func inset(_ rect: Rect, x: Double, y: Double) -> Rect? {
+        let w = rect.width - 2 * x, h = rect.height - 2 * y
+        return w > 0 && h > 0 ? Rect(x: rect.x + x, y: rect.y + y, width: w, height: h) : nil
+    }
+
+    /// The columns of `columns` whose mapped centres lie in `a` or in `b`, when those form one
+    /// run (else the longer of the two): pixels deep inside a rounded box, as one span.
+    private static func deepSpan(_ a: Rect?, _ b: Rect?, from start: Point, step: Point, within columns: Range<Int>) -> Range<Int> {
+        let none = columns.lowerBound..<columns.lowerBound
+        let spans = [a, b].map { rect in rect.map { span(of: $0, from: start, step: step, within: columns) } ?? none }
+            .filter { !$0.isEmpty }
+        guard let first = spans.first else { return none }
+        guard let second = spans.last, spans.count == 2 else { return first }
+        if first.overlaps(second) || first.upperBound == second.lowerBound || second.upperBound == first.lowerBound {
+            return min(first.lowerBound, second.lowerBound)..<max(first.upperBound, second.upperBound)
+        }
+        return first.count >= second.count ? first : second
     }
 
     /// How much of the pixel centred at (x, y) a rounded rectangle covers (0...1), from the signed

@@ -27,7 +27,8 @@ struct GlyphRasterizer {
     init(linear: AffineTransform, fontSize: Double) {
         self.linear = linear
         self.fontSize = fontSize
-        self.upright = linear.isScaleAndTranslation
+        // A half turn also keeps axes on axes, but mirrored: its colour glyphs are turned.
+        self.upright = linear.isScaleAndTranslation && linear.a > 0 && linear.d > 0
     }
 
     /// Draws `glyphs` with the text block's origin at pixel `origin`.

@@ -99,29 +99,24 @@ public struct TextLayerContent: LayerContent {
     private func draw(through transform: AffineTransform, width: Int, height: Int) -> Image {
         var canvas = Canvas(width: width, height: height)
         let b = style.border, box = boxSize
-        let upright = transform.isScaleAndTranslation
         // Lengths (outline, blur, corner radius) scale by the least scale, as before for unequal scales.
-        let lengthScale = upright ? min(transform.a, transform.d) : transform.scaleRange.min
-        let origin: Point
-        if upright {
-            let scaleX = transform.a, scaleY = transform.d
-            let boxX = transform.tx + inkOverflow.left * scaleX, boxY = transform.ty + inkOverflow.top * scaleY
-            let outer = Rect(x: boxX, y: boxY, width: box.width * scaleX, height: box.height * scaleY)
-            let inner = Rect(x: boxX + b * scaleX, y: boxY + b * scaleY,
-                             width: max(0, (box.width - 2 * b) * scaleX), height: max(0, (box.height - 2 * b) * scaleY))
+        let lengthScale = transform.scaleRange.min
+        let outer = Rect(x: inkOverflow.left, y: inkOverflow.top, width: box.width, height: box.height)
+        var origin = transform.apply(Point(x: outer.x + b + style.padding.left, y: outer.y + b + style.padding.top))
+        let hasBox = style.background.alpha > 0 || (b > 0 && style.borderColor.alpha > 0)
+        if let snapped = SnappedBox(outer: outer, border: b, through: transform, width: width, height: height) {
+            // Upright, or turned by quarters: edges on whole pixels, the text moved with the box.
             if style.cornerRadius > 0 {
-                canvas.fillRoundedBox(outer: outer, inner: inner, radius: style.cornerRadius * lengthScale,
+                canvas.fillRoundedBox(outer: snapped.outer, inner: snapped.inner, radius: style.cornerRadius * lengthScale,
                                       border: style.borderColor, background: style.background)
             } else {
-                canvas.fillBox(outer: outer, inner: inner, border: style.borderColor, background: style.background)
+                canvas.fillBox(outer: snapped.outer, inner: snapped.inner, border: style.borderColor, background: style.background)
             }
-            origin = Point(x: boxX + (b + style.padding.left) * scaleX, y: boxY + (b + style.padding.top) * scaleY)
+            if hasBox { origin = Point(x: origin.x + snapped.shift.x, y: origin.y + snapped.shift.y) }
         } else {
-            let outer = Rect(x: inkOverflow.left, y: inkOverflow.top, width: box.width, height: box.height)
             let inner = Rect(x: outer.x + b, y: outer.y + b, width: max(0, box.width - 2 * b), height: max(0, box.height - 2 * b))
             canvas.fillBox(outer: outer, inner: inner, radius: style.cornerRadius, through: transform,
                            border: style.borderColor, background: style.background)
-            origin = transform.apply(Point(x: outer.x + b + style.padding.left, y: outer.y + b + style.padding.top))
         }
         let linear = AffineTransform(a: transform.a, b: transform.b, c: transform.c, d: transform.d, tx: 0, ty: 0)
         let strokeRadius = style.stroke * lengthScale

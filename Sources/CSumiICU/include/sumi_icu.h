@@ -21,6 +21,16 @@ enum {
 int32_t sumi_icu_line_breaks(const char *locale, const uint16_t *text, int32_t length,
                              int32_t *breaks, int32_t capacity, int32_t *status);
 
+/* Word boundaries (UAX #29 with ICU's dictionaries, which split Thai, Lao, Khmer and Myanmar text
+   into words), written and returned as by sumi_icu_line_breaks. */
+int32_t sumi_icu_word_breaks(const char *locale, const uint16_t *text, int32_t length,
+                             int32_t *breaks, int32_t capacity, int32_t *status);
+
+/* 1 if the grapheme clusters starting with `before` and `after` are one syllable of a script
+   written without spaces: `before` is a vowel written ahead of its consonant (Logical_Order_Exception:
+   Thai and Lao เ แ โ ใ ไ) or `after` a dependent vowel written after it (Thai ะ า). */
+int32_t sumi_icu_within_syllable(uint32_t before, uint32_t after);
+
 /* SUMI_ICU_UNIT_* for the scalar `c`, from its Line_Break property. */
 int32_t sumi_icu_break_unit(uint32_t c);
 
