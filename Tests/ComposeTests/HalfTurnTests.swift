@@ -70,6 +70,22 @@ import SumiText
         #expect(try render(-180).pixels == turned.pixels)
     }
 
+    /// Colour emoji (bitmaps) are turned with the text, not stretched by a negative scale.
+    @Test func halfTurnKeepsColourEmoji() throws {
+        let base = Image(width: 200, height: 200)
+        let caption = try RotationTests.caption("🟥", ["size": .number(40)])
+        let upright = try RotationTests.placed(caption, base: base, [:]).1
+        let turned = try RotationTests.placed(caption, base: base, ["rotation": .number(180)]).1
+        func reddish(_ image: Image) -> Int {
+            stride(from: 0, to: image.pixels.count, by: 4).filter { i in
+                image.pixels[i + 3] > 200 && image.pixels[i] > 150 && image.pixels[i + 1] < 120
+            }.count
+        }
+        let before = reddish(upright), after = reddish(turned)
+        #expect(before > 200, "\(before) red pixels upright")
+        #expect(abs(after - before) < before / 10, "\(after) red pixels turned, \(before) upright")
+    }
+
     /// Centred at scale 1 the layer lands on a fractional pixel; the box still has whole-pixel
     /// edges: a 3 px border is 3 columns and 3 rows of full coverage, with nothing partly covered.
     @Test func centredBoxAtScaleOneHasWholePixelEdges() throws {

@@ -3,7 +3,8 @@ import SumiKit
 /// The content of a text layer: shaped glyphs (faces, glyph ids, positions in layout units) and the
 /// box around them (padding, border, background). Nothing is rasterised until `rasterize` is called
 /// with the final scale: glyph outlines are then scaled to that pixel size and anti-aliased, colour
-/// emoji resampled from their bitmap strike, and box edges drawn with exact coverage.
+/// emoji resampled from their bitmap strike, and box edges drawn with exact coverage — on whole
+/// pixels when the box is upright or turned by quarter turns (`SnappedBox`).
 ///
 /// The image is `ceil(size × scale + phase)` pixels a side: with a zero phase exactly the size the
 /// `LayerContent` contract gives, with a fractional phase one pixel more where the shifted content
