@@ -28,13 +28,24 @@ struct OverlongWordSplitter {
         var boundaries = Set((try? breaker.wordBoundaries(Array(scalars[lo..<hi]))) ?? []).filter { lo + $0 < hi }
         if (try? breaker.wordBoundaries(Array(scalars[lo..<next])))?.contains(hi - lo) == true { boundaries.insert(hi - lo) }
         for offset in boundaries.sorted(by: >) where offset > 0 {
-            if let cluster = clusterStarts[(start + 1)...overflow].firstIndex(of: lo + offset) { return cluster }
+            if let cluster = cluster(startingAt: lo + offset, in: (start + 1)...overflow) { return cluster }
         }
         var e = overflow
         while e > start + 1 && sumi_icu_within_syllable(scalars[clusterStarts[e - 1]], scalars[clusterStarts[e]]) != 0 {
             e -= 1
         }
         return e
+    }
+
+    /// The cluster in `clusters` that starts at scalar `offset`, if one does (binary search).
+    private func cluster(startingAt offset: Int, in clusters: ClosedRange<Int>) -> Int? {
+        var lo = clusters.lowerBound, hi = clusters.upperBound
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if clusterStarts[mid] == offset { return mid }
+            if clusterStarts[mid] < offset { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        return nil
     }
 
     /// Whether cluster `index` is of a script broken by dictionary (line-break class SA).
