@@ -27,7 +27,7 @@ struct GlyphRasterizer {
     init(linear: AffineTransform, fontSize: Double) {
         self.linear = linear
         self.fontSize = fontSize
-        // A half turn also keeps axes on axes, but mirrored: its colour glyphs are turned.
+        // A half turn keeps axes on axes too, but reversed: its colour glyphs are drawn turned.
         self.upright = linear.isScaleAndTranslation && linear.a > 0 && linear.d > 0
     }
 
