@@ -4,6 +4,7 @@ Pillow's source distribution. See docs/architecture.md, "Testing".
 
     python3 tools/conformance/conformance.py --sumi .build/release/sumi [--jobs 2]
         [--json report.json] [--markdown report.md] [--only 'bmp/*']
+    python3 tools/conformance/conformance.py --self-test
 
 Started with any python3, it fills the cache (corpus.py) and runs itself again with the venv's
 python, which has Pillow. Exit status 0 when every file matches, comes near, both sides refuse,
@@ -30,7 +31,8 @@ REFERENCE_TIME_LIMIT = 120
 
 def arguments():
     parser = argparse.ArgumentParser(description="Compare Sumi's decoding with Pillow and heif-convert.")
-    parser.add_argument("--sumi", required=True, help="the sumi binary")
+    parser.add_argument("--sumi", help="the sumi binary")
+    parser.add_argument("--self-test", action="store_true", help="test the harness itself (test_harness.py)")
     parser.add_argument("--jobs", type=int, default=2, help="files checked at once (default 2)")
     parser.add_argument("--expected", default=str(HERE / "expected.tsv"), help="the list of expected differences")
     parser.add_argument("--json", help="write the machine-readable report here")
@@ -58,7 +60,7 @@ def check(task):
         try:
             wanted, record["reference"] = reference.decode(path, container)
         except reference.Refused as refusal:
-            record["reference_error"] = str(refusal)
+            record["reference_error"] = str(refusal).replace(images + os.sep, "")
         except TimeoutError:
             record["reference_error"] = f"the reference took over {REFERENCE_TIME_LIMIT} s"
         finally:
@@ -162,13 +164,17 @@ def compare_all(options, images):
 
 def main():
     options = arguments()
-    if not os.access(options.sumi, os.X_OK):
-        sys.exit(f"conformance: {options.sumi} is not an executable; build it or pass --sumi")
+    if not options.self_test and not (options.sumi and os.access(options.sumi, os.X_OK)):
+        sys.exit(f"conformance: {options.sumi or 'no --sumi'}: not an executable; build it or pass --sumi")
     images = os.environ.get(CORPUS_VARIABLE)
     if images is None:
         images, python = corpus.prepare()
         os.environ[CORPUS_VARIABLE] = str(images)
         os.execv(str(python), [str(python), str(Path(__file__).resolve()), *sys.argv[1:]])
+    if options.self_test:
+        import unittest
+        suite = unittest.defaultTestLoader.loadTestsFromName("test_harness")
+        sys.exit(0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1)
     sys.exit(compare_all(options, images))
 
 

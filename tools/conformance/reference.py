@@ -6,6 +6,7 @@ taken. Samples wider than 8 bits are scaled to 8 bits by v * 255 / max, rounded 
 I;16 -> L conversion clips instead). CIELab has no RGB without a colour conversion: it is turned
 to sRGB with Pillow's littleCMS (Lab D50), the one conversion made."""
 
+import array
 import os
 import subprocess
 import tempfile
@@ -78,7 +79,11 @@ def to_rgba(image):
     """8-bit RGBA without colour management; deeper samples are scaled and rounded."""
     mode = image.mode
     if mode.startswith("I;16") or mode == "I":
-        image = scaled(image.convert("I"), 255 / 65535)
+        key = image.info.get("transparency")
+        grey = image.convert("I")
+        image = scaled(grey, 255 / 65535).convert("RGBA")
+        if isinstance(key, int):  # Pillow's convert ignores a 16-bit grey tRNS key
+            image.putalpha(transparent_where(grey, key))
     elif mode == "F":
         image = scaled(image, 255.0)
     elif mode == "LAB":
@@ -86,6 +91,12 @@ def to_rgba(image):
         srgb = ImageCms.createProfile("sRGB")
         image = ImageCms.profileToProfile(image, lab, srgb, outputMode="RGB")
     return image.convert("RGBA")
+
+
+def transparent_where(grey, key):
+    """An alpha channel: 0 where the 32-bit grey image equals `key`, else 255."""
+    samples = array.array("i", grey.tobytes("raw", "I"))
+    return Image.frombytes("L", grey.size, bytes(0 if sample == key else 255 for sample in samples))
 
 
 def scaled(image, factor):

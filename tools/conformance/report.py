@@ -1,6 +1,7 @@
 """The results as a table per format (console and Markdown) and as JSON."""
 
 import json
+import re
 
 COLUMNS = ["match", "near", "differs", "refused", "both-refuse", "sumi-only", "broken"]
 PASSING = {"match", "near", "both-refuse"}
@@ -43,10 +44,15 @@ def describe(record):
         numbers = f"max {record['max']}, mean {record['mean']:.2f}; " if record.get("max") is not None else ""
         return f"{numbers}{record.get('cause', '')}: {record.get('guess', '')}"
     if outcome == "refused":
-        return f"Sumi: {record.get('sumi_error', '')}"
+        return f"Sumi: {short(record.get('sumi_error', ''))}"
     if outcome == "sumi-only":
         return f"reference refused ({record.get('reference_error', '')}); Sumi decoded it"
     return f"{outcome}: {record.get('detail', '')}"
+
+
+def short(message):
+    """Sumi's refusal without its fixed "sumi: error: pipeline: column 1 (decode): " lead."""
+    return re.sub(r"^sumi: error: pipeline: column \d+ \(decode\): ", "", message)
 
 
 def failure_lines(failures):
@@ -71,7 +77,7 @@ def markdown(records, failures, expected_hits, stale, timing, command):
     lines += [f"- `{r['file']}` ({r['format']}): max {r['max']}, mean {r['mean']:.3f}"
               for r in records if r["outcome"] == "near"] or ["(none)"]
     lines += ["", "## Both refuse", ""]
-    lines += [f"- `{r['file']}`: Sumi: {r.get('sumi_error', '')} / {r.get('reference_error', '')}"
+    lines += [f"- `{r['file']}`: Sumi: {short(r.get('sumi_error', ''))} / {r.get('reference_error', '')}"
               for r in records if r["outcome"] == "both-refuse"] or ["(none)"]
     return "\n".join(lines) + "\n"
 
