@@ -3,13 +3,13 @@
 (`bmp/q/pal8o*.bmp`) for one class of files; OUTCOME is the outcome the file is expected to have,
 several joined by `|`: `differs` (any difference) or `differs:CAUSE` (only a difference of that
 checked kind, see compare.guess), `refused`, `sumi-only`, or one of the broken rules (crash,
-bad-exit, timeout, memory, bad-refusal, no-output); REASON says why, and is required. A file is
+bad-exit, timeout, memory, bad-refusal, no-output, bad-output); REASON says why, and is required. A file is
 excused by the first entry that covers both its path and its outcome."""
 
 import fnmatch
 
 LIMIT = 30
-OUTCOMES = {"differs", "refused", "sumi-only", "crash", "bad-exit", "timeout", "memory", "bad-refusal", "no-output"}
+OUTCOMES = {"differs", "refused", "sumi-only", "crash", "bad-exit", "timeout", "memory", "bad-refusal", "no-output", "bad-output"}
 CAUSES = {"rounding", "premultiplied", "orientation", "size", "alpha", "black", "values"}
 
 

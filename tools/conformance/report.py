@@ -5,7 +5,7 @@ import re
 
 COLUMNS = ["match", "near", "differs", "refused", "both-refuse", "sumi-only", "broken"]
 PASSING = {"match", "near", "both-refuse"}
-RULE_BREAKS = {"crash", "bad-exit", "timeout", "memory", "bad-refusal", "no-output", "harness-error"}
+RULE_BREAKS = {"crash", "bad-exit", "timeout", "memory", "bad-refusal", "no-output", "bad-output", "harness-error"}
 
 
 def column(outcome):
