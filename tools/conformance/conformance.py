@@ -119,7 +119,7 @@ def judge(records, entries):
         entry = expected.find(entries, record)
         if entry:
             entry.used = True
-            record["expected"] = entry.reason
+            record["expected"], record["entry"] = entry.reason, entry.line
             excused.append(record)
         else:
             failures.append(record)
@@ -158,7 +158,7 @@ def compare_all(options, images):
         print("\n".join(report.failure_lines(failures)))
     command = f"conformance.py --sumi {options.sumi}" + (f" --only '{options.only}'" if options.only else "")
     if options.markdown:
-        Path(options.markdown).write_text(report.markdown(records, failures, excused, stale, timing, command))
+        Path(options.markdown).write_text(report.markdown(records, failures, entries, stale, timing, command))
     if options.json:
         Path(options.json).parent.mkdir(parents=True, exist_ok=True)
         from PIL import __version__ as pillow_version

@@ -59,7 +59,9 @@ def failure_lines(failures):
     return [f"  {r['file']} [{r['format']}] {r['outcome']}: {describe(r)}" for r in failures]
 
 
-def markdown(records, failures, expected_hits, stale, timing, command):
+def markdown(records, failures, entries, stale, timing, command):
+    """The report as Markdown: the table, the unexpected results, then the expected ones under the
+    entry of the list that covers them, the stale entries, the near files and the both-refuse."""
     lines = ["# Conformance report", "",
              f"Command: `{command}`", "",
              f"{len(records)} files, {timing['seconds']:.0f} s wall time with {timing['jobs']} jobs, "
@@ -67,13 +69,18 @@ def markdown(records, failures, expected_hits, stale, timing, command):
              "", markdown_table(records), "",
              f"## Unexpected ({len(failures)}): these fail the run", ""]
     lines += [f"- `{r['file']}` ({r['format']}, {r['outcome']}): {describe(r)}" for r in failures] or ["(none)"]
-    lines += ["", f"## Expected differences ({len(expected_hits)} files, listed in tools/conformance/expected.tsv)", ""]
-    lines += [f"- `{r['file']}` ({r['format']}, {r['outcome']}): {describe(r)} — listed: {r['expected']}"
-              for r in expected_hits] or ["(none)"]
+    excused = [r for r in records if "expected" in r]
+    lines += ["", f"## Expected ({len(excused)} files), by entry of tools/conformance/expected.tsv", ""]
+    for entry in entries:
+        covered = [r for r in excused if r.get("entry") == entry.line]
+        if not covered:
+            continue
+        lines += [f"### `{entry.pattern}` ({'|'.join(sorted(entry.outcomes))}): {entry.reason}", ""]
+        lines += [f"- `{r['file']}` ({r['format']}, {r['outcome']}): {describe(r)}" for r in covered] + [""]
     if stale:
-        lines += ["", "## Entries of the expected list that no file needs any more", ""]
-        lines += [f"- line {e.line}: `{e.pattern}` ({'|'.join(sorted(e.outcomes))})" for e in stale]
-    lines += ["", "## Near (within the tolerance)", ""]
+        lines += ["## Entries of the expected list no file needs any more", ""]
+        lines += [f"- line {e.line}: `{e.pattern}` ({'|'.join(sorted(e.outcomes))})" for e in stale] + [""]
+    lines += ["## Near (within the tolerance)", ""]
     lines += [f"- `{r['file']}` ({r['format']}): max {r['max']}, mean {r['mean']:.3f}"
               for r in records if r["outcome"] == "near"] or ["(none)"]
     lines += ["", "## Both refuse", ""]
