@@ -19,8 +19,10 @@ TEST_PKGS += $(if $(shell command -v rustc),,rustc)
 BENCH_PKGS := hyperfine libvips-tools time img2pdf
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge
+# `make conformance`: peak RSS, heif-convert (the HEIF/AVIF reference), the venv for Pillow.
+CONFORMANCE_PKGS := time libheif-examples python3-venv
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan test-parity
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan test-parity conformance
 
 all: build
 
@@ -123,6 +125,20 @@ test-asan: test-deps
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_SANITIZED=1 ASAN_OPTIONS=detect_leaks=0 SUMI_BINARY=$(CURDIR)/.build/asan/release/sumi \
 	  $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build $(ASAN_FLAGS) 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+
+# Sumi against outside references (tools/conformance): every image of Pillow 13.0.0's Tests/images
+# in a format Sumi reads, decoded by Sumi and by Pillow (heif-convert for HEIF/AVIF), compared as
+# 8-bit RGBA; fails on a difference or refusal not in tools/conformance/expected.tsv, a crash, a
+# hang (30 s) or a run over 500 MB. Pillow's sdist and a venv with its wheel (pinned by hash) are
+# cached in $$XDG_CACHE_HOME/sumi-conformance. SUMI=path tests another binary (a debug build);
+# without one, the release build (as make test left it) is used, or made.
+SUMI ?= .build/release/sumi
+CONFORMANCE_REPORT ?= .build/conformance/report.json
+conformance:
+	$(call apt_install,$(CONFORMANCE_PKGS))
+	@if [ ! -x "$(SUMI)" ] && [ "$(SUMI)" = .build/release/sumi ]; then $(MAKE) --no-print-directory build; fi
+	python3 tools/conformance/conformance.py --self-test
+	python3 tools/conformance/conformance.py --sumi $(SUMI) --jobs 2 --json $(CONFORMANCE_REPORT) $(CONFORMANCE_FLAGS)
 
 bench: bench-deps build
 	bench/run.sh $(BIN)
