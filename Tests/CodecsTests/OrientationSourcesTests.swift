@@ -139,7 +139,7 @@ import Testing
 
     /// Two Orientation entries in IFD0 (6, then 8), another in the EXIF sub-IFD and XMP saying 8:
     /// the pixels are turned by the first, and every orientation record written is 1.
-    @Test(arguments: ["jpg", "png", "webp", "tif"])
+    @Test(arguments: ["jpg", "png", "webp", "tif", "heic"])
     func everyOrientationRecordIsOneOnceApplied(format: String) throws {
         let folder = try ScratchFolder("dup-orientation-\(format)")
         var plan = MetadataGenerator.EXIFPlan()

@@ -34,10 +34,10 @@ enum EXIFOrientation {
     /// for `stored` when `orient` is set, and the orientation recorded in its side data (found, and
     /// whether applied).
     static func applying(_ stored: Int, to image: Image, orient: Bool) -> Image {
+        guard stored != 1 else { return image }
         var result = orient ? upright(image, orientation: stored) : image
-        result.metadata.sourceOrientation = stored
-        result.metadata.orientationApplied = orient || stored == 1
-        if orient && stored != 1 { result.metadata.sourceBytes = nil }
+        result.metadata.sideData[StoredOrientation.self] = StoredOrientation.Value(orientation: stored, applied: orient)
+        if orient { result.metadata.sourceBytes = nil }
         return result
     }
 
