@@ -3,18 +3,6 @@ import Foundation
 import SumiKit
 import Testing
 
-/// The lines exiftool prints for a file with `-a -G1 -s -n`: group, tag name, value — every
-/// duplicate and every directory listed (its JSON output keeps one tag of a name per group).
-func exifToolEntries(_ path: String, _ tags: [String] = []) throws -> [(group: String, name: String, value: String)] {
-    let result = try runTool(["/usr/bin/exiftool", "-a", "-G1", "-s", "-n"] + tags + [path])
-    return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { line in
-        guard line.hasPrefix("["), let close = line.firstIndex(of: "]"), let colon = line.range(of: ": ") else { return nil }
-        let group = String(line[line.index(after: line.startIndex)..<close])
-        let name = line[line.index(after: close)..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
-        return (group, name, String(line[colon.upperBound...]))
-    }
-}
-
 /// `metadata=strip-location` removes every GPSInfo pointer wherever it is (IFD0, the EXIF sub-IFD,
 /// IFD1, a GPS IFD; LONG or IFD type) and zeroes the GPS directories in place, for every output
 /// format: exiftool finds no GPS tag, and the latitude values written are nowhere in the file.
@@ -112,5 +100,28 @@ func exifToolEntries(_ path: String, _ tags: [String] = []) throws -> [(group: S
                 #expect(EXIFBlock(written)?.ifd0[0x010F] != nil)
             }
         }
+    }
+
+    /// As the fuzz target does, deterministically: generated blocks with bytes overwritten, then
+    /// rewritten; whatever is written passes the generator's independent check.
+    @Test func mutatedBlocksAreWrittenClean() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        var rewrittenCount = 0
+        for _ in 0..<4000 {
+            let plan = MetadataGenerator.EXIFPlan(choices: (0..<6).map { _ in UInt8(truncatingIfNeeded: next()) })
+            var exif = MetadataGenerator.exif(plan)
+            for _ in 0..<(next() % 8) { exif[next() % exif.count] = UInt8(truncatingIfNeeded: next()) }
+            guard let block = EXIFBlock(exif), let written = block.rewritten(upright: true, width: 2, height: 2, stripLocation: true)
+            else { continue }
+            rewrittenCount += 1
+            let found = MetadataGenerator.violations(in: written, stripLocation: true, upright: true)
+            #expect(found.isEmpty, "\(found) from \(exif)")
+            if !found.isEmpty { return }
+        }
+        #expect(rewrittenCount > 2000)
     }
 }
