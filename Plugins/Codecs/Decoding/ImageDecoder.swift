@@ -7,7 +7,8 @@ import SumiKit
 /// The size in the header is checked against `maxPixels` before any pixel memory is allocated.
 /// The EXIF orientation (or XMP's, see `EXIFOrientation`) is applied when `orient` is set — a
 /// JPEG's while decoding — and `sizeHint` (given the full upright size, returning the size the
-/// consumer needs) lets a JPEG decode at a reduced DCT scale. Truncated or corrupt data is an error naming `name`.
+/// consumer needs) lets a JPEG decode at a reduced DCT scale. Truncated or corrupt data is an
+/// error naming `name`.
 public enum ImageDecoder {
     public static let defaultMaxPixels = 178_956_970
 
