@@ -4,7 +4,8 @@
 # SwiftPM builds the Sumi modules once with AddressSanitizer and libFuzzer's coverage
 # instrumentation (swiftc has no -sanitize=fuzzer-no-link: -sanitize-coverage gives the same
 # counters); each target is then compiled with swiftc -sanitize=fuzzer,address and linked with the
-# modules' objects, libFuzzer supplying main.
+# modules' objects, libFuzzer supplying main. fuzz/generators holds the structure generators the
+# targets share with the unit tests (linked into Tests/CodecsTests), compiled into every target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
@@ -36,6 +37,6 @@ for source in fuzz/targets/*.swift; do
   if [ -n "${FUZZ_TARGETS:-}" ] && ! [[ " $FUZZ_TARGETS " == *" $name "* ]]; then continue; fi
   echo "fuzz: building $name"
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FuzzTarget "${flags[@]}" \
-    fuzz/targets/FuzzSupport.swift "$source" "${objects[@]}" "${libs[@]}" -o "$BUILD/bin/$name" 2>&1 \
+    fuzz/targets/FuzzSupport.swift fuzz/generators/*.swift "$source" "${objects[@]}" "${libs[@]}" -o "$BUILD/bin/$name" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 done

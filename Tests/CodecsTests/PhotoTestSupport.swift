@@ -42,6 +42,18 @@ func exifTool(_ path: String, _ extra: [String] = []) throws -> [String: Any] {
     return parsed?.first ?? [:]
 }
 
+/// The lines exiftool prints for a file with `-a -G1 -s -n`: group, tag name, value — every
+/// duplicate and every directory listed (its JSON output keeps one tag of a name per group).
+func exifToolEntries(_ path: String, _ tags: [String] = []) throws -> [(group: String, name: String, value: String)] {
+    let result = try runTool(["/usr/bin/exiftool", "-a", "-G1", "-s", "-n"] + tags + [path])
+    return String(decoding: result.output, as: UTF8.self).split(separator: "\n").compactMap { line in
+        guard line.hasPrefix("["), let close = line.firstIndex(of: "]"), let colon = line.range(of: ": ") else { return nil }
+        let group = String(line[line.index(after: line.startIndex)..<close])
+        let name = line[line.index(after: close)..<colon.lowerBound].trimmingCharacters(in: .whitespaces)
+        return (group, name, String(line[colon.upperBound...]))
+    }
+}
+
 /// The sRGB values (0–255, floating point) transicc gives for `rgb` (0–255) from `profile` to sRGB,
 /// relative colorimetric.
 func transiccToSRGB(_ colors: [(Double, Double, Double)], profile: String) throws -> [(Double, Double, Double)] {

@@ -1,24 +1,64 @@
+import Glibc
 import SumiCodecs
+import SumiKit
 
-/// ICC profile and EXIF reading: the fuzzer's bytes become an APP1 EXIF block and an APP2 ICC
-/// profile (split at the first byte's position) inside a small valid JPEG, which is decoded: the
-/// EXIF reader follows its offsets, lcms2 parses the profile.
+/// A temporary folder of this process for the files written.
+let folder: String = {
+    var template = Array("/tmp/sumi-fuzz-metadata-XXXXXX".utf8CString)
+    return template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) } ?? "/tmp"
+}()
+
+/// Camera metadata in a small valid JPEG, decoded, in one of three shapes chosen by the first byte:
+/// - an EXIF block from `MetadataGenerator` (GPSInfo pointers and Orientation entries in any
+///   directory, LONG or IFD pointers, either byte order) with a few bytes then overwritten; the
+///   image is written again with `metadata=strip-location`, and what is written must hold no GPS
+///   pointer and no Orientation but 1 in any directory a reader reaches (a finding aborts);
+/// - Extended XMP whose portions lie about the full length (0xFFFFFFFF among others) and their
+///   offsets;
+/// - the rest as an APP1 EXIF block and an APP2 ICC profile (lcms2 parses it), split where the
+///   next byte says.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecodeMetadata(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzBytes(data, size)
-    let split = Int(input.byte())
-    let rest = input.rest()
-    let cut = min(rest.count, split * rest.count / 255)
-    let exif = Array(rest[..<cut].prefix(65_000)), icc = Array(rest[cut...].prefix(65_000))
-    func segment(_ marker: UInt8, _ body: [UInt8]) -> [UInt8] {
-        let length = body.count + 2
-        return [0xFF, marker, UInt8(length >> 8), UInt8(length & 0xFF)] + body
+    switch input.byte() % 3 {
+    case 0:
+        let plan = MetadataGenerator.EXIFPlan(choices: (0..<6).map { _ in input.byte() })
+        var exif = MetadataGenerator.exif(plan)
+        for _ in 0..<(input.byte() % 8) {
+            let at = input.int(0...(exif.count - 1))
+            exif[at] = input.byte()
+        }
+        stripAndCheck(MetadataGenerator.jpeg(tinyJPEG, inserting: [MetadataGenerator.exifSegmentBody(exif)]))
+    case 1:
+        let plan = MetadataGenerator.ExtendedXMPPlan(choices: (0..<9).map { _ in input.byte() })
+        _ = try? ImageDecoder.decode(MetadataGenerator.jpeg(tinyJPEG, inserting: MetadataGenerator.extendedXMPSegmentBodies(plan)),
+                                     name: "fuzz", maxPixels: 1 << 22)
+    default:
+        let split = Int(input.byte())
+        let rest = input.rest()
+        let cut = min(rest.count, split * rest.count / 255)
+        let exif = Array(rest[..<cut].prefix(65_000)), icc = Array(rest[cut...].prefix(65_000))
+        let app1 = MetadataGenerator.segment(0xE1, MetadataGenerator.exifSegmentBody(exif))
+        let app2 = MetadataGenerator.segment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + icc)
+        let jpeg = Array(tinyJPEG[..<2]) + app1 + app2 + Array(tinyJPEG[2...])
+        _ = try? ImageDecoder.decode(jpeg, name: "fuzz", maxPixels: 1 << 22)
     }
-    let app1 = segment(0xE1, Array("Exif".utf8) + [0, 0] + exif)
-    let app2 = segment(0xE2, Array("ICC_PROFILE".utf8) + [0, 1, 1] + icc)
-    let jpeg = Array(tinyJPEG[..<2]) + app1 + app2 + Array(tinyJPEG[2...])
-    _ = try? ImageDecoder.decode(jpeg, name: "fuzz", maxPixels: 1 << 22)
     return 0
+}
+
+/// Decodes `jpeg` (turning it upright), writes it with `metadata=strip-location`, and aborts when
+/// the EXIF written still holds a GPS pointer or an Orientation other than 1.
+func stripAndCheck(_ jpeg: [UInt8]) {
+    guard let image = try? ImageDecoder.decode(jpeg, name: "fuzz", maxPixels: 1 << 22) else { return }
+    let path = "\(folder)/out.jpg"
+    guard (try? StageHarness(EncodeStage.self).run(["path": .path(path), "metadata": .string("strip-location")],
+                                                   inputs: ["in": .image(image)])) != nil,
+          let exif = (try? StageHarness(DecodeStage.self).runImage(["path": .path(path)]))?.metadata.exif else { return }
+    let found = MetadataGenerator.violations(in: exif, stripLocation: true, upright: true)
+    if !found.isEmpty {
+        print("strip-location left: \(found.joined(separator: "; "))")
+        abort()
+    }
 }
 
 /// A 2×2 baseline JPEG (ImageMagick, quality 50, no metadata).

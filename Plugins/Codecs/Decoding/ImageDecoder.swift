@@ -5,9 +5,10 @@ import SumiKit
 /// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
 ///
 /// The size in the header is checked against `maxPixels` before any pixel memory is allocated.
-/// JPEG EXIF orientation is applied while decoding when `orient` is set, and `sizeHint` (given the
-/// full upright size, returning the size the consumer needs) lets a JPEG decode at a reduced DCT
-/// scale. Truncated or corrupt data is an error naming `name`.
+/// The EXIF orientation (or XMP's, see `EXIFOrientation`) is applied when `orient` is set — a
+/// JPEG's while decoding — and `sizeHint` (given the full upright size, returning the size the
+/// consumer needs) lets a JPEG decode at a reduced DCT scale. Truncated or corrupt data is an
+/// error naming `name`.
 public enum ImageDecoder {
     public static let defaultMaxPixels = 178_956_970
 
@@ -38,8 +39,15 @@ public enum ImageDecoder {
         }
         var image = try decodePixels(bytes, format: format, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
                                      verified: verified)
-        MetadataReader.read(bytes, format: format).apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
-        return image
+        let embedded = MetadataReader.read(bytes, format: format)
+        embedded.apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
+        // The orientation of every format but JPEG (turned while decoding), from its EXIF or XMP.
+        guard format != .jpeg else { return image }
+        let stored = EXIFOrientation.orientation(of: embedded)
+        if format == .tiff, let tag = TIFFDirectory(bytes)?[TIFFDirectory.orientation] {
+            image = EXIFOrientation.upright(image, orientation: EXIFOrientation.libTIFFMirror(of: tag))
+        }
+        return EXIFOrientation.applying(stored, to: image, orient: orient)
     }
 
     /// `verified`: the same bytes were decoded before without error (a list's image taken again), so

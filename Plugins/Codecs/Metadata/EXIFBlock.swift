@@ -1,9 +1,9 @@
 /// An EXIF block — a TIFF structure (`II*\0` or `MM\0*` header, IFD0, the EXIF, GPS and
 /// interoperability sub-IFDs, IFD1 with the thumbnail) — read and rewritten in place.
 ///
-/// No offset is trusted: every directory and value is bounds-checked, only the fixed set of
-/// directories above is visited (so offsets that loop cannot), and a directory that points outside
-/// the block is treated as absent. Rewriting patches bytes in place, so maker notes that hold
+/// No offset is trusted: every directory and value is bounds-checked, each directory is visited once
+/// and at most `maxDirectories` of them (so offsets that loop cannot), and a directory that points
+/// outside the block is treated as absent. Rewriting patches bytes in place, so maker notes that hold
 /// offsets into the block stay valid.
 struct EXIFBlock {
     private(set) var bytes: [UInt8]
@@ -111,9 +111,22 @@ struct EXIFBlock {
         }
     }
 
-    /// The sub-directory an IFD0 pointer tag names, if it lies inside the block.
+    /// The directory offsets a pointer entry holds: its SHORT, LONG or IFD (type 13) values, at
+    /// most 16 of them.
+    func pointers(_ entry: Entry) -> [Int] {
+        guard let range = entry.value, [3, 4, 13].contains(entry.type) else { return [] }
+        let size = entry.type == 3 ? 2 : 4
+        return stride(from: range.lowerBound, to: range.upperBound, by: size).prefix(16).compactMap { at in
+            size == 2 ? u16(at) : u32(at)
+        }
+    }
+
+    /// The sub-directory a pointer tag of `parent` (IFD0 by default) names, if it lies inside the block.
     func subdirectory(_ tag: UInt16, in parent: Directory? = nil) -> Directory? {
-        guard let offset = integer((parent ?? ifd0)[tag]), offset != (parent ?? ifd0).offset else { return nil }
+        let parent = parent ?? ifd0
+        guard let entry = parent[tag], entry.count == 1, let offset = pointers(entry).first, offset != parent.offset else {
+            return nil
+        }
         return directory(at: offset)
     }
 
@@ -121,6 +134,43 @@ struct EXIFBlock {
     var ifd1: Directory? {
         guard let next = u32(ifd0.nextOffsetAt), next != 0, next != ifd0.offset else { return nil }
         return directory(at: next)
+    }
+
+    /// A directory reachable from IFD0, how it was reached, and whether through IFD0's link to the
+    /// next directory (IFD1, the thumbnail's, and what hangs off it).
+    struct Reached {
+        let directory: Directory
+        /// The pointer tag that named it; nil for IFD0 and for a "next directory" link.
+        let pointer: UInt16?
+        let belowIFD1: Bool
+    }
+
+    /// Tags whose values are directory offsets.
+    static let pointerTags: Set<UInt16> = [exifPointerTag, gpsPointerTag, interopPointerTag]
+    static let maxDirectories = 64
+
+    /// Every directory reachable from IFD0, each once (by offset) and at most `maxDirectories`:
+    /// the chain of next directories (IFD1 …) and the EXIF, GPS and interoperability directories
+    /// that pointers in any of them name, whatever the pointer's type (LONG or IFD).
+    func reachableDirectories() -> [Reached] {
+        var found = [Reached(directory: ifd0, pointer: nil, belowIFD1: false)]
+        var seen: Set<Int> = [ifd0.offset]
+        var index = 0
+        while index < found.count && found.count < EXIFBlock.maxDirectories {
+            let parent = found[index]
+            index += 1
+            var links: [(offset: Int, pointer: UInt16?)] = []
+            for entry in parent.directory.entries where EXIFBlock.pointerTags.contains(entry.tag) {
+                links += pointers(entry).map { ($0, entry.tag) }
+            }
+            if let next = u32(parent.directory.nextOffsetAt), next != 0 { links.append((next, nil)) }
+            for link in links where found.count < EXIFBlock.maxDirectories && seen.insert(link.offset).inserted {
+                guard let directory = directory(at: link.offset) else { continue }
+                let belowIFD1 = parent.belowIFD1 || (parent.directory.offset == ifd0.offset && link.pointer == nil)
+                found.append(Reached(directory: directory, pointer: link.pointer, belowIFD1: belowIFD1))
+            }
+        }
+        return found
     }
 
     /// The stored orientation (1–8), or nil.
@@ -155,12 +205,55 @@ struct EXIFBlock {
         if entry.type == 4 || value > 0xFFFF { put32(value, at: entry.at + 8) } else { put16(value, at: entry.at + 8) }
     }
 
-    /// The block as an encoder writes it for a new image: `orientation` written (when given), the
-    /// pixel dimensions set to `width`×`height`, the thumbnail (IFD1) dropped, and with
-    /// `stripLocation` the GPS directory removed.
-    func rewritten(orientation: Int?, width: Int, height: Int, stripLocation: Bool) -> [UInt8] {
+    /// Removes the entries at `indices` from `directory` in place: the entries after them and the
+    /// next-directory offset move up, the freed bytes at the end of the table become zeros.
+    private mutating func remove(_ indices: Set<Int>, from directory: Directory) {
+        let kept = directory.entries.indices.filter { !indices.contains($0) }
+        let rows = kept.map { index in Array(bytes[directory.entries[index].at..<(directory.entries[index].at + 12)]) }
+        let next = Array(bytes[directory.nextOffsetAt..<(directory.nextOffsetAt + 4)])
+        put16(kept.count, at: directory.offset)
+        var at = directory.offset + 2
+        for row in rows + [next] {
+            for (i, byte) in row.enumerated() { bytes[at + i] = byte }
+            at += row.count
+        }
+        zero(at..<(directory.nextOffsetAt + 4))
+    }
+
+    /// The block as an encoder writes it for a new image: with `upright`, every Orientation entry
+    /// in any directory set to 1 (or removed when it is not a single SHORT or LONG); the pixel
+    /// dimensions set to `width`×`height`; the thumbnail (IFD1) dropped; and with `stripLocation`
+    /// every GPS pointer removed, wherever it is, and the GPS directories it named zeroed with
+    /// their values. Bytes are patched in place, so offsets into the block (maker notes) stay valid.
+    ///
+    /// Hostile blocks whose directories overlap can show an entry again once others move: the
+    /// result is read back and rewritten again until no directory reached holds a GPS pointer or
+    /// an Orientation other than 1 (as asked); nil (no EXIF written) when a few rounds do not do it.
+    func rewritten(upright: Bool, width: Int, height: Int, stripLocation: Bool) -> [UInt8]? {
+        var block = self
+        for _ in 0..<4 {
+            let bytes = block.rewrittenOnce(upright: upright, width: width, height: height, stripLocation: stripLocation)
+            guard let result = EXIFBlock(bytes) else { return nil }
+            if result.isClean(upright: upright, stripLocation: stripLocation) { return bytes }
+            block = result
+        }
+        return nil
+    }
+
+    /// Whether no directory reached holds a GPS pointer (with `stripLocation`) or an Orientation
+    /// other than 1 (with `upright`).
+    func isClean(upright: Bool, stripLocation: Bool) -> Bool {
+        reachableDirectories().allSatisfy { reached in
+            reached.directory.entries.allSatisfy { entry in
+                !(stripLocation && entry.tag == EXIFBlock.gpsPointerTag)
+                    && !(upright && entry.tag == EXIFBlock.orientationTag && integer(entry) != 1)
+            }
+        }
+    }
+
+    private func rewrittenOnce(upright: Bool, width: Int, height: Int, stripLocation: Bool) -> [UInt8] {
         var copy = self
-        if let orientation { copy.set(ifd0[EXIFBlock.orientationTag], to: orientation) }
+        let reachable = reachableDirectories()
         if let exif = subdirectory(EXIFBlock.exifPointerTag) {
             copy.set(exif[EXIFBlock.pixelXTag], to: width)
             copy.set(exif[EXIFBlock.pixelYTag], to: height)
@@ -174,23 +267,21 @@ struct EXIFBlock {
             }
             copy.put32(0, at: ifd0.nextOffsetAt)
         }
-        if stripLocation, let gpsEntry = ifd0[EXIFBlock.gpsPointerTag] {
-            if let gps = subdirectory(EXIFBlock.gpsPointerTag) { removed += gps.regions }
-            // Remove the pointer entry: later entries and the next-IFD offset move up 12 bytes.
-            let tail = Array(copy.bytes[(gpsEntry.at + 12)..<(ifd0.nextOffsetAt + 4)])
-            for (i, byte) in tail.enumerated() { copy.bytes[gpsEntry.at + i] = byte }
-            copy.zero((ifd0.nextOffsetAt - 8)..<(ifd0.nextOffsetAt + 4))
-            copy.put16(ifd0.entries.count - 1, at: ifd0.offset)
+        let isGPS = { (reached: Reached) in stripLocation && reached.pointer == EXIFBlock.gpsPointerTag }
+        for reached in reachable where !reached.belowIFD1 && !isGPS(reached) {
+            var dropped = Set<Int>()
+            for (index, entry) in reached.directory.entries.enumerated() {
+                if stripLocation && entry.tag == EXIFBlock.gpsPointerTag { dropped.insert(index) }
+                if upright && entry.tag == EXIFBlock.orientationTag {
+                    if integer(entry) != nil { copy.set(entry, to: 1) } else { dropped.insert(index) }
+                }
+            }
+            if !dropped.isEmpty { copy.remove(dropped, from: reached.directory) }
         }
+        for reached in reachable where isGPS(reached) { removed += reached.directory.regions }
         for range in removed { copy.zero(range) }
         // Drop the freed bytes when they are all at the end, after everything still referenced.
-        var kept = ifd0.regions
-        for tag in [EXIFBlock.exifPointerTag, EXIFBlock.gpsPointerTag] where !(stripLocation && tag == EXIFBlock.gpsPointerTag) {
-            if let directory = subdirectory(tag) {
-                kept += directory.regions
-                if let interop = subdirectory(EXIFBlock.interopPointerTag, in: directory) { kept += interop.regions }
-            }
-        }
+        let kept = reachable.filter { !$0.belowIFD1 && !isGPS($0) }.flatMap(\.directory.regions)
         let keptEnd = kept.map(\.upperBound).max() ?? bytes.count
         if let firstRemoved = removed.map(\.lowerBound).min(), firstRemoved >= keptEnd {
             copy.bytes.removeSubrange(keptEnd...)

@@ -8,6 +8,8 @@ enum ExtendedXMP {
     static let headerSize = 32 + 4 + 4
     /// The largest portion one segment carries.
     static let portionSize = JPEGSegments.maxBody - signature.count - headerSize
+    /// The largest extended packet written or read (64 MiB: a thousand segments).
+    static let maxLength = 64 << 20
 
     /// A main packet holding only the GUID of the extended part.
     static func mainPacket(guid: String) -> [UInt8] {
@@ -126,16 +128,20 @@ enum ExtendedXMP {
             parts.append((offset, portion[(start + headerSize)...]))
         }
         guard let length, !parts.isEmpty else { return (nil, "extended XMP \(guid) is missing; ignored") }
+        // The declared length is checked against the portions present, and the cap, before any
+        // memory is set aside for it.
+        let present = parts.reduce(0) { $0 + $1.bytes.count }
+        guard length <= maxLength else {
+            return (nil, "extended XMP declares \(length) bytes, more than the \(maxLength) accepted; ignored")
+        }
+        guard present == length else {
+            return (nil, "extended XMP is incomplete (\(present) of \(length) bytes); ignored")
+        }
         var assembled: [UInt8] = []
         assembled.reserveCapacity(length)
         for part in parts.sorted(by: { $0.offset < $1.offset }) {
-            guard part.offset == assembled.count, assembled.count + part.bytes.count <= length else {
-                return (nil, "extended XMP portions overlap or leave gaps; ignored")
-            }
+            guard part.offset == assembled.count else { return (nil, "extended XMP portions overlap or leave gaps; ignored") }
             assembled += part.bytes
-        }
-        guard assembled.count == length else {
-            return (nil, "extended XMP is incomplete (\(assembled.count) of \(length) bytes); ignored")
         }
         guard MD5.hex(assembled) == guid.uppercased() else {
             return (nil, "extended XMP does not match its MD5 digest \(guid); ignored")

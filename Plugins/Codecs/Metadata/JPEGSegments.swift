@@ -93,7 +93,7 @@ enum JPEGSegments {
         if let xmp {
             if xmp.count + xmpSignature.count <= maxBody {
                 append(marker: 0xE1, xmpSignature, xmp)
-            } else if xmp.count <= 64 << 20 {
+            } else if xmp.count <= ExtendedXMP.maxLength {
                 for body in ExtendedXMP.segments(for: xmp) { append(marker: 0xE1, body) }
             } else {
                 warn("XMP packet of \(xmp.count) bytes is too large for JPEG; not written")

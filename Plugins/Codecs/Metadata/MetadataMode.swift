@@ -6,6 +6,7 @@ public enum MetadataMode: String, CaseIterable, Sendable, ParameterChoice {
     case keep
     /// Neither EXIF nor XMP is written.
     case strip
-    /// As `keep`, without the GPS directory and XMP `exif:GPS…` properties.
+    /// As `keep`, without any GPSInfo pointer (wherever it is; the GPS directories zeroed) and
+    /// without XMP `exif:GPS…` properties.
     case stripLocation = "strip-location"
 }

@@ -1,9 +1,9 @@
 import SumiKit
 
 /// What an encoder writes beside the pixels: the profile, EXIF and XMP of the image, after the
-/// `profile` and `metadata` choices and the rules for a new image — Orientation 1 once the
-/// orientation was applied, pixel dimensions of the output, no EXIF thumbnail (it would show the
-/// old picture).
+/// `profile` and `metadata` choices and the rules for a new image — every orientation record (EXIF
+/// in any directory, XMP `tiff:Orientation`) 1 once the pixels are upright, pixel dimensions of the
+/// output, no EXIF thumbnail (it would show the old picture).
 struct OutputMetadata {
     var icc: [UInt8]?
     var exif: [UInt8]?
@@ -24,9 +24,11 @@ struct OutputMetadata {
         case .strip: icc = nil
         }
         guard mode != .strip else { return }
-        let upright = metadata.orientationApplied && metadata.sourceOrientation != 1
+        // Pixels that are upright (the orientation applied, or none to apply) make every
+        // orientation record 1, so that no reader turns them again.
+        let upright = metadata.orientationApplied
         if let exif = metadata.exif, let block = EXIFBlock(exif) {
-            self.exif = block.rewritten(orientation: upright ? 1 : nil, width: width, height: height,
+            self.exif = block.rewritten(upright: upright, width: width, height: height,
                                         stripLocation: mode == .stripLocation)
         }
         if var xmp = metadata.xmp {

@@ -1,12 +1,15 @@
 /// Reads and writes the metadata chunks of a PNG: `iCCP`, `sRGB`, `cICP`, `eXIf` and XMP in `iTXt`
-/// (keyword `XML:com.adobe.xmp`). Every chunk length is checked against the data.
+/// (keyword `XML:com.adobe.xmp`); EXIF is also read from ImageMagick's raw profile text chunks
+/// (`RawProfileText`) when there is no `eXIf`. Every chunk length is checked against the data.
 enum PNGChunks {
     static let xmpKeyword = Array("XML:com.adobe.xmp".utf8)
 
     static func read(_ bytes: [UInt8]) -> EmbeddedMetadata {
         var found = EmbeddedMetadata()
+        var rawEXIF: [UInt8]?
+        var rawProfileSeen = false
         var at = 8
-        while at + 12 <= bytes.count {
+        chunks: while at + 12 <= bytes.count {
             let length = Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3])
             let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
             let start = at + 8
@@ -26,13 +29,20 @@ enum PNGChunks {
                 found.exif = Array(data)
             case "iTXt" where data.starts(with: xmpKeyword + [0]):
                 found.xmp = internationalText(data.dropFirst(xmpKeyword.count + 1))
+            case "tEXt", "zTXt":
+                // Only the first raw EXIF profile is read: each may inflate to the limit.
+                if !rawProfileSeen && RawProfileText.isEXIFKeyword(data) {
+                    rawProfileSeen = true
+                    rawEXIF = RawProfileText.exif(chunk: data, compressed: type == "zTXt")
+                }
             case "IEND":
-                return found
+                break chunks
             default:
                 break
             }
             at = start + length + 4
         }
+        if found.exif == nil { found.exif = rawEXIF }
         return found
     }
 

@@ -20,10 +20,12 @@ enum TIFFMetadata {
         return copier.out
     }
 
-    /// The EXIF of a TIFF file as an EXIF block (IFD0's descriptive tags and the EXIF and GPS
-    /// directories), or nil when it has none.
+    /// The EXIF of a TIFF file as an EXIF block (IFD0's descriptive tags, its Orientation among
+    /// them, and the EXIF and GPS directories), or nil when it has none of them: the file's own
+    /// Orientation reaches the decoder's orientation step this way, as a JPEG's EXIF does.
     static func exif(of file: EXIFBlock) -> [UInt8]? {
-        guard file.ifd0[EXIFBlock.exifPointerTag] != nil || file.ifd0[EXIFBlock.gpsPointerTag] != nil else { return nil }
+        guard [EXIFBlock.exifPointerTag, EXIFBlock.gpsPointerTag, EXIFBlock.orientationTag].contains(where: { file.ifd0[$0] != nil })
+        else { return nil }
         let header: [UInt8] = file.littleEndian ? [0x49, 0x49, 42, 0, 8, 0, 0, 0] : [0x4D, 0x4D, 0, 42, 0, 0, 0, 8]
         var copier = TIFFFieldCopier(source: file, target: header, littleEndian: file.littleEndian)
         let fields = copier.fields(of: file.ifd0, only: TIFFFieldCopier.ifd0MetadataTags)

@@ -11,7 +11,7 @@ public struct DecodeStage: Stage, RowStage {
     static let path = Parameter<[String]>(required: "path", type: .either([.path, .paths]),
                                           summary: "file to read (- for standard input), or a list of files")
     static let orient = Parameter<Bool>("orient", default: true,
-                                        summary: "apply the EXIF orientation of JPEG files (HEIF irot/imir are always applied)")
+                                        summary: "apply the EXIF orientation (JPEG, PNG, WebP, TIFF; XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied)")
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
                                           summary: "refuse images with more pixels than this, before decoding")
 
@@ -83,8 +83,8 @@ public struct DecodeStage: Stage, RowStage {
     public var producesRows: Bool { !isList }
 
     /// Streams an upright JPEG band by band (DCT-scaled as the whole decode), a non-interlaced PNG
-    /// and a still WebP row by row; any other image is decoded whole and then passed through the
-    /// stream.
+    /// and a still WebP row by row when their EXIF/XMP orientation is 1; any other image (one to
+    /// turn among them) is decoded whole and then passed through the stream.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
@@ -95,9 +95,9 @@ public struct DecodeStage: Stage, RowStage {
                                       into: output, warn: context.warn) {
                 return nil
             }
-        case .png?:
+        case .png? where EXIFOrientation.stored(in: bytes, format: .png) == 1:
             if try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn) { return nil }
-        case .webp?:
+        case .webp? where EXIFOrientation.stored(in: bytes, format: .webp) == 1:
             try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn)
             return nil
         default:
