@@ -41,6 +41,7 @@ struct ValidateCommand {
         let builder = PipelineBuilder(registry: invocation.registry)
         var stageCount = 0
         var needs: [String] = []
+        let inputGuard = InputGuard(items: invocation.items)
         for run in invocation.runs {
             var overrides = run.overrides
             if arguments.batch.template {
@@ -52,7 +53,8 @@ struct ValidateCommand {
             do {
                 let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: overrides)
                 let pipeline = try builder.build(invocation.manifest, values: values)
-                try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+                try SafeMode.current.check(pipeline, invocation: invocation, inputs: arguments.inputs, output: arguments.output)
+                try inputGuard.check(pipeline)
                 stageCount = pipeline.nodes.count
             } catch {
                 throw invocation.locate(error)
