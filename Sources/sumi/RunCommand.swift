@@ -26,11 +26,13 @@ struct RunCommand {
             }
             let builder = PipelineBuilder(registry: invocation.registry)
             let inputGuard = InputGuard(items: invocation.items)
+            let roots = SafeMode.current.roots(items: invocation.items, inputs: arguments.inputs, output: arguments.output)
             for run in invocation.runs {
                 do throws(SumiError) {
                     let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
+                    try SafeMode.current.check(invocation.manifest, values: values, registry: invocation.registry,
+                                               roots: roots, inputs: arguments.inputs)
                     let pipeline = try builder.build(invocation.manifest, values: values)
-                    try SafeMode.current.check(pipeline, invocation: invocation, inputs: arguments.inputs, output: arguments.output)
                     try inputGuard.check(pipeline)
                     pipelines.append((run.input, pipeline))
                 } catch {

@@ -127,48 +127,44 @@ struct SafeMode: Sendable {
         return manifest
     }
 
-    /// Checks a built pipeline against the safe run's rules: files read and written, limits.
+    /// Checks a pipeline's manifest, with one run's values, against the safe run's rules: files read
+    /// and written, limits. It runs before the stages are made, whose own checks would tell whether
+    /// a file exists.
     ///
     /// A path parameter is a read, except on a stage whose output is a file and on a plugin stage,
     /// where every path parameter is checked as a write (a plugin's declarations do not say which
     /// way a file goes, so the stricter rule holds). Reads are confined to the inputs (`-i` files and
     /// what lies below `-i` folders), writes to the folder of `-o`, and `text`'s font files to the
     /// input folders (the `-i` folders, and the folders holding the `-i` files).
-    func check(_ pipeline: Pipeline, invocation: Invocation, inputs: [String], output: String?) throws(SumiError) {
+    func check(_ manifest: Manifest, values: [String: ParamValue], registry: StageRegistry, roots: Roots,
+               inputs: [String]) throws(SumiError) {
         guard safe else { return }
-        let file = FileIO.fileName(of: pipeline.manifest.path)
-        let given = inputs.filter { $0 != "-" && !$0.hasPrefix("@") }
-        let items = invocation.items.map(\.path).filter { $0 != "-" }
-        let readRoots = Set((given + items).compactMap(SafePaths.canonical))
-        let fontRoots = Set(given.filter(FileIO.isDirectory).compactMap(SafePaths.canonical)
-                            + items.map(FileIO.directory).compactMap(SafePaths.canonical))
-        let writeRoot = output.flatMap { out -> String? in
-            guard out != "-" else { return nil }
-            let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
-            return SafePaths.resolved(folder)
-        }
-        for node in pipeline.nodes {
+        let file = FileIO.fileName(of: manifest.path)
+        for entry in manifest.stages {
             func fail(_ parameter: String, _ message: String) -> SumiError {
-                SumiError(.usage, file: file, stage: node.entry.place, parameter: parameter, "--safe: \(message)")
+                SumiError(.usage, file: file, stage: entry.place, parameter: parameter, "--safe: \(message)")
             }
-            let isPlugin = invocation.registry.definition(named: node.descriptor.name)?.origin != "builtin"
-            for (name, raw) in node.entry.with {
-                guard let spec = node.descriptor.parameter(named: name),
-                      let value = try? Substitution.substitute(raw, values: pipeline.values, here: pipeline.manifest.here) else { continue }
+            // An unknown stage is reported when the pipeline is built.
+            guard let definition = registry.definition(named: entry.stage) else { continue }
+            let descriptor = definition.descriptor
+            let isPlugin = definition.origin != "builtin"
+            for (name, raw) in entry.with {
+                guard let spec = descriptor.parameter(named: name),
+                      let value = try? Substitution.substitute(raw, values: values, here: manifest.here) else { continue }
                 let strings = SafePaths.strings(in: value)
                 if SafePaths.involvesPath(spec.type) {
-                    let writes = node.descriptor.output == .file || isPlugin
+                    let writes = descriptor.output == .file || isPlugin
                     for path in strings {
                         if path == "-" {
                             if !writes && !inputs.contains("-") { throw fail(name, "standard input is read only when given as -i -") }
                             continue
                         }
                         if writes {
-                            guard let root = writeRoot, SafePaths.isBelow(path, root: root, creating: true) else {
+                            guard let root = roots.write, SafePaths.isBelow(path, root: root, creating: true) else {
                                 throw fail(name, "writes only below the folder of -o; refused \(MessageText.cut(path))")
                             }
                         } else {
-                            guard readRoots.contains(where: { SafePaths.isBelow(path, root: $0, creating: false) }) else {
+                            guard Roots.contains(path, in: roots.reads) else {
                                 throw fail(name, "reads only the files given with -i (or below a folder given); refused \(MessageText.cut(path))")
                             }
                         }
@@ -177,18 +173,18 @@ struct SafeMode: Sendable {
                         throw fail(name, "at most \(Self.maxCaptures) files per stage, got \(strings.count)")
                     }
                 }
-                if node.descriptor.name == TextStage.descriptor.name, name == TextStage.fontParameter,
+                if descriptor.name == TextStage.descriptor.name, name == TextStage.fontParameter,
                    let font = strings.first.flatMap(TextStage.fontFile) {
                     // One message whether the file is missing, not a font or elsewhere: a refusal
                     // must not tell an uploader which paths exist.
-                    guard fontRoots.contains(where: { SafePaths.isBelow(font, root: $0, creating: false) }) else {
+                    guard Roots.contains(font, in: roots.fonts) else {
                         throw fail(name, "a font file must lie below the folders of the -i inputs (or name font families); refused \(MessageText.cut(font))")
                     }
                 }
-                if node.descriptor.name == TextStage.descriptor.name, name == "text", let text = strings.first, text.count > Self.maxTextLength {
+                if descriptor.name == TextStage.descriptor.name, name == "text", let text = strings.first, text.count > Self.maxTextLength {
                     throw fail(name, "text of at most \(Self.maxTextLength) characters, got \(text.count)")
                 }
-                if node.descriptor.name == "decode", name == "max-pixels", case .number(let n) = value, n > Double(Self.maxPixels) {
+                if descriptor.name == "decode", name == "max-pixels", case .number(let n) = value, n > Double(Self.maxPixels) {
                     throw fail(name, "at most \(Self.maxPixels) pixels, got \(formatNumber(n))")
                 }
             }
