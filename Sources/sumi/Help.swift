@@ -72,7 +72,7 @@ enum Help {
       DIR                     The images in DIR (by extension and content; -r: and its sub-folders).
       'GLOB'                  A pattern the shell did not expand (matching nothing is an error).
       @LIST, @-               The paths in a file, one a line (or on standard input); at most 256 MiB.
-    An output that is one of the inputs (the same file, by any path) is refused before anything runs.
+      An output that is one of the inputs (the same file, by any path) is refused before anything runs.
 
     OPTIONS
       -i, --input INPUT...    Set the parameter "input" (the first -i replaces its default).
@@ -85,7 +85,8 @@ enum Help {
       --set NAME=VALUE        Set any declared parameter; VALUE is parsed by the parameter's type
                               (size "WxH", point "X,Y", rect "X,Y,W,H", colour "#rrggbb", ...).
       --set ID.NAME=VALUE     Set parameter NAME of the stage with id ID (or the only stage of that
-                              name), e.g. --set small.filter=box.
+                              name), e.g. --set small.filter=box. Replacing a value that used
+                              -i or -o (--set photo.path=x.jpg) is warned about.
       -n, --dry-run           Print the input -> output plan and validate; decode and write nothing.
       -r, --recursive         Folder inputs include their sub-folders.
       --strict                A file in a folder input that is not an image is an error (default: a
