@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test-cluster`: a one-node Slurm cluster on this machine (munge + slurmctld + slurmd, no
 # systemd), a 4-task array job over 40 images with `sumi run --shard auto`, and the checks: the union
-# of outputs is complete, no input was processed twice, and a rerun with --skip-existing does no work.
+# of outputs is complete, no input was processed twice, the tasks are balanced (10 inputs each: shards
+# are dealt round robin by position), and a rerun with --skip-existing does no work.
 # Usage: tools/test-cluster.sh PATH-TO-SUMI   (run as root; installs nothing itself: see the Makefile)
 set -euo pipefail
 SUMI=$(realpath "${1:?usage: test-cluster.sh PATH-TO-SUMI}")
@@ -108,6 +109,7 @@ for a in 0 1 2 3; do
   grep -q "\"shard\": \"$((a + 1))/4\"" "$WORK/first-$a.jsonl" || fail "task $a did not run shard $((a + 1))/4"
 done
 per_task=$(for a in 0 1 2 3; do grep -c '"pipeline"' "$WORK/first-$a.jsonl" || true; done | tr '\n' ' ')
+[ "$per_task" = "10 10 10 10 " ] || fail "the shards are not balanced: $per_task(expected 10 each)"
 stamp=$(stat -c %Y "$WORK"/out/* | sort | md5sum)
 
 run_array again "--skip-existing"

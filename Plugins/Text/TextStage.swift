@@ -53,6 +53,15 @@ public struct TextStage: Stage {
     static let hyphens = Parameter<LineBreakOptions.Hyphens>("hyphens", default: .manual,
                                                              summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored")
 
+    /// The name of the parameter that names fonts: family names, or one font file.
+    public static var fontParameter: String { font.spec.name }
+
+    /// The font file a `font` value names; nil when it names fontconfig families. For a caller that
+    /// confines the files a run may read (`--safe`).
+    public static func fontFile(_ value: String) -> String? {
+        if case .file(let path) = FontSpec(parsing: value) { path } else { nil }
+    }
+
     public static let descriptor = StageDescriptor(
         name: "text",
         summary: "Lays out text (any script, colour emoji) as a layer drawn at its final size",

@@ -12,6 +12,8 @@ struct BatchOptions {
     var dryRun = false
     /// `--shard K/N` or `auto`.
     var shard: String?
+    /// `--shard-by position|hash`.
+    var shardBy: String?
     /// `--skip-existing`: runs whose output exists are skipped.
     var skipExisting = false
     /// `--print-inline`: print the pipeline in the one-line form and exit.
@@ -23,7 +25,7 @@ struct BatchOptions {
     /// `graph --svg`.
     var svg = false
 
-    static let runOptions: Set<String> = ["-r", "--recursive", "--strict", "-n", "--dry-run", "--shard",
+    static let runOptions: Set<String> = ["-r", "--recursive", "--strict", "-n", "--dry-run", "--shard", "--shard-by",
                                           "--skip-existing", "--print-inline", "--print-manifest"]
     static let validateOptions: Set<String> = ["-r", "--recursive", "--strict", "--template"]
 
@@ -34,6 +36,7 @@ struct BatchOptions {
         case "--strict": strict = true
         case "-n", "--dry-run": dryRun = true
         case "--shard": shard = try value()
+        case "--shard-by": shardBy = try value()
         case "--skip-existing": skipExisting = true
         case "--print-inline": printInline = true
         case "--print-manifest": printManifest = true

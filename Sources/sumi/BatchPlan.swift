@@ -47,7 +47,7 @@ struct BatchPlan {
                 members.append(("skip", .bool(skip)))
                 text += JSONValue.object(members).serialized() + "\n"
             } else {
-                text += "\(input) -> \(output ?? "(no output parameter)")\(skip ? "  (exists, skipped)" : "")\n"
+                text += Terminal.printable("\(input) -> \(output ?? "(no output parameter)")\(skip ? "  (exists, skipped)" : "")") + "\n"
             }
         }
         let toRun = self.toRun, skipped = self.skipped

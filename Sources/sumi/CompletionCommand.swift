@@ -29,7 +29,7 @@ struct CompletionCommand {
         let stages: [StageDescriptor]
         let commands = Arguments.Command.allCases.map(\.rawValue)
         let runOptions = ["-i", "--input", "-o", "--output", "--set", "--plugin-path", "-j", "--jobs", "--json", "-q", "--quiet",
-                          "-n", "--dry-run", "-r", "--recursive", "--strict", "--shard", "--skip-existing", "--print-inline", "--print-manifest", "--help"]
+                          "-n", "--dry-run", "-r", "--recursive", "--strict", "--shard", "--shard-by", "--skip-existing", "--print-inline", "--print-manifest", "--help"]
         let validateOptions = ["-i", "--input", "-o", "--output", "--set", "--plugin-path", "--json", "-q", "--quiet",
                                "-r", "--recursive", "--strict", "--template", "--help"]
         /// `stage.param=` for every parameter of every stage (`--set` takes a stage name used once).
@@ -52,6 +52,7 @@ struct CompletionCommand {
                 -i|--input) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
                 --set) compopt -o nospace 2>/dev/null; COMPREPLY=($(compgen -W "$sets" -- "$cur")); return ;;
                 --shard) COMPREPLY=($(compgen -W "auto 1/2 2/2 1/4 2/4 3/4 4/4" -- "$cur")); return ;;
+                --shard-by) COMPREPLY=($(compgen -W "position hash" -- "$cur")); return ;;
                 -j|--jobs) return ;;
               esac
               case "${COMP_WORDS[1]}" in
@@ -94,6 +95,7 @@ struct CompletionCommand {
                 -i|--input|-o|--output|--plugin-path) _files; return ;;
                 --set) compadd -S '' -a sets; return ;;
                 --shard) compadd auto 1/2 2/2 1/4 2/4 3/4 4/4; return ;;
+                --shard-by) compadd position hash; return ;;
               esac
               case "$words[2]" in
                 inspect) _describe 'stage' stages ;;
@@ -125,6 +127,7 @@ struct CompletionCommand {
             lines.append("complete -c sumi -n '\(files)' -s o -l output -r -F -d 'output file, folder or template'")
             lines.append("complete -c sumi -n '\(files)' -l set -x -a '\(setTargets.joined(separator: " "))' -d 'NAME=VALUE or STAGE.PARAM=VALUE'")
             lines.append("complete -c sumi -n '__fish_seen_subcommand_from run' -l shard -x -a 'auto 1/2 2/2 1/4 2/4 3/4 4/4' -d 'K/N or auto'")
+            lines.append("complete -c sumi -n '__fish_seen_subcommand_from run' -l shard-by -x -a 'position hash' -d 'how inputs are split'")
             for option in ["dry-run", "recursive", "strict", "skip-existing", "print-inline", "print-manifest", "json", "quiet"] {
                 lines.append("complete -c sumi -n '__fish_seen_subcommand_from run' -l \(option)")
             }

@@ -9,7 +9,8 @@ enum Help {
     USAGE
       sumi run MANIFEST|PIPELINE [INPUT]... [-i INPUT...]... [-o PATH] [--set [ID.]NAME=VALUE]...
                         [--plugin-path DIR]... [--jobs N] [--json] [--quiet] [--dry-run]
-                        [-r] [--strict] [--shard K/N|auto] [--skip-existing] [--print-inline]
+                        [-r] [--strict] [--shard K/N|auto [--shard-by position|hash]]
+                        [--skip-existing] [--print-inline]
       sumi validate MANIFEST|PIPELINE [--set [ID.]NAME=VALUE]... [--template] [--json]
       sumi stages [--json] [--plugin-path DIR]...
       sumi inspect STAGE [--json] [--plugin-path DIR]...
@@ -39,12 +40,14 @@ enum Help {
 
     UNTRUSTED MANIFESTS
       validate never loads a manifest's plugins; run loads those outside the plugin folders only
-      with --allow-manifest-plugins. --safe (or SUMI_SAFE=1) loads none, reads only the -i files,
-      writes only below the folder of -o, and limits pixels, text, files, memory and time.
+      with --allow-manifest-plugins. --safe (or SUMI_SAFE=1) loads none, reads only the -i files
+      (and fonts below their folders), writes only below the folder of -o, and limits pixels, text,
+      files, memory and time.
 
     ENVIRONMENT
       SUMI_PLUGIN_PATH   colon-separated folders whose plugin libraries (*.so) are loaded
-      SUMI_SAFE          1: every run is --safe; SUMI_SAFE_SECONDS lowers its 300 s time limit
+      SUMI_SAFE          1: every run is --safe; SUMI_SAFE_SECONDS lowers its 300 s time limit,
+                         SUMI_SAFE_MEMORY_MB its 4096 MB memory limit
 
     EXIT STATUS
       0 success · 1 a run failed (unreadable image, I/O error, ...) · 2 usage, manifest or validation error
@@ -56,7 +59,8 @@ enum Help {
     USAGE
       sumi run MANIFEST|PIPELINE [INPUT]... [-i INPUT...]... [-o PATH] [--set [ID.]NAME=VALUE]...
                         [--plugin-path DIR]... [--jobs N] [--json] [--quiet] [--dry-run]
-                        [-r] [--strict] [--shard K/N|auto] [--skip-existing] [--print-inline]
+                        [-r] [--strict] [--shard K/N|auto [--shard-by position|hash]]
+                        [--skip-existing] [--print-inline]
 
     Runs the pipeline in MANIFEST, or PIPELINE written on one line (gst-launch style):
       'decode path=in.jpg ! scale width=1024 ! encode path=out.webp'
@@ -67,18 +71,22 @@ enum Help {
       FILE                    An image; several make a batch: the pipeline runs once per input.
       DIR                     The images in DIR (by extension and content; -r: and its sub-folders).
       'GLOB'                  A pattern the shell did not expand (matching nothing is an error).
-      @LIST, @-               The paths in a file, one a line (or on standard input).
+      @LIST, @-               The paths in a file, one a line (or on standard input); at most 256 MiB.
+      An output that is one of the inputs (the same file, by any path) is refused before anything runs.
 
     OPTIONS
       -i, --input INPUT...    Set the parameter "input" (the first -i replaces its default).
       -o, --output PATH       Set the parameter "output". In batch mode: a folder, or a template with
                               {stem} (name without extension), {name}, {ext}, {dir} (the input's folder
                               under its input folder) or {n} (1, 2, ...). A manifest's default output
-                              may be a template too.
+                              may be a template too. A value that would leave the folder (a stem
+                              "..", as of "...png") is refused. Missing folders are created, for -o
+                              and a stage's own path alike.
       --set NAME=VALUE        Set any declared parameter; VALUE is parsed by the parameter's type
                               (size "WxH", point "X,Y", rect "X,Y,W,H", colour "#rrggbb", ...).
       --set ID.NAME=VALUE     Set parameter NAME of the stage with id ID (or the only stage of that
-                              name), e.g. --set small.filter=box.
+                              name), e.g. --set small.filter=box. Replacing a value that used
+                              -i or -o (--set photo.path=x.jpg) is warned about.
       -n, --dry-run           Print the input -> output plan and validate; decode and write nothing.
       -r, --recursive         Folder inputs include their sub-folders.
       --strict                A file in a folder input that is not an image is an error (default: a
@@ -86,6 +94,8 @@ enum Help {
       --shard K/N | auto      Run only the K-th of N disjoint parts of the inputs; auto reads
                               JOB_COMPLETION_INDEX (Kubernetes, with SUMI_SHARD_COUNT) or
                               SLURM_ARRAY_TASK_ID/COUNT (see docs/scale-out.md).
+      --shard-by position|hash  position (default): round robin over the sorted input list, even
+                              parts; hash: by a hash of each path, for tasks whose lists may differ.
       --skip-existing         Skip runs whose output file exists (resume a batch).
       --print-inline          Print the pipeline on one line, with this run's values, and exit.
       --print-manifest        Print an inline pipeline as a manifest file, and exit.
@@ -95,9 +105,11 @@ enum Help {
                               output is "-"); with --shard or --skip-existing, a summary line last.
       -q, --quiet             No warnings and no progress bar.
       --safe                  Run a manifest from others: no manifest plugins, reads only below
-                              the -i inputs, writes only below the folder of -o, limits on pixels
-                              (50 M), text (10,000 characters), files per stage (64), memory (8 GiB)
-                              and time (300 s); each violation is exit status 2.
+                              the -i inputs (font files: below the inputs' folders), writes only
+                              below the folder of -o (every path of a writer or plugin stage),
+                              limits on pixels (50 M), text (10,000 characters), files per stage
+                              (64), memory (4 GiB; SUMI_SAFE_MEMORY_MB lowers it) and time (300 s;
+                              SUMI_SAFE_SECONDS lowers it); each violation is exit status 2.
       --allow-manifest-plugins  Load the manifest's plugins outside the plugin folders (their code runs).
       -h, --help              Show this help.
     """

@@ -18,6 +18,10 @@ struct InputItem: Sendable, Hashable {
 /// shell left unexpanded, folders (their images, by extension and content; `--recursive` descends),
 /// `@list.txt` (one path a line) and `@-` (the list on standard input).
 struct InputExpansion {
+    /// The largest list `@LIST` or `@-` may be (about two million paths): a larger one, or an
+    /// endless stream on standard input, is a usage error rather than memory taken without bound.
+    static let maxListBytes = 256 << 20
+
     var recursive = false
     /// Non-images in a folder are an error instead of a warning.
     var strict = false
@@ -65,15 +69,14 @@ struct InputExpansion {
     /// `@list`: one path a line; blank lines and lines starting with `#` are skipped. Every file must
     /// exist (a list is usually generated, and a stale one should stop the batch before it starts).
     func expandList(_ list: String) throws(SumiError) -> [InputItem] {
-        let bytes: [UInt8]
-        if list == "-" {
-            bytes = Self.readStandardInput()
-        } else {
-            do { bytes = try FileIO.read(list, limit: 1 << 30) } catch {
-                throw SumiError.usage("-i @\(list): cannot read the list: \(error.message)")
-            }
-        }
         let name = list == "-" ? "standard input" : list
+        let bytes: [UInt8]
+        do { bytes = try FileIO.read(list, limit: Self.maxListBytes) } catch {
+            if error.message.hasSuffix("larger than \(Self.maxListBytes) bytes") {
+                throw SumiError.usage("-i @\(list): \(name) holds more than \(Self.maxListBytes >> 20) MiB; split the list")
+            }
+            throw SumiError.usage("-i @\(list): cannot read the list: \(error.message)")
+        }
         var items: [InputItem] = []
         var missing: [String] = []
         for (number, raw) in String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -176,18 +179,6 @@ struct InputExpansion {
             if let p = result.gl_pathv[i] { paths.append(String(cString: p)) }
         }
         return paths.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-    }
-
-    static func readStandardInput() -> [UInt8] {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += buffer[0..<n]
-        }
-        return bytes
     }
 
     /// `a/./b` and `a//b` name the same file as `a/b`.

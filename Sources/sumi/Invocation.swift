@@ -27,6 +27,8 @@ struct Invocation {
     /// The number of inputs before sharding, and the shard (if any).
     let totalInputs: Int
     let shard: Shard?
+    /// Every input of the batch, expanded (before sharding).
+    let items: [InputItem]
     /// For an inline pipeline, the column of each stage (by manifest index), and its manifest JSON.
     let inlineColumns: [Int]?
     let inlineJSON: JSONValue?
@@ -52,13 +54,20 @@ struct Invocation {
             inlineJSON = nil
         }
         let file = FileIO.fileName(of: manifest.path)
-        shard = try arguments.batch.shard.map { (text: String) throws(SumiError) in try Shard.parse(text) }
+        if arguments.batch.shardBy != nil, arguments.batch.shard == nil {
+            throw SumiError.usage("--shard-by chooses how --shard splits the inputs; give --shard too")
+        }
+        shard = try arguments.batch.shard.map { (text: String) throws(SumiError) in
+            try Shard.parse(text, by: arguments.batch.shardBy)
+        }
 
         // --set: manifest parameters by name, stage parameters by ID.PARAM.
         var values: [String: ParamValue] = [:]
+        var replacedReferences: [(set: String, parameters: [String])] = []
         for (name, text) in arguments.sets {
             if name.contains(".") {
-                try overrides.apply(name, text, to: &manifest, registry: registry, file: file)
+                let replaced = try overrides.apply(name, text, to: &manifest, registry: registry, file: file)
+                if !replaced.isEmpty { replacedReferences.append((name, replaced)) }
                 continue
             }
             guard let param = manifest.parameter(named: name) else {
@@ -84,17 +93,29 @@ struct Invocation {
             items = try expansion.expand(arguments.inputs)
             guard !items.isEmpty else { throw SumiError.usage("-i: no input images found") }
         }
+        self.items = items
         var userGiven = Set(values.keys)
         if !items.isEmpty { userGiven.insert("input") }
         if arguments.output != nil { userGiven.insert("output") }
         overrides.markReferences(to: userGiven, in: manifest)
+        // `--set photo.path=X` replaces the stage's "${input}": the -i inputs no longer reach it.
+        for (set, parameters) in replacedReferences {
+            for parameter in Set(parameters).sorted() where userGiven.contains(parameter) {
+                let option = parameter == "input" && !items.isEmpty ? "-i"
+                    : parameter == "output" && arguments.output != nil ? "-o" : "--set \(parameter)"
+                warn("--set \(set) replaces the stage's \"${\(parameter)}\", so the value of \(option) is not used by that stage")
+            }
+        }
         self.overrides = overrides
 
         let plan = try Self.plan(manifest: manifest, items: items, output: arguments.output, values: values, file: file)
         totalInputs = plan.count
         self.manifest = manifest
         if let shard {
-            runs = plan.filter { $0.input.map(shard.contains) ?? (shard.index == 1) }
+            // A run per input follows the inputs' order, so its position is the input's.
+            runs = plan.enumerated().filter { position, run in
+                run.input.map { shard.contains(position: position, path: $0) } ?? (shard.index == 1)
+            }.map(\.element)
         } else {
             runs = plan
         }
@@ -139,7 +160,7 @@ struct Invocation {
                     let inputValue = overrides["input"] ?? manifest.parameter(named: "input")?.defaultValue
                     // Without an input the run stops at "input is required"; the template stays as written.
                     if case .path(let p)? = inputValue {
-                        resolved = template.render(InputItem(path: p, relativeDirectory: ""), number: 1)
+                        resolved = try template.render(InputItem(path: p, relativeDirectory: ""), number: 1)
                     }
                 }
                 if output != nil || resolved != chosen { overrides["output"] = .path(resolved) }
@@ -166,7 +187,7 @@ struct Invocation {
         var runs: [Run] = []
         var outputs: [String: String] = [:]
         for (number, item) in items.enumerated() {
-            let path = template.render(item, number: number + 1)
+            let path = try template.render(item, number: number + 1)
             // Two runs writing one file would race, and one result would silently be lost.
             if let first = outputs[path] {
                 if first == item.path {

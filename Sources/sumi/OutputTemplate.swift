@@ -9,6 +9,8 @@ struct OutputTemplate: Sendable {
     static let tokens = ["stem", "name", "ext", "dir", "n"]
 
     let text: String
+    /// Where the template came from, for messages (`-o`, "the default output").
+    let origin: String
 
     /// Whether `text` holds any token (then each input gets its own output).
     /// Any `{word}` counts, so a misspelt token is reported rather than written literally.
@@ -38,16 +40,38 @@ struct OutputTemplate: Sendable {
             rest = after[after.index(after: close)...]
         }
         self.text = text
+        self.origin = origin
     }
 
     /// The path for one input (`number` is 1-based). An empty `{dir}` leaves no empty folder level.
-    func render(_ input: InputItem, number: Int) -> String {
+    /// Tokens are filled in one pass, so a value holding `{n}` (an input named `{n}.png`) stays as
+    /// it is. A value that would move the path to another folder is refused: `.` or `..` (the stem of
+    /// `...png`), or a `/` in a value other than `{dir}`, whose folders may not be `.` or `..`.
+    func render(_ input: InputItem, number: Int) throws(SumiError) -> String {
         let path = input.path == "-" ? "stdin" : input.path
-        var out = text.replacingAll("{stem}", with: FileIO.stem(of: path))
-        out = out.replacingAll("{name}", with: FileIO.fileName(of: path))
-        out = out.replacingAll("{ext}", with: Self.originalExtension(of: path))
-        out = out.replacingAll("{n}", with: String(number))
-        out = out.replacingAll("{dir}", with: input.relativeDirectory)
+        let values: [String: String] = [
+            "stem": FileIO.stem(of: path), "name": FileIO.fileName(of: path), "ext": Self.originalExtension(of: path),
+            "n": String(number), "dir": input.relativeDirectory,
+        ]
+        var out = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "{") {
+            let after = rest[rest.index(after: open)...]
+            guard let close = after.firstIndex(of: "}"), let value = values[String(after[..<close])] else {
+                out += rest[...open]
+                rest = after
+                continue
+            }
+            let token = String(after[..<close])
+            let parts = value.split(separator: "/", omittingEmptySubsequences: false)
+            if value == "." || value == ".." || (token != "dir" && parts.count > 1) || (token == "dir" && parts.contains { $0 == "." || $0 == ".." }) {
+                throw SumiError.usage("\(origin) \(text): {\(token)} of \(MessageText.cut(input.path)) is \"\(MessageText.cut(value))\", which would move the output to another folder; rename the input or use {n}")
+            }
+            out += rest[..<open]
+            out += value
+            rest = after[after.index(after: close)...]
+        }
+        out += rest
         while out.contains("//") { out = out.replacingAll("//", with: "/") }
         if out.hasPrefix("/"), !text.hasPrefix("/") { out.removeFirst() }
         return out

@@ -25,11 +25,15 @@ struct RunCommand {
                 return 0
             }
             let builder = PipelineBuilder(registry: invocation.registry)
+            let inputGuard = InputGuard(items: invocation.items)
+            let roots = SafeMode.current.roots(items: invocation.items, inputs: arguments.inputs, output: arguments.output)
             for run in invocation.runs {
                 do throws(SumiError) {
                     let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
+                    try SafeMode.current.check(invocation.manifest, values: values, registry: invocation.registry,
+                                               roots: roots, inputs: arguments.inputs)
                     let pipeline = try builder.build(invocation.manifest, values: values)
-                    try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+                    try inputGuard.check(pipeline)
                     pipelines.append((run.input, pipeline))
                 } catch {
                     throw invocation.locate(error)
@@ -73,7 +77,7 @@ struct RunCommand {
         let runOne: @Sendable (Int) -> Void = { index in
             let (input, pipeline) = tasks[index]
             let reported = batch ? input : nil
-            let reportToStderr = Self.writesToStandardOutput(pipeline)
+            let reportToStderr = PipelineWrites.writesToStandardOutput(pipeline)
             do throws(SumiError) {
                 let result = try Runner(pipeline: pipeline, warn: warn).run()
                 if json { Self.emit(RunReport.success(pipeline: name, input: reported, result: result), toStderr: reportToStderr) }
@@ -95,8 +99,11 @@ struct RunCommand {
             }
         }
 
-        OutputFolders.create(for: tasks.compactMap { task in
-            if case .path(let out)? = task.pipeline.values["output"] { out } else { nil }
+        // Every file a stage writes (`-o`, and `encode path=new/x.jpg` alike) gets its folders.
+        OutputFolders.create(for: tasks.flatMap { task in
+            var files = PipelineWrites.files(of: task.pipeline)
+            if case .path(let out)? = task.pipeline.values["output"], !files.contains(out) { files.append(out) }
+            return files
         })
         defer { OutputFolders.removeUnused() }
         let jobs = min(arguments.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), tasks.count)
@@ -111,16 +118,6 @@ struct RunCommand {
             }
         }
         return worst.code
-    }
-
-    /// Whether a stage writes its file to standard output (`path` is `-`): the report then goes to
-    /// stderr so it does not mix with the data.
-    static func writesToStandardOutput(_ pipeline: Pipeline) -> Bool {
-        pipeline.nodes.contains { node in
-            node.descriptor.output == .file && node.entry.with.contains { name, raw in
-                name == "path" && (try? Substitution.substitute(raw, values: pipeline.values, here: pipeline.manifest.here)) == .string("-")
-            }
-        }
     }
 
     static func emit(_ report: JSONValue, toStderr: Bool) {

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SumiEngine
 import SumiKit
+import SumiText
 
 /// `--safe` (or `SUMI_SAFE=1`): running manifests written by others, as a service does.
 ///
@@ -56,7 +57,7 @@ struct SafeMode: Sendable {
     /// The resident-memory limit in bytes.
     var residentLimit: Int {
         guard let env = getenv("SUMI_SAFE_MEMORY_MB"), let n = Int(String(cString: env)), n >= 1 else { return Self.maxResident }
-        return min(n << 20, Self.maxResident)
+        return min(n, Self.maxResident >> 20) << 20
     }
 
     /// Starts the limits of a safe run: address space, and a watchdog for the wall time and the
@@ -73,14 +74,13 @@ struct SafeMode: Sendable {
         var thread = pthread_t()
         pthread_create(&thread, nil, { argument in
             guard let limits = argument?.assumingMemoryBound(to: (seconds: Int, bytes: Int).self).pointee else { return nil }
-            var start = timespec()
-            clock_gettime(CLOCK_MONOTONIC, &start)
+            let start = SafeMode.monotonicNanoseconds()
+            let limit = limits.seconds * 1_000_000_000
             while true {
                 var tick = timespec(tv_sec: 0, tv_nsec: 100_000_000), left = timespec()
                 while nanosleep(&tick, &left) != 0 { tick = left }
-                var now = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &now)
-                if now.tv_sec - start.tv_sec >= limits.seconds {
+                // Nanoseconds, not whole seconds: a run started at x.9 s is not stopped at x+1 s.
+                if SafeMode.monotonicNanoseconds() - start >= limit {
                     Terminal.standardError("sumi: error: --safe: the run took longer than its limit of \(limits.seconds) s; stopped\n")
                     TemporaryFiles.cleanUpAndExit(2)
                 }
@@ -92,6 +92,13 @@ struct SafeMode: Sendable {
             }
         }, box)
         pthread_detach(thread)
+    }
+
+    /// Monotonic time in nanoseconds.
+    static func monotonicNanoseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return now.tv_sec * 1_000_000_000 + now.tv_nsec
     }
 
     /// The process's resident memory, from /proc/self/statm (0 when it cannot be read).
@@ -120,37 +127,44 @@ struct SafeMode: Sendable {
         return manifest
     }
 
-    /// Checks a built pipeline against the safe run's rules: files read and written, limits.
-    func check(_ pipeline: Pipeline, inputs: [String], output: String?) throws(SumiError) {
+    /// Checks a pipeline's manifest, with one run's values, against the safe run's rules: files read
+    /// and written, limits. It runs before the stages are made, whose own checks would tell whether
+    /// a file exists.
+    ///
+    /// A path parameter is a read, except on a stage whose output is a file and on a plugin stage,
+    /// where every path parameter is checked as a write (a plugin's declarations do not say which
+    /// way a file goes, so the stricter rule holds). Reads are confined to the inputs (`-i` files and
+    /// what lies below `-i` folders), writes to the folder of `-o`, and `text`'s font files to the
+    /// input folders (the `-i` folders, and the folders holding the `-i` files).
+    func check(_ manifest: Manifest, values: [String: ParamValue], registry: StageRegistry, roots: Roots,
+               inputs: [String]) throws(SumiError) {
         guard safe else { return }
-        let file = FileIO.fileName(of: pipeline.manifest.path)
-        let readRoots = inputs.filter { $0 != "-" }.compactMap(SafePaths.canonical)
-        let writeRoot = output.flatMap { out -> String? in
-            guard out != "-" else { return nil }
-            let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
-            return SafePaths.resolved(folder)
-        }
-        for node in pipeline.nodes {
+        let file = FileIO.fileName(of: manifest.path)
+        for entry in manifest.stages {
             func fail(_ parameter: String, _ message: String) -> SumiError {
-                SumiError(.usage, file: file, stage: node.entry.place, parameter: parameter, "--safe: \(message)")
+                SumiError(.usage, file: file, stage: entry.place, parameter: parameter, "--safe: \(message)")
             }
-            for (name, raw) in node.entry.with {
-                guard let spec = node.descriptor.parameter(named: name),
-                      let value = try? Substitution.substitute(raw, values: pipeline.values, here: pipeline.manifest.here) else { continue }
+            // An unknown stage is reported when the pipeline is built.
+            guard let definition = registry.definition(named: entry.stage) else { continue }
+            let descriptor = definition.descriptor
+            let isPlugin = definition.origin != "builtin"
+            for (name, raw) in entry.with {
+                guard let spec = descriptor.parameter(named: name),
+                      let value = try? Substitution.substitute(raw, values: values, here: manifest.here) else { continue }
                 let strings = SafePaths.strings(in: value)
                 if SafePaths.involvesPath(spec.type) {
-                    let writes = node.descriptor.output == .file && name == "path"
+                    let writes = descriptor.output == .file || isPlugin
                     for path in strings {
                         if path == "-" {
                             if !writes && !inputs.contains("-") { throw fail(name, "standard input is read only when given as -i -") }
                             continue
                         }
                         if writes {
-                            guard let root = writeRoot, SafePaths.isBelow(path, root: root, creating: true) else {
+                            guard let root = roots.write, SafePaths.isBelow(path, root: root, creating: true) else {
                                 throw fail(name, "writes only below the folder of -o; refused \(MessageText.cut(path))")
                             }
                         } else {
-                            guard readRoots.contains(where: { SafePaths.isBelow(path, root: $0, creating: false) }) else {
+                            guard Roots.contains(path, in: roots.reads) else {
                                 throw fail(name, "reads only the files given with -i (or below a folder given); refused \(MessageText.cut(path))")
                             }
                         }
@@ -159,10 +173,18 @@ struct SafeMode: Sendable {
                         throw fail(name, "at most \(Self.maxCaptures) files per stage, got \(strings.count)")
                     }
                 }
-                if node.descriptor.name == "text", name == "text", let text = strings.first, text.count > Self.maxTextLength {
+                if descriptor.name == TextStage.descriptor.name, name == TextStage.fontParameter,
+                   let font = strings.first.flatMap(TextStage.fontFile) {
+                    // One message whether the file is missing, not a font or elsewhere: a refusal
+                    // must not tell an uploader which paths exist.
+                    guard Roots.contains(font, in: roots.fonts) else {
+                        throw fail(name, "a font file must lie below the folders of the -i inputs (or name font families); refused \(MessageText.cut(font))")
+                    }
+                }
+                if descriptor.name == TextStage.descriptor.name, name == "text", let text = strings.first, text.count > Self.maxTextLength {
                     throw fail(name, "text of at most \(Self.maxTextLength) characters, got \(text.count)")
                 }
-                if node.descriptor.name == "decode", name == "max-pixels", case .number(let n) = value, n > Double(Self.maxPixels) {
+                if descriptor.name == "decode", name == "max-pixels", case .number(let n) = value, n > Double(Self.maxPixels) {
                     throw fail(name, "at most \(Self.maxPixels) pixels, got \(formatNumber(n))")
                 }
             }

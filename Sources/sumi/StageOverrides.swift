@@ -10,10 +10,12 @@ struct StageOverrides {
     private(set) var userSet: [Int: Set<String>] = [:]
 
     /// Applies `ID.PARAM=VALUE` to `manifest`. `ID` is a stage id, or a stage name used by exactly one
-    /// stage.
+    /// stage. Returns the manifest parameters the replaced value referred to (`${input}`…), whose
+    /// values then no longer reach that stage.
+    @discardableResult
     mutating func apply(_ name: String, _ text: String, to manifest: inout Manifest, registry: StageRegistry,
-                        file: String) throws(SumiError) {
-        guard let dot = name.firstIndex(of: ".") else { return }
+                        file: String) throws(SumiError) -> [String] {
+        guard let dot = name.firstIndex(of: ".") else { return [] }
         let id = String(name[..<dot]), param = String(name[name.index(after: dot)...])
         let ids = manifest.stages.compactMap(\.id)
         var index = manifest.stages.firstIndex { $0.id == id }
@@ -41,10 +43,12 @@ struct StageOverrides {
         do { value = try spec.type.parse(text: text) } catch {
             throw SumiError(.usage, file: file, stage: entry.place, parameter: param, "--set: expected \(error.expected), got \(error.found)")
         }
+        let replaced = entry.with.filter { $0.0 == param }.flatMap { Substitution.references(in: $0.1) }
         var with = entry.with.filter { $0.0 != param }
         with.append((param, value.json))
         manifest.stages[index].with = with
         userSet[index, default: []].insert(param)
+        return replaced
     }
 
     /// Marks every stage parameter whose value refers to one of `parameters` (manifest parameters the

@@ -4,7 +4,6 @@ import Glibc
 import SumiEngine
 import SumiKit
 import Synchronization
-import Synchronization
 
 /// Writing to the terminal's streams.
 enum Terminal {
@@ -44,11 +43,32 @@ enum Terminal {
 
     /// Prints `sumi: error: …`.
     static func error(_ error: SumiError) {
-        standardError("sumi: error: \(error.description)\n")
+        standardError("sumi: error: \(printable(error.description))\n")
     }
 
     static func warning(_ text: String) {
-        standardError("sumi: warning: \(text)\n")
+        standardError("sumi: warning: \(printable(text))\n")
+    }
+
+    /// `text` safe to show on a terminal: messages quote files, manifests and plugins, whose control
+    /// characters could move the cursor, retitle the window or hide the rest of the line. Every C0
+    /// control but tab and newline, DEL and every C1 control (so every escape sequence's introducer)
+    /// is shown as `\xHH` instead.
+    static func printable(_ text: String) -> String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
+        }
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: "\\x\(hex.count < 2 ? "0" : "")\(hex)".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 
     static var standardErrorIsTerminal: Bool { isatty(2) != 0 }
@@ -69,7 +89,7 @@ final class ProgressBar: Sendable {
             let width = 30
             let filled = total == 0 ? width : width * counts.done / total
             let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-            let name = item.count > 40 ? "…" + item.suffix(39) : item
+            let name = Terminal.printable(item.count > 40 ? "…" + item.suffix(39) : item)
             let failures = counts.failed > 0 ? " \(counts.failed) failed" : ""
             Terminal.standardError("\r\u{1B}[K[\(bar)] \(counts.done)/\(total)\(failures) \(name)")
             if counts.done == total { Terminal.standardError("\n") }

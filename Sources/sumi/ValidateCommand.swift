@@ -41,6 +41,8 @@ struct ValidateCommand {
         let builder = PipelineBuilder(registry: invocation.registry)
         var stageCount = 0
         var needs: [String] = []
+        let inputGuard = InputGuard(items: invocation.items)
+        let roots = SafeMode.current.roots(items: invocation.items, inputs: arguments.inputs, output: arguments.output)
         for run in invocation.runs {
             var overrides = run.overrides
             if arguments.batch.template {
@@ -51,8 +53,10 @@ struct ValidateCommand {
             }
             do {
                 let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: overrides)
+                try SafeMode.current.check(invocation.manifest, values: values, registry: invocation.registry,
+                                           roots: roots, inputs: arguments.inputs)
                 let pipeline = try builder.build(invocation.manifest, values: values)
-                try SafeMode.current.check(pipeline, inputs: arguments.inputs, output: arguments.output)
+                try inputGuard.check(pipeline)
                 stageCount = pipeline.nodes.count
             } catch {
                 throw invocation.locate(error)

@@ -1,0 +1,37 @@
+import SumiEngine
+import SumiKit
+
+/// The files a built pipeline writes, read from its stages' declarations: every path named by a
+/// path parameter of a stage whose output is a file (`encode`, `pdf-page`, a plugin's writer).
+/// `-` is standard output.
+enum PipelineWrites {
+    /// One written path, with the stage and parameter that name it.
+    struct Target {
+        var node: Pipeline.Node
+        var parameter: String
+        var path: String
+    }
+
+    static func targets(of pipeline: Pipeline) -> [Target] {
+        pipeline.nodes.flatMap { node -> [Target] in
+            guard node.descriptor.output == .file else { return [] }
+            return node.entry.with.flatMap { name, raw -> [Target] in
+                guard let spec = node.descriptor.parameter(named: name), SafePaths.involvesPath(spec.type),
+                      let value = try? Substitution.substitute(raw, values: pipeline.values, here: pipeline.manifest.here)
+                else { return [] }
+                return SafePaths.strings(in: value).map { Target(node: node, parameter: name, path: $0) }
+            }
+        }
+    }
+
+    /// The written paths, without standard output.
+    static func files(of pipeline: Pipeline) -> [String] {
+        targets(of: pipeline).map(\.path).filter { $0 != "-" }
+    }
+
+    /// Whether a stage writes its file to standard output (the report then goes to stderr so it
+    /// does not mix with the data).
+    static func writesToStandardOutput(_ pipeline: Pipeline) -> Bool {
+        targets(of: pipeline).contains { $0.path == "-" }
+    }
+}

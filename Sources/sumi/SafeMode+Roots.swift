@@ -1,0 +1,51 @@
+import SumiEngine
+import SumiKit
+
+extension SafeMode {
+    /// The roots of this invocation; none (and no file system calls) outside a safe run.
+    func roots(items: [InputItem], inputs: [String], output: String?) -> Roots {
+        safe ? Roots(items: items, inputs: inputs, output: output) : Roots(reads: [], fonts: [], write: nil)
+    }
+
+    /// The folders and files a safe run may reach, resolved once for all runs of an invocation:
+    /// reads below the `-i` inputs, font files below the inputs' folders, writes below the folder
+    /// of `-o`. All canonical (symbolic links and `..` resolved).
+    struct Roots {
+        /// The `-i` files and folders (expanded: a folder's files, a list's files).
+        let reads: Set<String>
+        /// The `-i` folders and the folders holding the `-i` files.
+        let fonts: Set<String>
+        /// The folder of `-o`; nil when there is none (or it is standard output).
+        let write: String?
+
+        init(reads: Set<String>, fonts: Set<String>, write: String?) {
+            self.reads = reads
+            self.fonts = fonts
+            self.write = write
+        }
+
+        init(items: [InputItem], inputs: [String], output: String?) {
+            let given = inputs.filter { $0 != "-" && !$0.hasPrefix("@") }
+            let files = items.map(\.path).filter { $0 != "-" }
+            reads = Set((given + files).compactMap(SafePaths.canonical))
+            fonts = Set(given.filter(FileIO.isDirectory).compactMap(SafePaths.canonical)
+                        + Set(files.map(FileIO.directory)).compactMap(SafePaths.canonical))
+            write = output.flatMap { out -> String? in
+                guard out != "-" else { return nil }
+                let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
+                return SafePaths.resolved(folder)
+            }
+        }
+
+        /// Whether the existing file `path` is one of `roots` or lies below one.
+        static func contains(_ path: String, in roots: Set<String>) -> Bool {
+            guard let resolved = SafePaths.canonical(path) else { return false }
+            var current = resolved
+            while true {
+                if roots.contains(current) { return true }
+                guard current != "/" else { return false }
+                current = FileIO.directory(of: current)
+            }
+        }
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+
+/// `--safe` on the paths a manifest can still reach: font files, the path parameters of writer and
+/// plugin stages, and limits given in the environment.
+@Suite struct SafeModeBoundsTests {
+    static let dejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    /// A `text` font file outside the inputs' folders is refused with one message whether it exists,
+    /// is no font, or is missing; inside them, or as a family, it is used.
+    @Test func fontFilesOnlyBelowTheInputFolders() throws {
+        let dir = try CLI.temporaryFolder("safe-font")
+        try FileManager.default.createDirectory(atPath: "\(dir)/in", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/in/photo.jpg")
+        try FileManager.default.copyItem(atPath: Self.dejaVu, toPath: "\(dir)/in/mine.ttf")
+        try FileManager.default.createSymbolicLink(atPath: "\(dir)/in/link.ttf", withDestinationPath: Self.dejaVu)
+        func run(font: String, safe: Bool = true) throws -> CLI.Result {
+            try CLI.run(["run", "pipelines/caption.json", "-i", "\(dir)/in/photo.jpg", "-o", "\(dir)/out/c.jpg",
+                         "--set", "label.font=\(font)"] + (safe ? ["--safe"] : []))
+        }
+        var messages: [String] = []
+        for font in [Self.dejaVu, "/etc/passwd", "/nonexistent/x.ttf", "\(dir)/in/link.ttf", "\(dir)/in/missing.ttf"] {
+            let r = try run(font: font)
+            #expect(r.status == 2, "\(font): \(r.stderr)")
+            messages.append(r.stderr.replacingOccurrences(of: font, with: "FONT"))
+        }
+        #expect(Set(messages).count == 1, "\(messages)")
+        #expect(messages[0].contains("stages[1] \"label\" (text): parameter \"font\": --safe: a font file must lie below the folders of the -i inputs (or name font families); refused FONT"), "\(messages[0])")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/c.jpg"))
+        // Outside --safe the file is used as before.
+        #expect(try run(font: Self.dejaVu, safe: false).status == 0)
+        try FileManager.default.removeItem(atPath: "\(dir)/out/c.jpg")
+        for font in ["\(dir)/in/mine.ttf", "DejaVu Sans:bold"] {
+            let r = try run(font: font)
+            #expect(r.status == 0, "\(font): \(r.stderr)")
+            #expect(CLI.identify("\(dir)/out/c.jpg")?.width == 3000, "\(font)")
+            try FileManager.default.removeItem(atPath: "\(dir)/out/c.jpg")
+        }
+    }
+
+    /// A C plugin with a writer stage whose path parameter is not called `path`, and a stage with a
+    /// path parameter: in --safe both are writes, confined to the folder of -o, even when the file
+    /// lies among the inputs.
+    @Test func pluginAndWriterPathsAreCheckedAsWrites() throws {
+        let dir = try CLI.temporaryFolder("safe-plugin")
+        for folder in ["in", "out", "plugins"] {
+            try FileManager.default.createDirectory(atPath: "\(dir)/\(folder)", withIntermediateDirectories: true)
+        }
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/in/photo.jpg")
+        try BatchSafetyTests.solid("red", at: "\(dir)/in/victim.png")
+        try Self.pathPlugin.write(toFile: "\(dir)/plugin.c", atomically: true, encoding: .utf8)
+        let built = try ProcessRunner.run("/usr/bin/cc", ["-shared", "-fPIC", "-I", CLI.root + "/Sources/CSumiPlugin/include",
+                                                           "-o", "\(dir)/plugins/libpaths.so", "\(dir)/plugin.c"])
+        try #require(built.status == 0, "\(built.stderr)")
+        func run(_ stage: String) throws -> CLI.Result {
+            try """
+            {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
+             "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}}, \(stage),
+                        {"stage": "encode", "from": {"in": "photo"}, "with": {"path": "${output}"}}]}
+            """.write(toFile: "\(dir)/m.json", atomically: true, encoding: .utf8)
+            return try CLI.run(["run", "\(dir)/m.json", "--safe", "--plugin-path", "\(dir)/plugins", "-i", "\(dir)/in",
+                                "-o", "\(dir)/out/", "--dry-run"])
+        }
+        let cases = [
+            (#"{"stage": "save-to", "from": {"in": "photo"}, "with": {"target": "IN/victim.png"}}"#, "stages[1] (save-to): parameter \"target\""),
+            (#"{"stage": "with-table", "from": {"in": "photo"}, "with": {"table": "IN/victim.png"}}"#, "stages[1] (with-table): parameter \"table\""),
+        ]
+        for (stage, place) in cases {
+            let refused = try run(stage.replacingOccurrences(of: "IN", with: "\(dir)/in"))
+            #expect(refused.status == 2, "\(stage): \(refused.stderr)")
+            #expect(refused.stderr.contains("\(place): --safe: writes only below the folder of -o; refused \(dir)/in/victim.png"), "\(refused.stderr)")
+            let allowed = try run(stage.replacingOccurrences(of: "IN", with: "\(dir)/out"))
+            #expect(allowed.status == 0, "\(stage): \(allowed.stderr)")
+        }
+        #expect(BatchSafetyTests.firstPixel("\(dir)/in/victim.png") == "255,0,0")
+    }
+
+    /// SUMI_SAFE_MEMORY_MB above the cap is the cap (it overflowed to 0 MB and stopped every run);
+    /// SUMI_SAFE_SECONDS=1 never stops a run before a whole second has passed.
+    @Test func environmentLimitsAreCappedAndTimedPrecisely() throws {
+        let dir = try CLI.temporaryFolder("safe-env")
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/photo.jpg")
+        let big = try CLI.run(["run", "pipelines/thumbnail.json", "--safe", "-i", "\(dir)/photo.jpg", "-o", "\(dir)/t.jpg"],
+                              environment: ["SUMI_SAFE_MEMORY_MB": "17592186044416"])
+        #expect(big.status == 0, "\(big.stderr)")
+        #expect(CLI.identify("\(dir)/t.jpg")?.width == 512)
+
+        let inputs = try (0..<40).flatMap { i in
+            try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/p\(i).jpg")
+            return ["-i", "\(dir)/p\(i).jpg"]
+        }
+        // Whole seconds stopped a run anywhere from 0 to 1 s after it started: three runs all
+        // lasting a second would be luck.
+        for attempt in 0..<3 {
+            try FileManager.default.createDirectory(atPath: "\(dir)/t\(attempt)", withIntermediateDirectories: true)
+            let start = Date()
+            let slow = try CLI.run(["run", "pipelines/thumbnail.json", "--safe", "--jobs", "1", "-o", "\(dir)/t\(attempt)/{stem}.png",
+                                    "--set", "width=1500"] + inputs, environment: ["SUMI_SAFE_SECONDS": "1"])
+            let elapsed = Date().timeIntervalSince(start)
+            #expect(slow.status == 2 && slow.stderr.contains("longer than its limit of 1 s"), "\(slow.stderr)")
+            #expect(elapsed >= 1.0, "stopped after \(elapsed) s")
+        }
+    }
+
+    /// Two stages: `save-to` (image in, file out, a path parameter `target`) and `with-table` (image
+    /// in and out, a path parameter `table`). Neither runs in these tests: --dry-run stops first.
+    static let pathPlugin = #"""
+    #include "sumi_plugin.h"
+    static const char saver[] = "{\"name\": \"save-to\", \"summary\": \"Writes an image somewhere\","
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"file\","
+        " \"params\": [{\"name\": \"target\", \"type\": \"path\", \"required\": true, \"summary\": \"where\"}]}";
+    static const char table[] = "{\"name\": \"with-table\", \"summary\": \"Reads a table\","
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"image\","
+        " \"params\": [{\"name\": \"table\", \"type\": \"path\", \"required\": true, \"summary\": \"a table\"}]}";
+    static int32_t create(const sumi_stage *s, const sumi_params *p, void **instance, sumi_error *e) {
+        (void)s; (void)p; (void)e; *instance = 0; return SUMI_OK;
+    }
+    static int32_t process(void *self, sumi_call *call, const sumi_value *const *in, uint32_t n, sumi_value **out, sumi_error *e) {
+        (void)self; (void)call; (void)in; (void)n; (void)out;
+        return sumi_error_set(e, SUMI_ERROR_PROCESS, 0, "not run in this test");
+    }
+    static void destroy(void *self) { (void)self; }
+    static const sumi_stage stages[] = {
+        { .size = sizeof(sumi_stage), .descriptor_json = saver, .create = create, .process = process, .destroy = destroy },
+        { .size = sizeof(sumi_stage), .descriptor_json = table, .create = create, .process = process, .destroy = destroy },
+    };
+    static const sumi_plugin plugin = { .abi_version = SUMI_PLUGIN_ABI_VERSION, .size = sizeof(sumi_plugin),
+        .name = "paths", .version = "1.0.0", .stage_count = 2, .stages = stages };
+    SUMI_PLUGIN_EXPORT int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out) {
+        (void)host; *out = &plugin; return SUMI_OK;
+    }
+    """#
+}
