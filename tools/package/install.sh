@@ -11,7 +11,7 @@
 #   lib/<triplet>/sumi/plugins/                 the system plugin folder (loaded in every mode)
 #   share/sumi/pipelines/                       the shipped pipelines and their samples
 #   share/sumi/sdk/                             the Swift plugin SDK package
-#   include/sumi/sumi_plugin.h, share/pkgconfig/sumi-plugin.pc
+#   include/sumi/sumi_plugin.h, lib/<triplet>/pkgconfig/sumi-plugin.pc
 #   share/man/man1/sumi.1.gz, bash/zsh/fish completions, share/doc/sumi/
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -33,7 +33,7 @@ ZSH_DIR="$D/share/zsh/vendor-completions"
 FISH_DIR="$D/share/fish/vendor_completions.d"
 
 if [ "$action" = uninstall ]; then
-  rm -f "$D/bin/sumi" "$D/include/sumi/sumi_plugin.h" "$D/share/pkgconfig/sumi-plugin.pc" \
+  rm -f "$D/bin/sumi" "$D/include/sumi/sumi_plugin.h" "$D/lib/$TRIPLET/pkgconfig/sumi-plugin.pc" \
         "$D/share/man/man1/sumi.1.gz" "$BASH_DIR/sumi" "$ZSH_DIR/_sumi" "$FISH_DIR/sumi.fish"
   rm -rf "$D/share/sumi" "$D/share/doc/sumi"
   rmdir "$D/include/sumi" 2>/dev/null || true
@@ -52,7 +52,7 @@ if [ ! -x "$BIN" ]; then
 fi
 command -v patchelf >/dev/null || { echo "make install: patchelf is needed (apt-get install patchelf)" >&2; exit 1; }
 
-install -d "$D/bin" "$PRIVATE/plugins" "$D/share/sumi" "$D/include/sumi" "$D/share/pkgconfig" \
+install -d "$D/bin" "$PRIVATE/plugins" "$D/share/sumi" "$D/include/sumi" "$D/lib/$TRIPLET/pkgconfig" \
            "$D/share/man/man1" "$BASH_DIR" "$ZSH_DIR" "$FISH_DIR" "$D/share/doc/sumi"
 
 # The binary, and beside it the Swift runtime it was linked with (everything ldd finds outside the
@@ -68,6 +68,13 @@ ldd "$BIN" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
        patchelf --set-rpath '$ORIGIN' "$PRIVATE/$(basename "$lib")" ;;
   esac
 done
+# Swift plugins built in debug mode also need the toolchain's Onone support library.
+onone=$(dirname "$(ldd "$BIN" | awk '/libswiftCore.so/ {print $3}')")/libswiftSwiftOnoneSupport.so
+if [ -f "$onone" ]; then
+  install -m644 "$onone" "$PRIVATE/"
+  strip --strip-unneeded "$PRIVATE/libswiftSwiftOnoneSupport.so"
+  patchelf --set-rpath '$ORIGIN' "$PRIVATE/libswiftSwiftOnoneSupport.so"
+fi
 patchelf --set-rpath "\$ORIGIN/../lib/$TRIPLET/sumi" "$D/bin/sumi"
 
 # Shipped pipelines with their samples; the plugin header, its pkg-config file and the Swift SDK.
@@ -75,8 +82,8 @@ rm -rf "$D/share/sumi/pipelines" "$D/share/sumi/sdk"
 cp -R "$ROOT/pipelines" "$D/share/sumi/pipelines"
 install -m644 "$ROOT/Sources/CSumiPlugin/include/sumi_plugin.h" "$D/include/sumi/sumi_plugin.h"
 sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$VERSION|g" -e "s|@TRIPLET@|$TRIPLET|g" \
-    "$ROOT/tools/package/sumi-plugin.pc.in" > "$D/share/pkgconfig/sumi-plugin.pc"
-chmod 644 "$D/share/pkgconfig/sumi-plugin.pc"
+    "$ROOT/tools/package/sumi-plugin.pc.in" > "$D/lib/$TRIPLET/pkgconfig/sumi-plugin.pc"
+chmod 644 "$D/lib/$TRIPLET/pkgconfig/sumi-plugin.pc"
 mkdir -p "$D/share/sumi/sdk/Sources"
 cp -R "$ROOT/Sources/CSumiPlugin" "$ROOT/Sources/SumiKit" "$ROOT/Sources/SumiPluginSDK" "$D/share/sumi/sdk/Sources/"
 install -m644 "$ROOT/tools/sdk/Package.swift" "$D/share/sumi/sdk/Package.swift"

@@ -29,9 +29,21 @@ step() { echo "test-package: $*"; }
 inroot() { chroot "$CHROOT" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 "$@"; }
 
 start=$(date +%s)
-step "a clean Debian 12 root (mmdebstrap)"
-mmdebstrap --quiet --variant=apt --include=man-db,bash-completion,gcc,libc6-dev,pkg-config \
-  bookworm "$CHROOT" "$MIRROR" >/dev/null
+# The clean root is made once a week and kept as a tarball in the cache (outside the clone); each run
+# unpacks a fresh copy.
+CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/sumi-package
+TARBALL="$CACHE/bookworm-$(date -u +%G-%V).tar"
+if [ ! -s "$TARBALL" ]; then
+  step "a clean Debian 12 root (mmdebstrap)"
+  mkdir -p "$CACHE"
+  rm -f "$CACHE"/bookworm-*.tar
+  mmdebstrap --quiet --variant=apt --format=tar --include=man-db,bash-completion,gcc,libc6-dev,pkg-config \
+    bookworm "$TARBALL.part" "$MIRROR" >/dev/null
+  mv "$TARBALL.part" "$TARBALL"
+fi
+step "unpacking the clean root ($(basename "$TARBALL"))"
+mkdir -p "$CHROOT"
+tar -xf "$TARBALL" -C "$CHROOT"
 for fs in proc sys dev; do mount --bind "/$fs" "$CHROOT/$fs"; mounted=("$CHROOT/$fs" "${mounted[@]}"); done
 # The file list before the install (apt's and dpkg's state, caches, logs and temporary files aside).
 listing() {
@@ -55,6 +67,7 @@ inroot ldd /usr/bin/sumi > "$WORK/ldd.txt"
 grep -q "not found" "$WORK/ldd.txt" && fail "unresolved libraries: $(grep 'not found' "$WORK/ldd.txt")"
 awk '$3 ~ /^\// {print $3}' "$WORK/ldd.txt" | while read -r lib; do
   case "$lib" in
+    *) lib=$(realpath -m "$lib") ;;&
     /usr/lib/x86_64-linux-gnu/sumi/*) ;;
     /lib/*|/usr/lib/*) inroot dpkg -S "$lib" >/dev/null 2>&1 || inroot dpkg -S "$(readlink -f "$CHROOT$lib" | sed "s|^$CHROOT||")" >/dev/null 2>&1 \
                          || fail "$lib is from no Debian package" ;;
