@@ -3,6 +3,12 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CONFIG ?= release
 BIN := .build/$(CONFIG)/sumi
+# The one version (VERSION is also read by Package.swift, the package and the man page).
+VERSION := $(shell tr -d '[:space:]' < VERSION)
+# One release build serves the demo, the tests, the benchmarks and the package: the tests need
+# -enable-testing, and building everything with it means `make build` after `make test` (or the
+# other way round) rebuilds nothing.
+BUILD_FLAGS := -c $(CONFIG) -Xswiftc -enable-testing
 
 # Debian packages: C libraries, fonts, and the tools tests and benchmarks use.
 BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev libfontconfig-dev \
@@ -21,8 +27,13 @@ BENCH_PKGS := hyperfine libvips-tools time img2pdf
 CLUSTER_PKGS := slurm-wlm munge
 # `make conformance`: peak RSS, heif-convert (the HEIF/AVIF reference), the venv for Pillow.
 CONFORMANCE_PKGS := time libheif-examples python3-venv
+# The Debian package: installing (patchelf sets the binary's RUNPATH), checking it (lintian), and
+# testing it on a clean Debian 12 root (mmdebstrap; heif-enc makes the HEIC photo).
+PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
+IMAGE_PKGS := buildah
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan test-parity conformance
+.PHONY: all deps test-deps bench-deps package-deps build demo test bench examples samples clean test-cluster install uninstall \
+        deb test-package image fuzz test-asan test-parity conformance
 
 all: build
 
@@ -51,8 +62,11 @@ bench-deps: test-deps
 	@command -v img2pdf >/dev/null || python3 -m pip install -q img2pdf >/dev/null 2>&1 || echo "img2pdf not installed: that peer is skipped"
 
 
+package-deps:
+	$(call apt_install,$(PACKAGE_PKGS))
+
 build: deps
-	$(SWIFT) build -c $(CONFIG) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build $(BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 -include Makefile.plugins
 
@@ -67,7 +81,7 @@ demo: build
 test: test-deps
 	@# SwiftPM can keep a stale build plan when source files were added or removed: replan.
 	rm -f .build/release.yaml
-	$(SWIFT) build -c release -Xswiftc -enable-testing --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build $(BUILD_FLAGS) --build-tests 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^compose-plugin:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory test-parity; fi
@@ -79,31 +93,38 @@ test-parity:
 	SUMI_SKIP_BUILTIN=compose SUMI_TEST_PLUGIN_PATH=$(CURDIR)/.build/plugins-compose SUMI_BINARY=$(CURDIR)/.build/release/sumi \
 	  $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build --filter '$(PARITY_TESTS)' 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
-# `make install PREFIX=/usr/local` (and DESTDIR for packaging): the binary, the shipped pipelines, the
-# plugin header and SDK, the man page and bash/zsh/fish completions generated from the stage descriptors.
+# `make install PREFIX=/usr/local` (DESTDIR=... for staging) installs what `make build` (or `make test`)
+# built — nothing is built or installed from Debian here: the binary with the Swift runtime beside it,
+# the shipped pipelines, the plugin header with its pkg-config file and the Swift SDK, the man page,
+# the completions and the docs (tools/package/install.sh lists the layout). `make uninstall` removes it.
 PREFIX ?= /usr/local
-install: build
-	install -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/sumi
-	mkdir -p $(DESTDIR)$(PREFIX)/share/sumi
-	rm -rf $(DESTDIR)$(PREFIX)/share/sumi/pipelines $(DESTDIR)$(PREFIX)/share/sumi/sdk
-	cp -R pipelines $(DESTDIR)$(PREFIX)/share/sumi/pipelines
-	install -Dm644 Sources/CSumiPlugin/include/sumi_plugin.h $(DESTDIR)$(PREFIX)/include/sumi/sumi_plugin.h
-	mkdir -p $(DESTDIR)$(PREFIX)/share/sumi/sdk/Sources
-	cp -R Sources/CSumiPlugin Sources/SumiKit Sources/SumiPluginSDK $(DESTDIR)$(PREFIX)/share/sumi/sdk/Sources/
-	install -m644 tools/sdk/Package.swift $(DESTDIR)$(PREFIX)/share/sumi/sdk/Package.swift
-	install -Dm644 docs/sumi.1 $(DESTDIR)$(PREFIX)/share/man/man1/sumi.1
-	mkdir -p $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sumi
-	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sumi
-	$(BIN) completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sumi.fish
-	@echo "Installed sumi in $(DESTDIR)$(PREFIX)"
+install:
+	tools/package/install.sh install $(BIN) "$(PREFIX)" "$(DESTDIR)"
+
+uninstall:
+	tools/package/install.sh uninstall "$(PREFIX)" "$(DESTDIR)"
+
+# sumi_$(VERSION)_amd64.deb in .build/deb, from the same build as the tests.
+DEB := .build/deb/sumi_$(VERSION)_amd64.deb
+deb: package-deps build
+	tools/package/build-deb.sh $(BIN) .build/deb
+	lintian --fail-on error --suppress-tags-from-file debian/lintian-overrides.txt $(DEB)
+
+# The package on a clean Debian 12 root (tools/package/test-package.sh): needs Debian's mirror.
+test-package: deb
+	tools/package/test-package.sh $(DEB)
+
+# An OCI image (.build/image/sumi-$(VERSION).oci.tar) from a clean root with the package installed,
+# no compilers, running as an unprivileged user; buildah needs no daemon or registry.
+image: deb
+	$(call apt_install,$(IMAGE_PKGS))
+	tools/package/make-image.sh $(DEB) .build/image
 
 # Scale-out on a real Slurm: a one-node cluster here, a 4-task array over 40 images (tools/test-cluster.sh).
 # Built with `make test`'s flags, so after `make test` (as in .ci/run) nothing is rebuilt.
 test-cluster: deps
 	$(call apt_install,$(CLUSTER_PKGS))
-	$(SWIFT) build -c release -Xswiftc -enable-testing --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	$(SWIFT) build $(BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	tools/test-cluster.sh .build/release/sumi
 
 # libFuzzer targets (fuzz/targets: manifest, each decoder, stitch, pdf-page checked by qpdf, text),

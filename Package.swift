@@ -1,5 +1,11 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
+
+/// The one version of Sumi, from the VERSION file: the binary, the package, the man page and the
+/// plugin ABI's `host_version` all read it.
+let version = ((try? String(contentsOfFile: Context.packageDirectory + "/VERSION", encoding: .utf8)) ?? "unknown")
+    .trimmingCharacters(in: .whitespacesAndNewlines)
 
 /// C libraries from Debian, reached through pkg-config.
 func systemLibrary(_ name: String, _ pkg: String, apt: String) -> Target {
@@ -38,13 +44,16 @@ let package = Package(
         .target(name: "CSumiICU", path: "Sources/CSumiICU", linkerSettings: [.linkedLibrary("icuuc")]),
         // The versioned C ABI between the host and plugin libraries.
         .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
+        // The version string from the VERSION file.
+        .target(name: "CSumiVersion", path: "Sources/CSumiVersion",
+                cSettings: [.define("SUMI_VERSION", to: "\"\(version)\"")]),
 
         // What a stage author needs: values, the Stage protocol, parameters, descriptors, side data,
         // row streams, file I/O and the stage test harness. Free of the imaging C libraries.
         .target(name: "SumiKit", path: "Sources/SumiKit"),
 
         // What runs pipelines: manifests, validation, the runner, the registry, plugin loading.
-        .target(name: "SumiEngine", dependencies: ["SumiKit", "CSumiPlugin"], path: "Sources/SumiEngine"),
+        .target(name: "SumiEngine", dependencies: ["SumiKit", "CSumiPlugin", "CSumiVersion"], path: "Sources/SumiEngine"),
 
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
         // No unsafe flags here, so a plugin package can depend on Sumi by version; the plugin's own

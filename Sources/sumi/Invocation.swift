@@ -46,7 +46,7 @@ struct Invocation {
             isInline = true
             overrides.markAll(in: manifest)
         } else {
-            manifest = SafeMode.current.prepared(try ManifestLoader.load(path: target))
+            manifest = SafeMode.current.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)))
             try ManifestPlugins.load(manifest, into: registry, command: arguments.command,
                                      pluginFolders: ManifestPlugins.folders(arguments.pluginPaths))
             isInline = false

@@ -38,9 +38,11 @@ enum ManifestPlugins {
         }
     }
 
-    /// The configured plugin folders: `--plugin-path`, then `SUMI_PLUGIN_PATH`.
+    /// The configured plugin folders: the system folder an administrator installs into (see
+    /// `Installation`), `--plugin-path`, then `SUMI_PLUGIN_PATH`.
     static func folders(_ pluginPaths: [String]) -> [String] {
-        var folders = pluginPaths
+        var folders = Installation.systemPluginFolder.map { [$0] } ?? []
+        folders += pluginPaths
         if let env = getenv("SUMI_PLUGIN_PATH") {
             folders += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
         }

@@ -9,8 +9,8 @@ import SumiCodecs
 import SumiText
 import SumiPage
 
-/// Builds the registry a command works with: the built-in families, then plugins from
-/// `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
+/// Builds the registry a command works with: the built-in families, then plugins from the system
+/// plugin folder, `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
 enum StageCatalog {
     /// The built-in stage families, registered exactly as plugins are.
     static let builtinFamilies: [(name: String, stages: [StageDefinition])] = [
@@ -34,11 +34,7 @@ enum StageCatalog {
         let skipped = skippedFamilies
         for family in builtinFamilies where !skipped.contains(family.name) { try registry.register(family.stages) }
         ImageFormatRegistry.shared.setBuiltins(CodecsStages.builtinFormats)
-        var folders = pluginPaths
-        if let env = getenv("SUMI_PLUGIN_PATH") {
-            folders += String(cString: env).split(separator: ":").map(String.init).filter { !$0.isEmpty }
-        }
-        for folder in folders {
+        for folder in ManifestPlugins.folders(pluginPaths) {
             try PluginLoader.loadFolder(folder, into: registry) { Terminal.warning($0) }
         }
         return registry

@@ -46,6 +46,9 @@ import Testing
     @Test func oneVersionForTheHost() throws {
         let r = try CLI.run(["--version"])
         #expect(r.status == 0)
-        #expect(r.stdout.hasPrefix("sumi 0.2.0 (plugin ABI 1, 2)"), "\(r.stdout)")
+        let version = try String(contentsOfFile: CLI.root + "/VERSION", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(version == "0.3.0")
+        #expect(r.stdout.hasPrefix("sumi \(version) (plugin ABI 1, 2)"), "\(r.stdout)")
     }
 }

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiKit
+
+/// Where an installed Sumi finds its own files, relative to the binary, so an install under any
+/// `PREFIX` (`/usr` for the Debian package, `/usr/local` for `make install`) and the build tree work
+/// the same way:
+/// - the share folder `BIN/../share/sumi` (shipped pipelines and their samples); in the build tree,
+///   the source tree that holds `VERSION` and `pipelines/` above the binary;
+/// - the system plugin folder `BIN/../lib/<triplet>/sumi/plugins`, where an administrator installs
+///   plugins for every user, loaded by default in every mode.
+enum Installation {
+    /// The Debian multiarch triplet the package and `make install` use for private libraries.
+    static let triplet = "x86_64-linux-gnu"
+
+    /// The folder holding the running binary (symbolic links resolved), or nil if it cannot be read.
+    static let binaryFolder: String? = {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return FileIO.directory(of: path)
+    }()
+
+    /// The share folder (`…/share/sumi`), or the source tree when running from the build tree.
+    static let shareFolder: String? = {
+        guard let bin = binaryFolder else { return nil }
+        let installed = bin + "/../share/sumi"
+        if FileIO.isDirectory(installed + "/pipelines") { return canonical(installed) }
+        // The build tree: .build/<triple>/<config>/sumi, below the folder holding VERSION.
+        var folder = bin
+        for _ in 0..<4 {
+            folder = FileIO.directory(of: folder)
+            if FileIO.exists(folder + "/VERSION") && FileIO.isDirectory(folder + "/pipelines") { return folder }
+        }
+        return nil
+    }()
+
+    /// The system plugin folder, when it exists.
+    static var systemPluginFolder: String? {
+        guard let bin = binaryFolder else { return nil }
+        let folder = bin + "/../lib/\(triplet)/sumi/plugins"
+        return FileIO.isDirectory(folder) ? canonical(folder) : nil
+    }
+
+    /// The shipped pipelines' folder.
+    static var pipelinesFolder: String? { shareFolder.map { $0 + "/pipelines" } }
+
+    /// What `sumi run TARGET` opens: an existing file first, else a shipped pipeline of that name
+    /// (`thumbnail` or `thumbnail.json`), else the target as given (so the error names it).
+    static func manifestPath(for target: String) -> String {
+        if FileIO.exists(target) || target.contains("/") { return target }
+        guard let folder = pipelinesFolder else { return target }
+        let name = target.hasSuffix(".json") ? target : target + ".json"
+        let shipped = folder + "/" + name
+        return FileIO.exists(shipped) ? shipped : target
+    }
+
+    private static func canonical(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
