@@ -120,16 +120,32 @@ struct SafeMode: Sendable {
         return manifest
     }
 
+    /// The folder a safe run writes below: the folder of `-o` (a folder itself, or the part of a
+    /// template before its first `{`), canonical; nil for standard output or no `-o`.
+    static func writeRoot(output: String?) -> String? {
+        output.flatMap { out -> String? in
+            guard out != "-" else { return nil }
+            let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
+            return SafePaths.resolved(folder)
+        }
+    }
+
+    /// What a safe run lets stages write while running (a plugin's `write_file`): only below the
+    /// folder of `-o`, as `check` requires of the paths a manifest gives. Nil outside a safe run.
+    func writeConfinement(output: String?) -> WriteConfinement? {
+        guard safe else { return nil }
+        let root = Self.writeRoot(output: output)
+        return WriteConfinement(folder: root) { path in
+            root.map { SafePaths.isBelow(path, root: $0, creating: true) } ?? false
+        }
+    }
+
     /// Checks a built pipeline against the safe run's rules: files read and written, limits.
     func check(_ pipeline: Pipeline, inputs: [String], output: String?) throws(SumiError) {
         guard safe else { return }
         let file = FileIO.fileName(of: pipeline.manifest.path)
         let readRoots = inputs.filter { $0 != "-" }.compactMap(SafePaths.canonical)
-        let writeRoot = output.flatMap { out -> String? in
-            guard out != "-" else { return nil }
-            let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
-            return SafePaths.resolved(folder)
-        }
+        let writeRoot = Self.writeRoot(output: output)
         for node in pipeline.nodes {
             func fail(_ parameter: String, _ message: String) -> SumiError {
                 SumiError(.usage, file: file, stage: node.entry.place, parameter: parameter, "--safe: \(message)")
