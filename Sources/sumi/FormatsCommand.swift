@@ -41,7 +41,7 @@ enum FormatsCommand {
             let pluginRows = plugins.map { format in
                 JSONValue.object([
                     ("format", .string(format.name)), ("read", .bool(format.decode != nil)), ("write", .bool(format.encode != nil)),
-                    ("extensions", .array(format.extensions.map(JSONValue.string))), ("plugin", .string(format.origin)),
+                    ("extensions", .array(format.extensions.map(JSONValue.string))), ("origin", .string(format.origin)),
                 ])
             }
             Terminal.standardOutput(JSONValue.array(rows + pluginRows).serialized() + "\n")

@@ -7,7 +7,8 @@ import SumiKit
 /// `--safe` (or `SUMI_SAFE=1`): running manifests written by others, as a service does.
 ///
 /// A safe run loads no manifest plugins, reads files only below the inputs given with `-i`,
-/// writes only below the folder of `-o` (or to standard output), and has limits on decoded pixels,
+/// writes only below the folder of `-o` (or to standard output; a plugin's `write_file` is checked as
+/// it writes, through `writeConfinement`), and has limits on decoded pixels,
 /// text length, the number of captures, its wall time and its address space (`setrlimit`). Every
 /// violation found before the run is exit 2 with a message naming the place; the time limit ends a
 /// run with exit 2 and removes its temporary files. Also parses `--allow-manifest-plugins`.

@@ -51,6 +51,16 @@ import Testing
         #expect(unsafe.status == 0 && FileManager.default.fileExists(atPath: dir + "/elsewhere.txt"), "\(unsafe.stderr)")
     }
 
+    @Test func aFormatEncoderWritesNoFiles() throws {
+        let dir = try CLI.temporaryFolder("encoder-write-file")
+        _ = try Self.testPlugin("libprobe.so", in: dir + "/plugins", defines: ["TEST_ENCODER", "TEST_ENCODER_WRITES"])
+        let r = try CLI.run(["run", "-i", Fixtures.photo, "--plugin-path", dir + "/plugins",
+                             "decode ! encode path=\(dir)/o.probeenc"], in: dir)
+        #expect(r.status == 1 && r.stderr.contains("write_file: a format's decode or encode writes no files"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/probe-side-file.txt"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.probeenc"))
+    }
+
     @Test func aManifestPluginFollowsTheFolderLoadingRule() throws {
         let dir = try CLI.temporaryFolder("manifest-plugin-rule")
         let folder = dir + "/plugins"

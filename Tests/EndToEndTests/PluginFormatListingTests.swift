@@ -71,7 +71,7 @@ import Testing
         let rows = try #require(try JSONSerialization.jsonObject(with: json.stdoutData) as? [[String: Any]])
         let row = try #require(rows.first { $0["format"] as? String == "farbfeld" })
         #expect(row["read"] as? Bool == true && row["write"] as? Bool == false)
-        #expect(row["extensions"] as? [String] == ["ff", "farbfeld"] && row["plugin"] as? String == canonicalPath(plugins + "/libfarbfeld.so"))
+        #expect(row["extensions"] as? [String] == ["ff", "farbfeld"] && row["origin"] as? String == canonicalPath(plugins + "/libfarbfeld.so"))
         let env = try CLI.run(["formats"], environment: ["SUMI_PLUGIN_PATH": plugins])
         #expect(env.stdout.contains("farbfeld"), "SUMI_PLUGIN_PATH is a configured folder too")
         let bad = try CLI.run(["formats", "--plugin-path"])

@@ -16,7 +16,7 @@
  * output), TEST_UNKNOWN_KIND, TEST_CLAIM_PNG (a format with PNG's magic), TEST_INIT_FAIL,
  * TEST_NAME_SUFFIX (stage names get a suffix, so two copies can be registered in one registry), TEST_WRITER
  * (adds v2-write), TEST_ENCODER (a format "probe-enc", .probeenc, whose encoder writes the lengths of the
- * icc-profile, exif and xmp side data it was handed).
+ * icc-profile, exif and xmp side data it was handed; with TEST_ENCODER_WRITES it first tries write_file).
  */
 #include <math.h>
 #include <stdio.h>
@@ -318,6 +318,11 @@ static const sumi_format formats[] = {{ .size = sizeof(sumi_format), .name = "no
 /* An encoder that writes what it was handed: the lengths of the image's side data. */
 static int32_t probe_encode(const sumi_format *format, sumi_call *call, const sumi_value *image, sumi_error *error) {
     (void)format;
+#ifdef TEST_ENCODER_WRITES
+    sumi_value *file = NULL;
+    int32_t status = api->write_file(call, "probe-side-file.txt", "txt", (const uint8_t *)"x", 1, 0, 0, &file, error);
+    if (status != SUMI_OK) return status;
+#endif
     static const char *const keys[] = {"icc-profile", "exif", "xmp"};
     char text[128];
     int used = 0;
