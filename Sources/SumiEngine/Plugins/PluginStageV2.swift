@@ -5,7 +5,8 @@ import Synchronization
 /// A stage instance living in a version 2 plugin library: created through `create` with typed
 /// parameters (`sumi_params`), run through `process` over opaque values of any kind.
 ///
-/// The host checks what `process` returns against the descriptor: a value made in this call, of the
+/// The host checks what `process` returns against the descriptor: a value made in this call (never
+/// one of its inputs: the host owns those, and sets a result's side data from the effect), of the
 /// declared output kind, and for an `effect: pixels` stage the size of its first input. The result
 /// image's side data is the first input's, transformed by the declared effect, then what the plugin
 /// set with `set_side_data`.
@@ -63,10 +64,10 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             }
         }
         guard status == 0 else { throw StageError("\(entry.place): \(error.message(code: status))") }
-        guard resultHandle != nil else {
+        guard let resultHandle else {
             throw StageError("\(entry.place): the plugin returned no value (process left *result empty)")
         }
-        guard let resultHandle, !call.isInput(resultHandle) else {
+        guard !call.isInput(resultHandle) else {
             throw StageError("\(entry.place): stage \"\(descriptor.name)\" returned one of its inputs as its result; "
                 + "a result must be a value made in the call (new_image and copy the pixels, or new_layer_from for a layer)")
         }
