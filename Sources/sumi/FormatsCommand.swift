@@ -2,30 +2,67 @@ import SumiCodecs
 import SumiEngine
 import SumiKit
 
-/// `sumi formats [--json]`: what each image format reads and writes, with colour profile and
-/// metadata support.
+/// `sumi formats [--json] [--plugin-path DIR]...`: what each image format reads and writes, with
+/// colour profile and metadata support; then the formats of the plugins in the configured folders
+/// (`--plugin-path`, `SUMI_PLUGIN_PATH`), with their extensions and library.
 enum FormatsCommand {
     static func execute(_ arguments: [String]) -> Int32 {
-        guard arguments.allSatisfy({ $0 == "--json" }) else {
-            Terminal.error(SumiError.usage("formats takes only --json, got \(arguments.filter { $0 != "--json" }.joined(separator: " "))"))
-            return 2
+        var json = false
+        var pluginPaths: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--json": json = true
+            case "--plugin-path":
+                guard let folder = rest.popFirst() else {
+                    Terminal.error(SumiError.usage("--plugin-path needs a folder"))
+                    return 2
+                }
+                pluginPaths.append(folder)
+            default:
+                Terminal.error(SumiError.usage("formats takes only --json and --plugin-path DIR, got \(MessageText.cut(argument))"))
+                return 2
+            }
         }
-        if arguments.contains("--json") {
+        do throws(SumiError) {
+            _ = try StageCatalog.registry(pluginPaths: pluginPaths)
+        } catch {
+            Terminal.error(error)
+            return error.exitCode
+        }
+        let plugins = ImageFormatRegistry.shared.formats
+        if json {
             let rows = FormatSupport.all.map { row in
                 JSONValue.object([
                     ("format", .string(row.format.rawValue)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
                     ("profile", .string(row.profile)), ("metadata", .string(row.metadata)), ("notes", .string(row.notes)),
                 ])
             }
-            Terminal.standardOutput(JSONValue.array(rows).serialized() + "\n")
+            let pluginRows = plugins.map { format in
+                JSONValue.object([
+                    ("format", .string(format.name)), ("read", .bool(format.decode != nil)), ("write", .bool(format.encode != nil)),
+                    ("extensions", .array(format.extensions.map(JSONValue.string))), ("origin", .string(format.origin)),
+                ])
+            }
+            Terminal.standardOutput(JSONValue.array(rows + pluginRows).serialized() + "\n")
             return 0
         }
+        func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         var text = "format  read  write  colour profile                        metadata                notes\n"
         for row in FormatSupport.all {
-            func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
             text += pad(row.format.rawValue, 8) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
                 + pad(row.profile.isEmpty ? "-" : row.profile, 38) + pad(row.metadata.isEmpty ? "-" : row.metadata, 24)
                 + row.notes + "\n"
+        }
+        if !plugins.isEmpty {
+            let extensions = plugins.map { $0.extensions.isEmpty ? "-" : $0.extensions.map { "." + $0 }.joined(separator: " ") }
+            let width = max(15, (plugins.map(\.name.count).max() ?? 0) + 2)
+            let extensionsWidth = max(12, (extensions.map(\.count).max() ?? 0) + 2)
+            text += "\n" + pad("plugin format", width) + "read  write  " + pad("extensions", extensionsWidth) + "library\n"
+            for (format, extensions) in zip(plugins, extensions) {
+                text += pad(format.name, width) + pad(format.decode != nil ? "yes" : "no", 6)
+                    + pad(format.encode != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
+            }
         }
         Terminal.standardOutput(text)
         return 0

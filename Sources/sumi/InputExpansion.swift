@@ -140,15 +140,18 @@ struct InputExpansion {
     }
 
     /// Whether a file looks like an image this tool decodes: a known extension and matching content.
+    /// A plugin's format counts too (its extension and its magic bytes).
     static func isImage(_ path: String) -> Bool {
-        guard ImageFormat(fileExtension: FileIO.fileExtension(of: path)) != nil else { return false }
+        let ext = FileIO.fileExtension(of: path), plugins = ImageFormatRegistry.shared
+        guard ImageFormat(fileExtension: ext) != nil || plugins.decodes(fileExtension: ext) else { return false }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 32)
+        var head = [UInt8](repeating: 0, count: ImageFormatRegistry.magicLimit)
         let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n > 0 else { return false }
-        return ImageFormat(detecting: Array(head.prefix(n))) != nil
+        let bytes = Array(head.prefix(n))
+        return ImageFormat(detecting: bytes) != nil || plugins.decoder(for: bytes) != nil
     }
 
     /// A folder's entry names, sorted by bytes (the same order on every machine and every run).

@@ -18,8 +18,14 @@ struct ListingCommand {
                                                        ("abi", .number(Double(library.abiVersion)))])))
                     return .object(members)
                 }
+                let formats = ImageFormatRegistry.shared.formats.map { format in
+                    JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decode != nil)),
+                                      ("encode", .bool(format.encode != nil)),
+                                      ("extensions", .array(format.extensions.map(JSONValue.string))),
+                                      ("origin", .string(format.origin))])
+                }
                 let broken = registry.brokenLibraries.map { JSONValue.object([("broken", .string($0.path)), ("reason", .string($0.reason))]) }
-                Terminal.standardOutput(JSONValue.array(stages + broken).serialized() + "\n")
+                Terminal.standardOutput(JSONValue.array(stages + formats + broken).serialized() + "\n")
             } else {
                 let factories = registry.all
                 let width = factories.map(\.descriptor.name.count).max() ?? 0
@@ -33,6 +39,10 @@ struct ListingCommand {
                     }
                     text += "\(f.descriptor.name)\(pad)  \(f.descriptor.summary)\(origin)\n"
                 }
+                for format in ImageFormatRegistry.shared.formats {
+                    let library = PluginLoader.library(at: format.origin).map { "\($0.name) \($0.version), " } ?? ""
+                    text += "format \(Self.describe(format))  [\(library)\(format.origin)]\n"
+                }
                 for broken in registry.brokenLibraries {
                     text += "broken plugin  \(broken.path): \(broken.reason)\n"
                 }
@@ -42,6 +52,10 @@ struct ListingCommand {
         }
         let name = arguments.target ?? ""
         guard let factory = registry.factory(named: name) else {
+            if let format = ImageFormatRegistry.shared.formats.first(where: { $0.name == name }) {
+                throw SumiError.usage("\"\(name)\" is an image format of the plugin \(format.origin), not a stage: \(Self.describe(format)); "
+                    + "the built-in decode reads it, encode writes it (format=\(name)); sumi formats lists every format")
+            }
             let names = registry.all.map(\.descriptor.name)
             throw SumiError.usage("unknown stage \"\(name)\"\(NameSuggestion.hint(name, in: names)) (known stages: \(names.joined(separator: ", ")))")
         }
@@ -51,6 +65,13 @@ struct ListingCommand {
             Terminal.standardOutput(Self.describe(factory))
         }
         return 0
+    }
+
+    /// A plugin format in listings: `ppm (encode; .ppm, .pnm)`.
+    static func describe(_ format: PluginFormat) -> String {
+        let roles = [format.decode != nil ? "decode" : nil, format.encode != nil ? "encode" : nil].compactMap { $0 }
+        let extensions = format.extensions.map { "." + $0 }
+        return "\(format.name) (\((roles + extensions).joined(separator: ", ")))"
     }
 
     /// The human-readable description `sumi inspect` prints.
@@ -63,6 +84,11 @@ struct ListingCommand {
                          library.bandStages.contains(d.name) ? "band callbacks: streams" : nil].compactMap { $0 }
             text += "  plugin:  \(library.name) \(library.version) (\(facts.joined(separator: ", ")))"
                 + (library.description.isEmpty ? "" : " — \(library.description)") + "\n"
+            let formats = ImageFormatRegistry.shared.formats.filter { $0.origin == library.path }
+            if !formats.isEmpty {
+                text += "  formats: " + formats.map(describe).joined(separator: "; ")
+                    + " — read and written by the built-in decode and encode\n"
+            }
         }
         text += "  inputs:  " + (d.inputs.isEmpty ? "none" : d.inputs.map { "\($0.name) (\($0.typeName))" }.joined(separator: ", ")) + "\n"
         text += "  output:  \(d.output.rawValue)\(d.listOutputParameter.map { " (images when \($0) is a list)" } ?? "")\n"

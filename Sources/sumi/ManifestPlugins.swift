@@ -25,11 +25,16 @@ enum ManifestPlugins {
             throw SumiError(.usage, file: file, "--safe: the manifest names plugins (\(manifest.plugins.map(MessageText.cut).joined(separator: ", "))); a safe run loads no manifest plugins")
         }
         let folders = pluginFolders.compactMap(SafePaths.canonical)
-        for library in manifest.plugins {
-            let inFolder = folders.contains { SafePaths.isBelow(library, root: $0, creating: false) }
-            guard inFolder || mode.allowManifestPlugins else {
+        for library in manifest.plugins where !mode.allowManifestPlugins {
+            // The libraries folder loading takes: the *.so files directly in a configured folder.
+            guard let parent = SafePaths.canonical(FileIO.directory(of: library)), folders.contains(parent) else {
                 throw SumiError(.usage, file: file, "plugins: \(MessageText.cut(library)) is outside the configured plugin folders; loading it runs its code: give --allow-manifest-plugins to allow it")
             }
+            guard PluginLoader.isLibraryName(FileIO.fileName(of: library)) else {
+                throw SumiError(.usage, file: file, "plugins: \(MessageText.cut(library)) is in a configured plugin folder but is not one of its libraries (a plugin folder offers its *.so files); loading it runs its code: give --allow-manifest-plugins to allow it")
+            }
+        }
+        for library in manifest.plugins {
             do { try PluginLoading.loadLibrary(library, into: registry) } catch {
                 var e = error
                 e.file = e.file ?? file

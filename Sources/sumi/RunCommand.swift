@@ -70,6 +70,7 @@ struct RunCommand {
         let progress = tasks.count > 1 && !quiet && Terminal.standardErrorIsTerminal ? ProgressBar(total: tasks.count) : nil
         let json = arguments.json
         let name = invocation.manifest.name
+        let confinement = SafeMode.current.writeConfinement(output: arguments.output)
         let worst = WorstExit()
         let tally = BatchTally()
         if json { for skipped in plan.skipped { Self.emit(plan.skipReport(skipped), toStderr: false) } }
@@ -79,7 +80,7 @@ struct RunCommand {
             let reported = batch ? input : nil
             let reportToStderr = PipelineWrites.writesToStandardOutput(pipeline)
             do throws(SumiError) {
-                let result = try Runner(pipeline: pipeline, warn: warn).run()
+                let result = try Runner(pipeline: pipeline, writeConfinement: confinement, warn: warn).run()
                 if json { Self.emit(RunReport.success(pipeline: name, input: reported, result: result), toStderr: reportToStderr) }
                 tally.record(ok: true)
                 progress?.advance(item: input ?? name, ok: true)

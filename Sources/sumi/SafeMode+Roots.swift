@@ -30,11 +30,7 @@ extension SafeMode {
             reads = Set((given + files).compactMap(SafePaths.canonical))
             fonts = Set(given.filter(FileIO.isDirectory).compactMap(SafePaths.canonical)
                         + Set(files.map(FileIO.directory)).compactMap(SafePaths.canonical))
-            write = output.flatMap { out -> String? in
-                guard out != "-" else { return nil }
-                let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
-                return SafePaths.resolved(folder)
-            }
+            write = SafeMode.writeRoot(output: output)
         }
 
         /// Whether the existing file `path` is one of `roots` or lies below one.

@@ -8,7 +8,8 @@ import SumiText
 /// `--safe` (or `SUMI_SAFE=1`): running manifests written by others, as a service does.
 ///
 /// A safe run loads no manifest plugins, reads files only below the inputs given with `-i`,
-/// writes only below the folder of `-o` (or to standard output), and has limits on decoded pixels,
+/// writes only below the folder of `-o` (or to standard output; a plugin's `write_file` is checked as
+/// it writes, through `writeConfinement`), and has limits on decoded pixels,
 /// text length, the number of captures, its wall time and its address space (`setrlimit`). Every
 /// violation found before the run is exit 2 with a message naming the place; the time limit ends a
 /// run with exit 2 and removes its temporary files. Also parses `--allow-manifest-plugins`.
@@ -125,6 +126,26 @@ struct SafeMode: Sendable {
             }
         }
         return manifest
+    }
+
+    /// The folder a safe run writes below: the folder of `-o` (a folder itself, or the part of a
+    /// template before its first `{`), canonical; nil for standard output or no `-o`.
+    static func writeRoot(output: String?) -> String? {
+        output.flatMap { out -> String? in
+            guard out != "-" else { return nil }
+            let folder = out.hasSuffix("/") || FileIO.isDirectory(out) ? out : FileIO.directory(of: out.prefix { $0 != "{" }.description + "x")
+            return SafePaths.resolved(folder)
+        }
+    }
+
+    /// What a safe run lets stages write while running (a plugin's `write_file`): only below the
+    /// folder of `-o`, as `check` requires of the paths a manifest gives. Nil outside a safe run.
+    func writeConfinement(output: String?) -> WriteConfinement? {
+        guard safe else { return nil }
+        let root = Self.writeRoot(output: output)
+        return WriteConfinement(folder: root) { path in
+            root.map { SafePaths.isBelow(path, root: $0, creating: true) } ?? false
+        }
     }
 
     /// Checks a pipeline's manifest, with one run's values, against the safe run's rules: files read

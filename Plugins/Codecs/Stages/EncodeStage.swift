@@ -2,13 +2,14 @@ import SumiKit
 
 /// `encode`: writes an image (or a layer, rasterised at its own size on transparent) to a file in
 /// PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF, atomically, with the image's colour profile,
-/// EXIF and XMP (see `ProfileMode`, `MetadataMode`).
+/// EXIF and XMP (see `ProfileMode`, `MetadataMode`); or in a plugin's format (`ImageFormatRegistry`), whose
+/// encoder is handed the side data those modes leave.
 public struct EncodeStage: Stage, RowStage {
-    /// The names `format` accepts.
-    enum FormatName: String, ParameterChoice { case png, jpeg, jpg, webp, tiff, bmp, heic, heif, avif }
+    /// The built-in names `format` accepts (a plugin format's name is accepted too).
+    enum FormatName: String, CaseIterable { case png, jpeg, jpg, webp, tiff, bmp, heic, heif, avif }
 
     static let path = Parameter<String>(required: "path", type: .path, summary: "file to write (- for standard output)")
-    static let format = Parameter<FormatName?>("format", summary: "output format (default: from the file extension)")
+    static let format = Parameter<String?>("format", summary: "output format: \(FormatName.allCases.map(\.rawValue).joined(separator: ", ")), or the name of a plugin's format (sumi formats lists them); default: from the file extension")
     static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG, WebP, HEIC and AVIF quality")
     static let compression = Parameter<Int?>("compression", min: 0, max: 9,
                                              summary: "PNG zlib level (default \(PNGEncoder.defaultCompression))")
@@ -21,7 +22,7 @@ public struct EncodeStage: Stage, RowStage {
 
     public static let descriptor = StageDescriptor(
         name: "encode",
-        summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file",
+        summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file, or a plugin's format",
         inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
         output: .file,
         parameters: [path.spec, format.spec, quality.spec, compression.spec, background.spec, profile.spec, metadata.spec])
@@ -52,11 +53,20 @@ public struct EncodeStage: Stage, RowStage {
             throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
         }
         if let name = try parameters[Self.format] {
-            guard let chosen = ImageFormat(fileExtension: name.rawValue), ImageFormat.writable.contains(chosen) else {
-                throw StageError.invalidParameter("format", "unknown format \"\(name.rawValue)\"")
+            if let builtin = FormatName(rawValue: name) {
+                guard let chosen = ImageFormat(fileExtension: builtin.rawValue), ImageFormat.writable.contains(chosen) else {
+                    throw StageError.invalidParameter("format", "unknown format \"\(name)\"")
+                }
+                format = chosen
+                pluginFormat = nil
+            } else if let plugin = ImageFormatRegistry.shared.encoder(named: name) {
+                format = nil
+                pluginFormat = plugin
+            } else {
+                let plugins = ImageFormatRegistry.shared.formats.filter { $0.encode != nil }.map(\.name)
+                throw StageError.invalidParameter("format", "unknown format \"\(MessageText.cut(name))\"; "
+                    + "give one of \((FormatName.allCases.map(\.rawValue) + plugins).joined(separator: ", "))")
             }
-            format = chosen
-            pluginFormat = nil
         } else {
             let ext = FileIO.fileExtension(of: path)
             let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
@@ -94,6 +104,16 @@ public struct EncodeStage: Stage, RowStage {
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         var image = try inputImage(inputs)
         if let pluginFormat, let encode = pluginFormat.encode {
+            // The encoder gets the side data to write, after profile= and metadata=, as built-in encoders do.
+            for name in ["quality", "compression", "background"] where given.contains(name) {
+                context.warn("parameter \"\(name)\" does not apply to \(pluginFormat.name) output (a plugin's encoder); ignored")
+            }
+            if profile == .srgb { try ColorConversion.convert(&image, to: nil) }
+            let handed = OutputMetadata(for: image.metadata, width: image.width, height: image.height,
+                                        profile: profile, mode: metadataMode)
+            image.metadata.iccProfile = handed.icc
+            image.metadata.exif = handed.exif
+            image.metadata.xmp = handed.xmp
             let bytes = try encode(image, context)
             try FileIO.writeAtomically(bytes, to: path)
             return .file(FileOutput(path: path, format: pluginFormat.name, bytes: bytes.count,

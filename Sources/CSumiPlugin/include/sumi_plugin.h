@@ -34,7 +34,8 @@
  *   placement), a LIST of images, or a FILE a writer stage wrote. Values belong to the host. Inputs
  *   are read-only and valid during the call. A plugin makes new values with the api's `new_*`
  *   functions during a call (`sumi_call`); they belong to that call until the plugin returns one of
- *   them as the result, and the call frees every other one when it ends.
+ *   them as the result, and the call frees every other one when it ends. A result is always such a
+ *   value: returning an input (or an image of an input list) fails the run, naming the stage.
  *
  * SIDE DATA
  *   What travels beside an image's pixels is read and written by key as bytes:
@@ -123,16 +124,19 @@
  *   the descriptor's "effect" (the plugin cannot set side data, warn or read other inputs).
  *   The band callbacks of one instance are called from one thread at a time, in order, never
  *   concurrently with its `process` or `destroy`; different instances may run at the same time.
- *   Bands are at most a few dozen rows; their height varies (the last one, and where the host's
- *   ring wraps), so a plugin must not assume a band size. A band error fails the run (exit 1) with
+ *   Bands are at most 16 rows; their height varies (the last one, and where the host's ring
+ *   wraps), so a plugin must not assume a band size. A band error fails the run (exit 1) with
  *   the plugin's message and no output file is written.
  *
  * FORMATS (version 2)
  *   A plugin may add decoders and encoders for image file formats (`sumi_format`): the built-in
- *   `decode` stage recognises the format by its magic bytes and calls `decode`; `encode` picks it by
- *   the output's file extension (or its `format` parameter) and calls `encode`, then writes the bytes
- *   atomically. Magic bytes a built-in format already recognises stay the built-in's: the host warns
- *   and ignores the plugin's decoder.
+ *   `decode` stage recognises the format by its magic bytes and calls `decode` (a folder input takes
+ *   a file whose extension the format lists and whose bytes start with its magic); `encode` picks it
+ *   by its `format` parameter (the format's `name`) or else the output's file extension, calls
+ *   `encode`, then writes the bytes atomically. The image handed to `encode` carries the side data
+ *   to write ("icc-profile", "exif", "xmp"), already prepared by encode's `profile` and `metadata`
+ *   parameters; `quality` and the other encoder parameters are not passed. Magic bytes a built-in
+ *   format already recognises stay the built-in's: the host warns and ignores the plugin's decoder.
  */
 #ifndef SUMI_PLUGIN_H
 #define SUMI_PLUGIN_H
@@ -335,7 +339,9 @@ typedef struct sumi_api {
     int32_t (*set_placement)(sumi_value *layer, double x, double y, double scale_x, double scale_y);
     /**
      * Writes `bytes` to `path` atomically (a temporary file in the same folder, then renamed; `-` is
-     * standard output) and returns the file value describing it in `*file`.
+     * standard output) and returns the file value describing it in `*file`. For a stage's `process`
+     * only (a format's `decode`/`encode` gets an error). In a safe run (`sumi run --safe`) a path
+     * outside the output folder is refused with an error.
      */
     int32_t (*write_file)(sumi_call *call, const char *path, const char *format, const uint8_t *bytes,
                           size_t length, double width, double height, sumi_value **file, sumi_error *error);

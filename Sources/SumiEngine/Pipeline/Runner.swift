@@ -24,6 +24,9 @@ public struct Runner: Sendable {
     /// stage gets and gives whole images. Both give the same bytes; tests compare them.
     public let streaming: Bool
 
+    /// Where stages may write files they name while running (a plugin's `write_file`); nil: anywhere.
+    public let writeConfinement: WriteConfinement?
+
     /// Streaming is on unless the environment sets `SUMI_STREAMING=0` (or `off`).
     public static var streamingByDefault: Bool {
         guard let value = getenv("SUMI_STREAMING") else { return true }
@@ -31,9 +34,10 @@ public struct Runner: Sendable {
     }
 
     public init(pipeline: Pipeline, streaming: Bool = Runner.streamingByDefault,
-                warn: @escaping @Sendable (String) -> Void = { _ in }) {
+                writeConfinement: WriteConfinement? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.pipeline = pipeline
         self.streaming = streaming
+        self.writeConfinement = writeConfinement
         self.warn = warn
     }
 
@@ -46,12 +50,14 @@ public struct Runner: Sendable {
         let finished = DispatchSemaphore(value: 0)
         let pipeline = self.pipeline
         let warn = self.warn
+        let writeConfinement = self.writeConfinement
         let file = FileIO.fileName(of: pipeline.manifest.path)
 
         @Sendable func context(for index: Int) -> StageContext {
             let place = pipeline.nodes[index].entry.place
             var context = StageContext(warn: { warn("\(file): \(place): \($0)") })
             context.sizeHint = schedule.sizeHint(for: index)
+            context.writeConfinement = writeConfinement
             return context
         }
 

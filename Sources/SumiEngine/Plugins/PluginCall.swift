@@ -6,6 +6,9 @@ import SumiKit
 /// plugin. It keeps every value passed to or made by the plugin alive until the call ends, forwards
 /// warnings and the size hint, and collects an encoder's bytes.
 ///
+/// Files: only a stage's `process` may `write_file`, and only where the run's `WriteConfinement`
+/// allows (a safe run: below the output folder); a format's `decode`/`encode` hands its bytes back.
+///
 /// `@unchecked Sendable`: a plugin may call `warn` from threads it starts during the call; the
 /// mutable state is behind `state`'s lock.
 final class PluginCall: @unchecked Sendable {
@@ -13,23 +16,51 @@ final class PluginCall: @unchecked Sendable {
     let place: String
     let warn: (String) -> Void
     let sizeHint: ((Size) -> Size?)?
+    /// Whether `write_file` may be used in this call (a stage's `process`), and where.
+    let fileWrites: FileWrites
+
+    enum FileWrites {
+        /// A format's `decode` or `encode`: no files.
+        case refused
+        /// A stage's `process`: where the run's confinement allows (anywhere when nil).
+        case allowed(WriteConfinement?)
+    }
 
     private struct State {
         var values: [Int: PluginValue] = [:]
+        /// The handles of the values the host passed in (inputs, and the images of input lists).
+        var inputs: Set<Int> = []
         var bytes: [UInt8] = []
     }
     private let state = Mutex(State())
 
-    init(place: String, warn: @escaping (String) -> Void, sizeHint: ((Size) -> Size?)? = nil) {
+    init(place: String, warn: @escaping (String) -> Void, sizeHint: ((Size) -> Size?)? = nil,
+         fileWrites: FileWrites = .refused) {
         self.place = place
         self.warn = warn
         self.sizeHint = sizeHint
+        self.fileWrites = fileWrites
     }
 
     /// Keeps `value` alive for the call and returns the pointer the plugin sees.
     func adopt(_ value: PluginValue) -> OpaquePointer {
         state.withLock { $0.values[Int(bitPattern: value.handle)] = value }
         return value.handle
+    }
+
+    /// Keeps an input alive for the call and remembers it as one, so it is not taken as a result.
+    func adoptInput(_ value: PluginValue) -> OpaquePointer {
+        state.withLock { _ = $0.inputs.insert(Int(bitPattern: value.handle)) }
+        return adopt(value)
+    }
+
+    /// Whether `handle` is an input of this call, or an image of an input list (`list_item`).
+    func isInput(_ handle: OpaquePointer) -> Bool {
+        state.withLock { state in
+            state.inputs.contains(Int(bitPattern: handle)) || state.inputs.contains { key in
+                state.values[key]?.madeItems.contains { $0.handle == handle } ?? false
+            }
+        }
     }
 
     /// The value behind `handle` if it belongs to this call (an input, or made in it), else nil:

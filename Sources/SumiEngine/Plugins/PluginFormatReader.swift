@@ -22,8 +22,8 @@ enum PluginFormatReader {
         guard entry.decode != nil || entry.encode != nil else {
             throw SumiError.usage("\(place): format \"\(name)\" has neither decode nor encode")
         }
-        guard entry.decode == nil || (entry.magic != nil && entry.magic_length >= 2 && entry.magic_length <= 64) else {
-            throw SumiError.usage("\(place): format \"\(name)\" decodes but gives no magic bytes (2 to 64 needed)")
+        guard entry.decode == nil || (entry.magic != nil && entry.magic_length >= 2 && Int(entry.magic_length) <= ImageFormatRegistry.magicLimit) else {
+            throw SumiError.usage("\(place): format \"\(name)\" decodes but gives no magic bytes (2 to \(ImageFormatRegistry.magicLimit) needed)")
         }
         let extensions = (entry.extensions.map { String(cString: $0) } ?? "")
             .split(separator: ",").map { String($0.filter { $0 != "." && $0 != " " }).lowercased() }.filter { !$0.isEmpty }

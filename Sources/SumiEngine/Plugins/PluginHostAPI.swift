@@ -136,6 +136,14 @@ enum PluginHostAPI {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "write_file: no call, path or result slot")
             }
             let target = String(cString: path)
+            do {
+                guard case .allowed(let confinement) = call.fileWrites else {
+                    throw StageError("a format's decode or encode writes no files (encode hands its bytes back with write_bytes)")
+                }
+                try confinement?.check(target)
+            } catch {
+                return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "write_file: \(error)")
+            }
             let data = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
             do { try FileIO.writeAtomically(data, to: target) } catch {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "\(error)")

@@ -5,7 +5,8 @@ import Synchronization
 /// A stage instance living in a version 2 plugin library: created through `create` with typed
 /// parameters (`sumi_params`), run through `process` over opaque values of any kind.
 ///
-/// The host checks what `process` returns against the descriptor: a value made in this call, of the
+/// The host checks what `process` returns against the descriptor: a value made in this call (never
+/// one of its inputs: the host owns those, and sets a result's side data from the effect), of the
 /// declared output kind, and for an `effect: pixels` stage the size of its first input. The result
 /// image's side data is the first input's, transformed by the declared effect, then what the plugin
 /// set with `set_side_data`.
@@ -43,13 +44,14 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
 
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let descriptor = entry.descriptor
-        let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint)
+        let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint,
+                              fileWrites: .allowed(context.writeConfinement))
         var given: [Value] = []
         var handles: [OpaquePointer?] = []
         for port in descriptor.inputs {
             let value = try Self.value(inputs[port.name], for: port)
             given.append(value)
-            handles.append(call.adopt(PluginValue(try Self.content(of: value), isNew: false)))
+            handles.append(call.adoptInput(PluginValue(try Self.content(of: value), isNew: false)))
         }
         var error = PluginCallError()
         var resultHandle: OpaquePointer?
@@ -62,8 +64,12 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             }
         }
         guard status == 0 else { throw StageError("\(entry.place): \(error.message(code: status))") }
-        guard resultHandle != nil else {
+        guard let resultHandle else {
             throw StageError("\(entry.place): the plugin returned no value (process left *result empty)")
+        }
+        guard !call.isInput(resultHandle) else {
+            throw StageError("\(entry.place): stage \"\(descriptor.name)\" returned one of its inputs as its result; "
+                + "a result must be a value made in the call (new_image and copy the pixels, or new_layer_from for a layer)")
         }
         guard let made = call.value(resultHandle) else {
             throw StageError("\(entry.place): the plugin returned a value that is not one of this call's")

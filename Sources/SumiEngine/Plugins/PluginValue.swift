@@ -120,6 +120,9 @@ final class PluginValue: @unchecked Sendable {
         return made
     }
 
+    /// The images of a list handed out so far by `list_item` (none before the first request).
+    var madeItems: [PluginValue] { items ?? [] }
+
     /// A C string that lives as long as this value.
     func keep(_ text: String) -> UnsafePointer<CChar>? {
         guard let copy = strdup(text) else { return nil }

@@ -104,6 +104,12 @@ public enum PluginLoader {
         public var bandStages: [String]
     }
 
+    /// Whether a folder's entry named `name` is one of the libraries it offers (`*.so`): the rule
+    /// folder loading follows, and a manifest's `plugins` entry with it.
+    public static func isLibraryName(_ name: String) -> Bool {
+        name.hasSuffix(".so") && name != ".so"
+    }
+
     /// The names of the `*.so` files in `dir`, sorted.
     static func sharedLibraries(in dir: String) throws(SumiError) -> [String] {
         guard let stream = opendir(dir) else {
@@ -115,7 +121,7 @@ public enum PluginLoader {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
                 String(decoding: bytes.prefix(while: { $0 != 0 }), as: UTF8.self)
             }
-            if name.hasSuffix(".so") && name != ".so" { names.append(name) }
+            if isLibraryName(name) { names.append(name) }
         }
         return names.sorted()
     }

@@ -107,6 +107,23 @@ public final class ImageFormatRegistry: Sendable {
         return state.withLock { $0.formats.first { $0.encode != nil && $0.extensions.contains(wanted) } }
     }
 
+    /// The plugin format named `name` (case-insensitive) that encodes: what `encode format=NAME`
+    /// picks when no built-in format has that name. The first registered wins.
+    public func encoder(named name: String) -> PluginFormat? {
+        let wanted = name.lowercased()
+        return state.withLock { $0.formats.first { $0.encode != nil && $0.name.lowercased() == wanted } }
+    }
+
+    /// The most magic bytes a plugin format may give: a file's first `magicLimit` bytes are enough
+    /// to recognise it.
+    public static let magicLimit = 64
+
+    /// Whether a plugin decodes files with extension `ext` (case-insensitive).
+    public func decodes(fileExtension ext: String) -> Bool {
+        let wanted = ext.lowercased()
+        return state.withLock { $0.formats.contains { $0.decode != nil && $0.extensions.contains(wanted) } }
+    }
+
     /// Every plugin format, in registration order.
     public var formats: [PluginFormat] { state.withLock { $0.formats } }
 }

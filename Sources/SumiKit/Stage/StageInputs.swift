@@ -95,6 +95,8 @@ public struct StageContext: Sendable {
     /// For stages that produce an image: a size at least as large as every consumer needs, when all
     /// consumers can use a reduced image (see `Stage.reducedInputSize`). `nil`: produce full size.
     public var sizeHint: (@Sendable (Size) -> Size?)?
+    /// Where the stage may write files it names while running (nil: wherever the user may).
+    public var writeConfinement: WriteConfinement?
 
     public init(warn: @escaping @Sendable (String) -> Void = { _ in },
                 sizeHint: (@Sendable (Size) -> Size?)? = nil) {

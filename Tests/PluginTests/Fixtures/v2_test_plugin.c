@@ -9,10 +9,14 @@
  *              `fail-above` makes drawing fail at scales above it.
  *   v2-misbehave  in (image) → image ("effect": "pixels"), misbehaving as `mode` says:
  *              wrong-kind (returns a list), wrong-size, no-output, foreign (returns a dangling pointer),
- *              fail (an error with a message), ok.
+ *              return-input (returns its input), fail (an error with a message), ok.
+ *   v2-write   (with TEST_WRITER) in (image) → file: writes "v2-write\n" with `write_file` to `target`, a
+ *              string parameter (so no check before the run sees it as a path).
  * Defines for broken variants: TEST_DUPLICATE_PORTS, TEST_PIXELS_LAYER (effect pixels on a layer
  * output), TEST_UNKNOWN_KIND, TEST_CLAIM_PNG (a format with PNG's magic), TEST_INIT_FAIL,
- * TEST_NAME_SUFFIX (stage names get a suffix, so two copies can be registered in one registry).
+ * TEST_NAME_SUFFIX (stage names get a suffix, so two copies can be registered in one registry), TEST_WRITER
+ * (adds v2-write), TEST_ENCODER (a format "probe-enc", .probeenc, whose encoder writes the lengths of the
+ * icc-profile, exif and xmp side data it was handed; with TEST_ENCODER_WRITES it first tries write_file).
  */
 #include <math.h>
 #include <stdio.h>
@@ -173,7 +177,7 @@ static const char misbehave_descriptor[] =
     "{\"name\": \"v2-misbehave" TEST_NAME_SUFFIX "\", \"summary\": \"breaks the rules on request\", \"effect\": \"pixels\","
     " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"image\","
     " \"params\": [{\"name\": \"mode\", \"type\": \"string\", \"default\": \"ok\","
-    "   \"values\": [\"ok\", \"wrong-kind\", \"wrong-size\", \"no-output\", \"foreign\", \"fail\"], \"summary\": \"how\"}]}";
+    "   \"values\": [\"ok\", \"wrong-kind\", \"wrong-size\", \"no-output\", \"foreign\", \"return-input\", \"fail\"], \"summary\": \"how\"}]}";
 
 static int32_t misbehave_create(const sumi_stage *stage, const sumi_params *params, void **instance, sumi_error *error) {
     (void)stage; (void)error;
@@ -190,6 +194,7 @@ static int32_t misbehave_process(void *instance, sumi_call *call, const sumi_val
     if (strcmp(mode, "fail") == 0) return sumi_error_set(error, SUMI_ERROR_PROCESS, NULL, "the input is too dull");
     if (strcmp(mode, "no-output") == 0) return SUMI_OK;
     if (strcmp(mode, "foreign") == 0) { static int junk; *result = (sumi_value *)&junk; return SUMI_OK; }
+    if (strcmp(mode, "return-input") == 0) { *result = (sumi_value *)inputs[0]; return SUMI_OK; }
     if (strcmp(mode, "wrong-kind") == 0) {
         sumi_value *list = api->new_list(call);
         api->list_append(list, inputs[0]);
@@ -204,6 +209,26 @@ static int32_t misbehave_process(void *instance, sumi_call *call, const sumi_val
 }
 
 static void free_instance(void *instance) { free(instance); }
+
+#ifdef TEST_WRITER
+static const char write_descriptor[] =
+    "{\"name\": \"v2-write" TEST_NAME_SUFFIX "\", \"summary\": \"writes a file it names at run time\","
+    " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"file\","
+    " \"params\": [{\"name\": \"target\", \"type\": \"string\", \"required\": true, \"summary\": \"where\"}]}";
+
+static int32_t write_create(const sumi_stage *stage, const sumi_params *params, void **instance, sumi_error *error) {
+    (void)stage; (void)error;
+    *instance = strdup(api->param_string(api->param(params, "target")));
+    return SUMI_OK;
+}
+
+static int32_t write_process(void *instance, sumi_call *call, const sumi_value *const *inputs, uint32_t count,
+                             sumi_value **result, sumi_error *error) {
+    (void)inputs; (void)count;
+    static const char text[] = "v2-write\n";
+    return api->write_file(call, instance, "txt", (const uint8_t *)text, sizeof text - 1, 0, 0, result, error);
+}
+#endif
 
 #if defined(TEST_DUPLICATE_PORTS)
 #define EXTRA_DESCRIPTOR "{\"name\": \"v2-lying\", \"summary\": \"two ports named in\", \"output\": \"image\"," \
@@ -268,6 +293,10 @@ static const STAGE_TYPE stages[] = {
       .create = disc_create, .process = disc_process, .destroy = free_instance BANDS },
     { .size = sizeof(STAGE_TYPE), .descriptor_json = misbehave_descriptor,
       .create = misbehave_create, .process = misbehave_process, .destroy = free_instance },
+#ifdef TEST_WRITER
+    { .size = sizeof(STAGE_TYPE), .descriptor_json = write_descriptor,
+      .create = write_create, .process = write_process, .destroy = free_instance },
+#endif
 #ifdef EXTRA_DESCRIPTOR
     { .size = sizeof(sumi_stage), .descriptor_json = EXTRA_DESCRIPTOR,
       .create = misbehave_create, .process = misbehave_process, .destroy = free_instance },
@@ -283,6 +312,32 @@ static int32_t claim_decode(const sumi_format *format, sumi_call *call, const ui
 }
 static const sumi_format formats[] = {{ .size = sizeof(sumi_format), .name = "not-png", .extensions = "notpng",
     .magic = png_magic, .magic_length = sizeof png_magic, .decode = claim_decode }};
+#define FORMAT_COUNT 1
+#define FORMATS formats
+#elif defined(TEST_ENCODER)
+/* An encoder that writes what it was handed: the lengths of the image's side data. */
+static int32_t probe_encode(const sumi_format *format, sumi_call *call, const sumi_value *image, sumi_error *error) {
+    (void)format;
+#ifdef TEST_ENCODER_WRITES
+    sumi_value *file = NULL;
+    int32_t status = api->write_file(call, "probe-side-file.txt", "txt", (const uint8_t *)"x", 1, 0, 0, &file, error);
+    if (status != SUMI_OK) return status;
+#endif
+    static const char *const keys[] = {"icc-profile", "exif", "xmp"};
+    char text[128];
+    int used = 0;
+    for (int i = 0; i < 3; i++) {
+        const uint8_t *bytes = NULL;
+        size_t length = 0;
+        if (api->get_side_data(image, keys[i], &bytes, &length) != SUMI_OK) length = 0;
+        used += snprintf(text + used, sizeof text - (size_t)used, "%s=%zu%s", keys[i], length, i < 2 ? " " : "\n");
+    }
+    if (api->write_bytes(call, (const uint8_t *)text, (size_t)used) != SUMI_OK)
+        return sumi_error_set(error, SUMI_ERROR_PROCESS, NULL, "write_bytes failed");
+    return SUMI_OK;
+}
+static const sumi_format formats[] = {{ .size = sizeof(sumi_format), .name = "probe-enc", .extensions = "probeenc",
+    .encode = probe_encode }};
 #define FORMAT_COUNT 1
 #define FORMATS formats
 #else
