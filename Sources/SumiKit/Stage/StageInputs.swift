@@ -95,11 +95,16 @@ public struct StageContext: Sendable {
     /// For stages that produce an image: a size at least as large as every consumer needs, when all
     /// consumers can use a reduced image (see `Stage.reducedInputSize`). `nil`: produce full size.
     public var sizeHint: (@Sendable (Size) -> Size?)?
+    /// Gives details of the run for the report (`sumi run --json` shows them as the stage's
+    /// `details`; the last value given wins).
+    public let report: @Sendable (JSONValue) -> Void
 
     public init(warn: @escaping @Sendable (String) -> Void = { _ in },
-                sizeHint: (@Sendable (Size) -> Size?)? = nil) {
+                sizeHint: (@Sendable (Size) -> Size?)? = nil,
+                report: @escaping @Sendable (JSONValue) -> Void = { _ in }) {
         self.warn = warn
         self.sizeHint = sizeHint
+        self.report = report
     }
 }
 
