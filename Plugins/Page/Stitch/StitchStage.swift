@@ -19,7 +19,7 @@ public struct StitchStage: Stage, RowStage {
     public static let maxBarRows = 1_000_000
 
     static let offsets = Parameter<AutoOr<[Int]>>("offsets", default: .auto, min: 0, max: 1e9,
-                                                   summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0)")
+                                                   summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0; the captures then keep the order given)")
     static let header = Parameter<AutoOr<Int>>("header", default: .auto, min: 0, max: Double(maxBarRows),
                                                summary: "rows of a fixed bar at the top of every capture, or \"auto\" to detect them")
     static let footer = Parameter<AutoOr<Int>>("footer", default: .auto, min: 0, max: Double(maxBarRows),
