@@ -137,6 +137,12 @@ import SumiKit
         #expect(finder.match(from: a, CaptureProfile(a), to: b, CaptureProfile(b)) == nil)
     }
 
+    @Test func tooManyCapturesOutOfOrderAreRefusedBeforeComparingAllPairs() throws {
+        let blank = Image(width: 16, height: 12, pixels: [UInt8](repeating: 255, count: 16 * 12 * 4))
+        let many = [Image](repeating: blank, count: CaptureOrder.maxCompared + 1)
+        #expect { try run(StageHarness(StitchStage.self), many) } throws: { "\($0)".contains("give them in scroll order") }
+    }
+
     @Test func givenOffsetsKeepTheGivenOrder() throws {
         let (_, positions, shots) = captures(height: 1000)
         let harness = StageHarness(StitchStage.self)

@@ -1,3 +1,5 @@
+import SumiKit
+
 /// The order of a stitch's captures on the page, from the row hashes of the planning pass.
 ///
 /// The captures keep the order given when each one overlaps the next exactly (the common case,
@@ -31,7 +33,20 @@ struct CaptureOrder {
     /// Whether the captures kept are in another order than given.
     var reordered: Bool { order != order.sorted() }
 
-    init(profiles: [CaptureProfile], finder: OverlapFinder) {
+    /// The most captures compared all with all (a million pairs); more must come in scroll order.
+    static let maxCompared = 1000
+
+    /// Matches for every pair of captures: only those that exist are kept (a capture overlaps a few
+    /// others), so memory grows with the captures, not with the pairs.
+    typealias Matches = [Pair: OverlapFinder.Match]
+
+    /// Two captures, by their indices as given.
+    struct Pair: Hashable {
+        let from: Int
+        let to: Int
+    }
+
+    init(profiles: [CaptureProfile], finder: OverlapFinder) throws {
         let n = profiles.count
         let consecutive = (1..<max(1, n)).compactMap { i -> OverlapFinder.Match? in
             guard let match = finder.exactMatch(from: profiles[i - 1], to: profiles[i]), match.distance > 0 else { return nil }
@@ -43,14 +58,20 @@ struct CaptureOrder {
             groups = [order]
             return
         }
-        var matches = [[OverlapFinder.Match?]](repeating: [OverlapFinder.Match?](repeating: nil, count: n), count: n)
+        guard n <= CaptureOrder.maxCompared else {
+            throw StageError("\(n) captures that are not each followed by the next one down: more than \(CaptureOrder.maxCompared) "
+                             + "are not put in order; give them in scroll order")
+        }
+        var matches = Matches()
         for a in 0..<n {
-            for b in 0..<n where a != b { matches[a][b] = finder.exactMatch(from: profiles[a], to: profiles[b]) }
+            for b in 0..<n where a != b {
+                if let match = finder.exactMatch(from: profiles[a], to: profiles[b]) { matches[Pair(from: a, to: b)] = match }
+            }
         }
         var kept: [Int] = []
         var duplicates: [(index: Int, of: Int)] = []
         for b in 0..<n {
-            if let a = kept.first(where: { matches[$0][b]?.distance == 0 && profiles[$0].height == profiles[b].height }) {
+            if let a = kept.first(where: { matches[Pair(from: $0, to: b)]?.distance == 0 && profiles[$0].height == profiles[b].height }) {
                 duplicates.append((b, a))
             } else {
                 kept.append(b)
@@ -61,13 +82,11 @@ struct CaptureOrder {
     }
 
     /// The kept captures in page order: groups by their largest overlaps, each sorted by position.
-    private static func arrange(_ kept: [Int], matches: [[OverlapFinder.Match?]], profiles: [CaptureProfile],
+    private static func arrange(_ kept: [Int], matches: Matches, profiles: [CaptureProfile],
                                 finder: OverlapFinder) -> ([Int], [Join], [[Int]]) {
-        var edges: [(a: Int, b: Int, match: OverlapFinder.Match)] = []
-        for a in kept {
-            for b in kept where a != b {
-                if let m = matches[a][b], m.distance > 0 { edges.append((a, b, m)) }
-            }
+        let isKept = Set(kept)
+        var edges: [(a: Int, b: Int, match: OverlapFinder.Match)] = matches.compactMap { pair, match in
+            isKept.contains(pair.from) && isKept.contains(pair.to) && match.distance > 0 ? (pair.from, pair.to, match) : nil
         }
         edges.sort { ($0.match.rows, $0.match.confidence, -$0.a, -$0.b) > ($1.match.rows, $1.match.confidence, -$1.a, -$1.b) }
         var root = Dictionary(uniqueKeysWithValues: kept.map { ($0, $0) })
@@ -113,7 +132,7 @@ struct CaptureOrder {
                 }
                 let above = group[k - 1]
                 let distance = (position[capture] ?? 0) - (position[above] ?? 0)
-                if let m = matches[above][capture], m.distance == distance {
+                if let m = matches[Pair(from: above, to: capture)], m.distance == distance {
                     joins.append(.overlap(m))
                 } else {
                     // Placed through other captures: the rows the two scrolling regions share.

@@ -198,7 +198,7 @@ struct StitchPlanner {
     private func place(profiles: [CaptureProfile], files: [String?], lossless: [Bool], header h: Int, footer f: Int,
                        profile: [UInt8]?) throws -> (order: [Int], offsets: [Int], joins: [CaptureOrder.Join]?, duplicates: [(index: Int, of: Int)]) {
         let finder = OverlapFinder(header: h, footer: f)
-        var arrangement = CaptureOrder(profiles: profiles, finder: finder)
+        var arrangement = try CaptureOrder(profiles: profiles, finder: finder)
         if arrangement.groups.count > 1, let joins = try matchInGivenOrder(arrangement.order.sorted(), profiles: profiles, lossless: lossless,
                                                                                  finder: finder, profile: profile) {
             arrangement.keepGivenOrder(joins: joins)
