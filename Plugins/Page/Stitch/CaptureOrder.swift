@@ -30,9 +30,6 @@ struct CaptureOrder {
     /// The groups of captures that overlap each other, in page order (one group: no gap).
     private(set) var groups: [[Int]]
 
-    /// Whether the captures kept are in another order than given.
-    var reordered: Bool { order != order.sorted() }
-
     /// The most captures compared all with all (a million pairs); more must come in scroll order.
     static let maxCompared = 1000
 

@@ -146,7 +146,7 @@ struct StitchPlanner {
         guard h + f < minHeight else {
             throw StageError("header (\(h) rows) and footer (\(f) rows) leave nothing of the \(minHeight)-row captures to scroll")
         }
-        let placed = try offsets.map { (order: Array(captures.indices), offsets: $0, joins: [CaptureOrder.Join]?.none, duplicates: [(index: Int, of: Int)]()) }
+        let placed = try offsets.map { Placement(order: Array(captures.indices), offsets: $0, joins: nil, duplicates: []) }
             ?? place(profiles: profiles, files: files, lossless: lossless, header: h, footer: f, profile: target)
         let layout = StitchLayout(width: width, heights: placed.order.map { heights[$0] }, offsets: placed.offsets,
                                   header: h, footer: f, separators: StitchPlanner.separators(placed.joins, offsets: placed.offsets, header: h))
@@ -177,6 +177,15 @@ struct StitchPlanner {
         }
     }
 
+    /// The captures' order on the page (indices as given), their offsets in that order, how each joins
+    /// the one above (nil: offsets given) and the duplicates left out.
+    struct Placement {
+        let order: [Int]
+        let offsets: [Int]
+        let joins: [CaptureOrder.Join]?
+        let duplicates: [(index: Int, of: Int)]
+    }
+
     /// How messages name capture `i` (as given): its index and, when it came from a file, the file.
     static func name(_ i: Int, files: [String?]) -> String {
         guard i < files.count, let file = files[i] else { return "capture \(i)" }
@@ -196,7 +205,7 @@ struct StitchPlanner {
     /// stay apart are then matched in the order given, approximately where they do not match exactly
     /// (lossy captures); still apart, they are an error or, with `gaps: allow`, joined below a separator.
     private func place(profiles: [CaptureProfile], files: [String?], lossless: [Bool], header h: Int, footer f: Int,
-                       profile: [UInt8]?) throws -> (order: [Int], offsets: [Int], joins: [CaptureOrder.Join]?, duplicates: [(index: Int, of: Int)]) {
+                       profile: [UInt8]?) throws -> Placement {
         let finder = OverlapFinder(header: h, footer: f)
         var arrangement = try CaptureOrder(profiles: profiles, finder: finder)
         if arrangement.groups.count > 1, let joins = try matchInGivenOrder(arrangement.order.sorted(), profiles: profiles, lossless: lossless,
@@ -215,7 +224,7 @@ struct StitchPlanner {
             case .gap, .top: result.append(above + profiles[order[k - 1]].height - h - f + StitchLayout.separatorRows)
             }
         }
-        return (order, result, joins, arrangement.duplicates)
+        return Placement(order: order, offsets: result, joins: joins, duplicates: arrangement.duplicates)
     }
 
     /// The message for captures that fall into `groups` apart: the captures outside the largest group
