@@ -159,6 +159,16 @@ if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; t
     echo
     find "$WORK/out" -name "*.pdf" -size +0 -exec ls -l {} + | awk '{print "   ", $5, $9}'
   done
+  # The ordering pass when the order is wrong: the 50 captures given last to first, against the same
+  # captures in order (which keeps the given order after one comparison per pair). The difference is
+  # the all-pairs comparison of row hashes and nothing else: both give the same bytes.
+  FILES=$(ls "$WORK/captures50"/capture-*.png | sort -V)
+  FORWARD=$(for c in $FILES; do echo -n " -i $c"; done)
+  REVERSED=$(for c in $(echo "$FILES" | tac); do echo -n " -i $c"; done)
+  echo "== stitch order: 50 captures given in reverse order vs in order"
+  bench stitchorder --runs 5 "$SUMI run pipelines/fullpage.json $REVERSED -o $WORK/out/r.pdf --quiet" \
+    "$SUMI run pipelines/fullpage.json $FORWARD -o $WORK/out/f.pdf --quiet"
+  row stitchorder "fullpage 50 captures reversed (reordered)" "in order"
 fi
 
 echo "== Colour profile and metadata cost, sRGB photo with EXIF vs the same photo bare (target <= 1.05)"

@@ -14,23 +14,34 @@ struct OverlapFinder {
     /// (True overlaps of JPEG captures measure under 0.05; unrelated content around 0.45.)
     var distinctness: Float = 0.2
 
-    /// The scroll distance from `a` to `b`, or nil when they do not overlap.
-    func distance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Int? {
-        exactDistance(from: pa, to: pb) ?? approximateDistance(from: a, pa, to: b, pb)
+    /// How two captures overlap: `b`'s scrolling region starts `distance` rows below `a`'s, sharing
+    /// `rows` rows of it. `confidence` (0...1) says how little the match could be chance: for an
+    /// exact match, the share of 8 different rows the overlap holds (rows all alike prove nothing and
+    /// are no match), halved when the rows match at a second distance too (repeating content); for an
+    /// approximate match, 1 - its cost / the median cost of all distances.
+    struct Match: Sendable, Equatable {
+        let distance: Int
+        let rows: Int
+        let confidence: Double
     }
 
-    /// The scroll distance at which the rows match exactly, from the row hashes alone (no pixels).
-    func exactDistance(from pa: CaptureProfile, to pb: CaptureProfile) -> Int? {
+    /// How `b` follows `a`, or nil when they do not overlap.
+    func match(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Match? {
+        exactMatch(from: pa, to: pb) ?? approximateMatch(from: a, pa, to: b, pb)
+    }
+
+    /// The match whose rows are identical, from the row hashes alone (no pixels).
+    func exactMatch(from pa: CaptureProfile, to pb: CaptureProfile) -> Match? {
         let lengthA = pa.height - header - footer, lengthB = pb.height - header - footer
         guard lengthA > 0, lengthB > 0 else { return nil }
-        return exactDistance(pa, pb, lengthA: lengthA, lengthB: lengthB)
+        return exactMatch(pa, pb, lengthA: lengthA, lengthB: lengthB)
     }
 
-    /// The scroll distance for captures whose rows do not match exactly (lossy captures).
-    func approximateDistance(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Int? {
+    /// The match for captures whose rows do not match exactly (lossy captures).
+    func approximateMatch(from a: Image, _ pa: CaptureProfile, to b: Image, _ pb: CaptureProfile) -> Match? {
         let lengthA = a.height - header - footer, lengthB = b.height - header - footer
         guard lengthA > 0, lengthB > 0 else { return nil }
-        return approximateDistance(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB)
+        return approximateMatch(a, pa, b, pb, lengthA: lengthA, lengthB: lengthB)
     }
 
     /// Rows probed per distance before the exact comparison of every row.
@@ -45,8 +56,17 @@ struct OverlapFinder {
         max(4, min(lengthA, lengthB) / 50)
     }
 
-    /// The smallest distance at which every overlapping row of the scrolling regions is identical.
-    private func exactDistance(_ pa: CaptureProfile, _ pb: CaptureProfile, lengthA: Int, lengthB: Int) -> Int? {
+    /// `match` found where the rows match at another distance too (repeating content): half as sure.
+    private static func repeating(_ match: Match) -> Match {
+        Match(distance: match.distance, rows: match.rows, confidence: match.confidence / 2)
+    }
+
+    /// Different rows an exact overlap needs for confidence 1.
+    static let confidentRows = 8
+
+    /// The smallest distance at which every overlapping row of the scrolling regions is identical
+    /// and the overlap holds at least two different rows.
+    private func exactMatch(_ pa: CaptureProfile, _ pb: CaptureProfile, lengthA: Int, lengthB: Int) -> Match? {
         let minimum = OverlapFinder.minimumOverlap(lengthA, lengthB)
         guard lengthA >= minimum else { return nil }
         let h = header
@@ -57,6 +77,7 @@ struct OverlapFinder {
                 // periodic content (where many distances pass the probes) then goes on to the
                 // approximate search instead of costing rows² comparisons.
                 var fullChecks = OverlapFinder.fullChecks
+                var found: Match?
                 for d in 0...(lengthA - minimum) {
                     let count = min(lengthB, lengthA - d)
                     guard count >= minimum, hb[h] == ha[h + d] else { continue }
@@ -64,13 +85,18 @@ struct OverlapFinder {
                     var k = step
                     while k < count, hb[h + k] == ha[h + d + k] { k += step }
                     guard k >= count, hb[h + count - 1] == ha[h + d + count - 1] else { continue }
-                    guard fullChecks > 0 else { return nil }
+                    guard fullChecks > 0 else { return found.map(OverlapFinder.repeating) }
                     fullChecks -= 1
                     k = 1
                     while k < count, hb[h + k] == ha[h + d + k] { k += 1 }
-                    if k == count { return d }
+                    guard k == count else { continue }
+                    let distinct = Set(hb[h..<(h + count)]).count
+                    guard distinct >= 2 else { continue }
+                    if let first = found { return OverlapFinder.repeating(first) }
+                    found = Match(distance: d, rows: count,
+                                  confidence: min(1, Double(distinct) / Double(OverlapFinder.confidentRows)))
                 }
-                return nil
+                return found
             }
         }
     }
@@ -78,9 +104,10 @@ struct OverlapFinder {
     /// The distance whose overlapping row signatures differ least, refined on the pixels. A few rows
     /// at each end of the overlap are left out: next to a fixed bar, lossy compression mixes bar
     /// and content. Every distance is first scored on every fourth row; the best few are scored on
-    /// all rows. The best distance must stand out: its cost well below the typical one.
-    private func approximateDistance(_ a: Image, _ pa: CaptureProfile, _ b: Image, _ pb: CaptureProfile,
-                                     lengthA: Int, lengthB: Int) -> Int? {
+    /// all rows. The best distance must stand out: its cost well below the typical one; and its
+    /// overlap must not be rows all alike (a blank stretch matches any other).
+    private func approximateMatch(_ a: Image, _ pa: CaptureProfile, _ b: Image, _ pb: CaptureProfile,
+                                  lengthA: Int, lengthB: Int) -> Match? {
         let minimum = max(8, min(lengthA, lengthB) / 25)
         guard lengthA >= minimum, lengthB >= minimum else { return nil }
         let sa = pa.signatures(of: a), sb = pb.signatures(of: b)
@@ -107,6 +134,8 @@ struct OverlapFinder {
             }
         }
         guard best >= 0, coarse.count < 3 || bestCost <= distinctness * typical else { return nil }
+        let compared = OverlapFinder.trimmed(count: min(lengthB, lengthA - best))
+        guard varies(sb, rows: (header + compared.lowerBound)..<(header + compared.upperBound)) else { return nil }
         var refined = best
         var refinedCost = Double.infinity
         for d in max(0, best - 2)...min(candidates.upperBound, best + 2) {
@@ -116,7 +145,24 @@ struct OverlapFinder {
                 refined = d
             }
         }
-        return refined
+        let confidence = typical > 0 ? max(0, min(1, 1 - Double(bestCost / typical))) : 0
+        return Match(distance: refined, rows: min(lengthB, lengthA - refined), confidence: confidence)
+    }
+
+    /// Mean level difference (0...255) between rows below which an overlap counts as rows all alike.
+    static let minimumVariation: Float = 4
+
+    /// Whether the row signatures `rows` (those a cost was measured on) differ somewhere by more than
+    /// `minimumVariation` in a band.
+    private func varies(_ signatures: [Float], rows: Range<Int>) -> Bool {
+        let bands = CaptureProfile.bands
+        guard let first = rows.first else { return false }
+        for k in rows.dropFirst() {
+            for j in 0..<bands where abs(signatures[k * bands + j] - signatures[first * bands + j]) > OverlapFinder.minimumVariation {
+                return true
+            }
+        }
+        return false
     }
 
     /// Mean absolute difference of the row signatures over the (trimmed) overlap at distance `d`,

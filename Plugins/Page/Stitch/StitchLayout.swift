@@ -4,13 +4,22 @@ import SumiKit
 ///
 /// Capture `i`'s top is at `offsets[i]` in the stitched image. The header rows come from the first
 /// capture, the footer rows from the last; every other row comes from one capture whose scrolling
-/// region shows it, switching from one capture to the next in the middle of their overlap.
+/// region shows it, switching from one capture to the next in the middle of their overlap. Where
+/// captures that overlap none above are joined (`gaps: allow`), `separators` rows of
+/// `separatorPixel` stand between them.
 struct StitchLayout: Sendable {
     let width: Int
     let heights: [Int]
     let offsets: [Int]
     let header: Int
     let footer: Int
+    var separators: [Range<Int>] = []
+
+    /// The rows of a separator: 16, enough to see at a glance at any zoom a page is read at.
+    static let separatorRows = 16
+    /// A separator's colour: opaque mid grey (128, 128, 128), which neither a white nor a dark page
+    /// hides, and which no overlap search takes for content (it is never compared).
+    static let separatorPixel: UInt32 = UInt32(littleEndian: 0xFF80_8080)
 
     /// The stitched image's height: down to the bottom of the last capture.
     var height: Int { offsets[offsets.count - 1] + heights[heights.count - 1] }
@@ -42,10 +51,14 @@ struct StitchLayout: Sendable {
         return (0..<n).map { seams[$0]..<seams[$0 + 1] }
     }
 
-    /// Stitched rows that no capture shows (only possible with given offsets that leave gaps).
+    /// Stitched rows that no capture shows (only possible with given offsets that leave gaps), the
+    /// separators aside.
     func uncoveredRows() -> Int {
         let top = min(header, height), bottom = max(top, height - footer)
         var covered = [Bool](repeating: false, count: bottom - top)
+        for rows in separators {
+            for y in rows.clamped(to: top..<bottom) { covered[y - top] = true }
+        }
         for i in offsets.indices {
             let rows = scrollingRows(of: i).clamped(to: top..<bottom)
             for y in rows { covered[y - top] = true }
@@ -53,8 +66,8 @@ struct StitchLayout: Sendable {
         return covered.filter { !$0 }.count
     }
 
-    /// For each stitched row, the capture it is copied from (its row there is `y - offsets[i]`), or
-    /// -1 for a row no capture shows (left transparent). The header rows come from the first
+    /// For each stitched row, the capture it is copied from (its row there is `y - offsets[i]`),
+    /// `separator` for a separator row, or -1 for a row no capture shows (left transparent). The header rows come from the first
     /// capture, the footer rows from the last, each band from its capture; a row left over comes
     /// from the first capture whose scrolling region shows it. Captures are needed in order, each
     /// for one run of rows, except with given offsets that leave rows to an earlier capture.
@@ -76,8 +89,14 @@ struct StitchLayout: Sendable {
         for y in 0..<total where origins[y] < 0 {
             if let i = offsets.indices.first(where: { scrollingRows(of: $0).contains(y) }) { origins[y] = Int32(i) }
         }
+        for rows in separators {
+            for y in rows.clamped(to: 0..<total) { origins[y] = StitchLayout.separator }
+        }
         return origins
     }
+
+    /// The origin of a separator row in `rowOrigins`.
+    static let separator: Int32 = -2
 
     /// The stitched image, its rows copied in order from captures decoded as they are needed
     /// (converted to `profile`): at most two captures are held, besides the one decoded ahead.
@@ -106,7 +125,11 @@ struct StitchLayout: Sendable {
                 let target = UnsafeMutableBufferPointer(start: rowAddress(row), count: stride)
                 let origin = Int(origins[row])
                 guard origin >= 0 else {
-                    target.update(repeating: 0)
+                    if origin == StitchLayout.separator {
+                        target.withMemoryRebound(to: UInt32.self) { $0.update(repeating: StitchLayout.separatorPixel) }
+                    } else {
+                        target.update(repeating: 0)
+                    }
                     continue
                 }
                 let image = try source.capture(origin)
@@ -151,6 +174,12 @@ struct StitchLayout: Sendable {
                     copy(captures[i], rows: y..<(y + 1), offset: offsets[i])
                 } else {
                     UnsafeMutableBufferPointer(rebasing: out[(y * stride)..<((y + 1) * stride)]).update(repeating: 0)
+                }
+            }
+            for rows in separators {
+                for y in rows.clamped(to: 0..<total) {
+                    UnsafeMutableBufferPointer(rebasing: out[(y * stride)..<((y + 1) * stride)])
+                        .withMemoryRebound(to: UInt32.self) { $0.update(repeating: StitchLayout.separatorPixel) }
                 }
             }
         }

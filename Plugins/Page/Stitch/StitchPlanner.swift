@@ -1,23 +1,36 @@
 import Synchronization
 import SumiKit
+import SumiCodecs
 
-/// Checks a list of captures and works out the stitch layout: fixed bars and each capture's offset.
+/// Checks a list of captures and works out the stitch layout: fixed bars, the captures' order on
+/// the page and each one's offset.
 ///
 /// The captures are looked at one after another, each decoded when its turn comes (the next two
 /// ahead, on other threads), so few are in memory at once: one pass gathers the sizes, the row
-/// hashes and which rows near the edges match the first capture's. The offsets then come from the
-/// row hashes alone wherever consecutive captures match exactly (lossless captures); only a pair
-/// that does not (lossy captures) is decoded again, two captures at a time, for the approximate
-/// search.
+/// hashes and which rows near the edges match the first capture's. The order and offsets then come
+/// from the row hashes alone wherever captures match exactly (lossless captures, see
+/// `CaptureOrder`); only when that leaves captures apart are the captures matched in the order
+/// given, a pair that does not match exactly (lossy captures) decoded again, two at a time, for the
+/// approximate search. Captures still apart are an error, or with `gaps: allow` joined below a
+/// separator.
 struct StitchPlanner {
     let captures: ImageList
     let offsets: [Int]?
     let header: StitchStage.Rows
     let footer: StitchStage.Rows
+    var gaps: StitchStage.Gaps = .refuse
 
     /// The layout and what the pass over the captures learnt about them.
     struct Plan {
+        /// The captures on the page (indices as given), top to bottom; `layout` counts in this order.
+        let order: [Int]
         let layout: StitchLayout
+        /// How each capture (in page order) joins the one above; nil with given offsets.
+        let joins: [CaptureOrder.Join]?
+        /// Exact duplicates left out: the index of each, and of the capture it repeats.
+        let duplicates: [(index: Int, of: Int)]
+        /// Each capture's file as given (nil: not read from a file).
+        let files: [String?]
         /// The first capture's profile, which every capture is converted to (nil: sRGB).
         let profile: [UInt8]?
         /// Whether every capture is known to be opaque.
@@ -30,7 +43,7 @@ struct StitchPlanner {
         /// rows are copied: the plan lets go of them), the others decoded again.
         mutating func takeSources(_ captures: ImageList) -> ImageList {
             defer { retained = [:] }
-            return ImageList(sources: captures.indices.map { i in
+            return ImageList(sources: order.map { i in
                 switch retained[i] {
                 case .pixels(let image)?:
                     return ImageSource.handingOver(image, then: captures[i])
@@ -42,6 +55,12 @@ struct StitchPlanner {
                 }
             })
         }
+
+        /// The captures kept, in page order.
+        func ordered(_ captures: [Image]) -> [Image] { order.map { captures[$0] } }
+
+        /// How messages name capture `i` (as given): its index and file.
+        func name(_ i: Int) -> String { StitchPlanner.name(i, files: files) }
     }
 
     /// A capture kept from the planning pass: as runs of equal pixels (screen captures: a small
@@ -75,6 +94,8 @@ struct StitchPlanner {
         var knownOpaque = true
         var retained: [Int: Retained] = [:]
         var retainedBytes = 0
+        var files: [String?] = []
+        var lossless: [Bool] = []
         // Two readers, over the even and the odd captures, so that two captures are being decoded
         // while the pass looks at the one before (nothing else runs yet on the other core).
         let readers = [0, 1].map { first in
@@ -93,6 +114,8 @@ struct StitchPlanner {
             guard capture.height > 0, capture.width > 0 else { throw StageError("capture \(i) is empty (\(capture.width)x\(capture.height))") }
             let profile = CaptureProfile(capture)
             profiles.append(profile)
+            files.append(decoded.metadata.sourcePath)
+            lossless.append(decoded.metadata.sourceFormat.map(StitchPlanner.losslessFormats.contains) ?? false)
             knownOpaque = knownOpaque && capture.metadata.knownOpaque
             let room = Self.retainedBytes - retainedBytes
             if let runs = PixelRuns(capture, limit: min(room, capture.pixels.count / 2)) {
@@ -123,15 +146,18 @@ struct StitchPlanner {
         guard h + f < minHeight else {
             throw StageError("header (\(h) rows) and footer (\(f) rows) leave nothing of the \(minHeight)-row captures to scroll")
         }
-        let resolved = try offsets ?? findOffsets(profiles: profiles, header: h, footer: f, profile: target)
-        let layout = StitchLayout(width: width, heights: heights, offsets: resolved, header: h, footer: f)
+        let placed = try offsets.map { Placement(order: Array(captures.indices), offsets: $0, joins: nil, duplicates: []) }
+            ?? place(profiles: profiles, files: files, lossless: lossless, header: h, footer: f, profile: target)
+        let layout = StitchLayout(width: width, heights: placed.order.map { heights[$0] }, offsets: placed.offsets,
+                                  header: h, footer: f, separators: StitchPlanner.separators(placed.joins, offsets: placed.offsets, header: h))
         // Checked before any row bookkeeping or pixel memory exists for it.
         let (pixels, overflow) = layout.width.multipliedReportingOverflow(by: layout.height)
         guard !overflow, pixels <= StitchStage.maxPixels else {
             throw StageError("the stitched image would be \(layout.width)x\(layout.height) pixels, more than \(StitchStage.maxPixels)",
                              parameter: offsets == nil ? nil : "offsets")
         }
-        return Plan(layout: layout, profile: target, knownOpaque: knownOpaque, retained: retained)
+        return Plan(order: placed.order, layout: layout, joins: placed.joins, duplicates: placed.duplicates, files: files,
+                    profile: target, knownOpaque: knownOpaque, retained: retained)
     }
 
     /// Refuses, before any row is compared, a stitch whose result must exceed `maxPixels`: with given
@@ -151,25 +177,94 @@ struct StitchPlanner {
         }
     }
 
-    /// Offsets from exact row matches where there are some, else from the pixels of the two captures.
-    private func findOffsets(profiles: [CaptureProfile], header h: Int, footer f: Int, profile: [UInt8]?) throws -> [Int] {
+    /// The captures' order on the page (indices as given), their offsets in that order, how each joins
+    /// the one above (nil: offsets given) and the duplicates left out.
+    struct Placement {
+        let order: [Int]
+        let offsets: [Int]
+        let joins: [CaptureOrder.Join]?
+        let duplicates: [(index: Int, of: Int)]
+    }
+
+    /// How messages name capture `i` (as given): its index and, when it came from a file, the file.
+    static func name(_ i: Int, files: [String?]) -> String {
+        guard i < files.count, let file = files[i] else { return "capture \(i)" }
+        return "capture \(i) (\(file))"
+    }
+
+    /// The separator rows above each capture that follows a gap (`header` rows below its top).
+    static func separators(_ joins: [CaptureOrder.Join]?, offsets: [Int], header: Int) -> [Range<Int>] {
+        guard let joins else { return [] }
+        return joins.indices.filter { joins[$0] == .gap }.map { i in
+            let top = offsets[i] + header
+            return (top - StitchLayout.separatorRows)..<top
+        }
+    }
+
+    /// The captures' order, offsets and joins: from exact row matches (`CaptureOrder`); captures that
+    /// stay apart are then matched in the order given, approximately where they do not match exactly
+    /// (lossy captures); still apart, they are an error or, with `gaps: allow`, joined below a separator.
+    private func place(profiles: [CaptureProfile], files: [String?], lossless: [Bool], header h: Int, footer f: Int,
+                       profile: [UInt8]?) throws -> Placement {
         let finder = OverlapFinder(header: h, footer: f)
-        var distances = (1..<max(1, profiles.count)).map { finder.exactDistance(from: profiles[$0 - 1], to: profiles[$0]) }
+        var arrangement = try CaptureOrder(profiles: profiles, finder: finder)
+        if arrangement.groups.count > 1, let joins = try matchInGivenOrder(arrangement.order.sorted(), profiles: profiles, lossless: lossless,
+                                                                                 finder: finder, profile: profile) {
+            arrangement.keepGivenOrder(joins: joins)
+        }
+        if arrangement.groups.count > 1 && gaps == .refuse {
+            throw StageError(StitchPlanner.apart(arrangement.groups, files: files) + "; give gaps: allow to join them below a separator, or offsets")
+        }
+        let order = arrangement.order, joins = arrangement.joins
+        var result = [0]
+        for k in 1..<max(1, order.count) {
+            let above = result[k - 1]
+            switch joins[k] {
+            case .overlap(let match): result.append(above + match.distance)
+            case .gap, .top: result.append(above + profiles[order[k - 1]].height - h - f + StitchLayout.separatorRows)
+            }
+        }
+        return Placement(order: order, offsets: result, joins: joins, duplicates: arrangement.duplicates)
+    }
+
+    /// The message for captures that fall into `groups` apart: the captures outside the largest group
+    /// (the earliest of equal ones) overlap none of the others.
+    static func apart(_ groups: [[Int]], files: [String?]) -> String {
+        let main = groups.indices.max { (groups[$0].count, -(groups[$0].min() ?? 0)) < (groups[$1].count, -(groups[$1].min() ?? 0)) } ?? 0
+        let parts = groups.indices.filter { $0 != main }.map { g -> String in
+            let names = groups[g].sorted().map { name($0, files: files) }
+            return names.count == 1 ? "\(names[0]) overlaps none of the other captures"
+                : "\(names.joined(separator: ", ")) overlap each other but none of the other captures"
+        }
+        return parts.joined(separator: "; ") + " (a missed scroll step, or a capture of another page)"
+    }
+
+    /// Formats whose captures show the same content in the same pixels: two of them overlap exactly
+    /// or not at all (the approximate search would only find chance likenesses).
+    static let losslessFormats: Set<String> = Set([ImageFormat.png, .gif, .bmp, .tiff].map(\.rawValue))
+
+    /// Joins for the captures `kept` in the order given, each matched with the next exactly or, unless
+    /// both are `lossless`, approximately; nil when a pair does not match.
+    private func matchInGivenOrder(_ kept: [Int], profiles: [CaptureProfile], lossless: [Bool], finder: OverlapFinder,
+                                   profile: [UInt8]?) throws -> [CaptureOrder.Join]? {
+        var joins: [CaptureOrder.Join] = [.top]
         var held: (index: Int, image: Image)?
         func capture(_ i: Int) throws -> Image {
             if let held, held.index == i { return held.image }
             return try CaptureColour.unified(try captures[i].image(), to: profile)
         }
-        for i in 1..<max(1, profiles.count) where distances[i - 1] == nil {
-            let a = try capture(i - 1), b = try capture(i)
-            held = (i, b)
-            guard let d = finder.approximateDistance(from: a, profiles[i - 1], to: b, profiles[i]) else {
-                throw StageError("capture \(i) does not overlap capture \(i - 1) (captures count from 0); give offsets")
+        for k in 1..<max(1, kept.count) {
+            let a = kept[k - 1], b = kept[k]
+            if let exact = finder.exactMatch(from: profiles[a], to: profiles[b]), exact.distance > 0 {
+                joins.append(.overlap(exact))
+                continue
             }
-            distances[i - 1] = d
+            guard !(lossless[a] && lossless[b]) else { return nil }
+            let imageA = try capture(a), imageB = try capture(b)
+            held = (b, imageB)
+            guard let match = finder.approximateMatch(from: imageA, profiles[a], to: imageB, profiles[b]), match.distance > 0 else { return nil }
+            joins.append(.overlap(match))
         }
-        var result = [0]
-        for d in distances { result.append(result[result.count - 1] + (d ?? 0)) }
-        return result
+        return joins
     }
 }

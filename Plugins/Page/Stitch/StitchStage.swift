@@ -1,8 +1,12 @@
 import SumiKit
 
-/// `stitch`: viewport captures taken while scrolling (in scroll order) → one tall image of the whole
-/// content. Fixed bars (a sticky header, a tab bar) are kept once; each capture's viewport rectangle
-/// in the result is remembered in `metadata.captureRects`.
+/// `stitch`: viewport captures taken while scrolling (in any order) → one tall image of the whole
+/// content. The captures are put in page order by their overlaps (see `CaptureOrder`; kept as
+/// given when each overlaps the next); an exact duplicate is left out with a warning; a capture that
+/// overlaps none of the others is an error, or with `gaps: allow` joined below a separator with a
+/// warning. Fixed bars (a sticky header, a tab bar) are kept once; each capture's viewport
+/// rectangle in the result, top to bottom, is remembered in `metadata.captureRects`, and the run
+/// report lists each capture's file, offset, overlap and confidence (`StitchReport`).
 ///
 /// The captures are taken one after another (see `StitchPlanner`) and the result's rows are copied
 /// in order, so besides the result at most two captures (and the one decoded ahead) are in memory;
@@ -15,19 +19,30 @@ public struct StitchStage: Stage, RowStage {
     public static let maxBarRows = 1_000_000
 
     static let offsets = Parameter<AutoOr<[Int]>>("offsets", default: .auto, min: 0, max: 1e9,
-                                                   summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0)")
+                                                   summary: "\"auto\", or the y of each capture's top in the stitched content (pixels, first 0; the captures then keep the order given)")
     static let header = Parameter<AutoOr<Int>>("header", default: .auto, min: 0, max: Double(maxBarRows),
                                                summary: "rows of a fixed bar at the top of every capture, or \"auto\" to detect them")
     static let footer = Parameter<AutoOr<Int>>("footer", default: .auto, min: 0, max: Double(maxBarRows),
                                                summary: "rows of a fixed bar at the bottom of every capture, or \"auto\" to detect them")
 
+    /// What a capture that overlaps none of the others gives.
+    public enum Gaps: String, ParameterChoice {
+        /// An error naming the capture.
+        case refuse
+        /// The capture joined below a separator, with a warning.
+        case allow
+    }
+
+    static let gaps = Parameter<Gaps>("gaps", default: .refuse,
+                                      summary: "a capture that overlaps none of the others: refuse (an error naming it), or allow (joined below a \(StitchLayout.separatorRows)-row grey separator, with a warning)")
+
     public static let descriptor = StageDescriptor(
         name: "stitch",
-        summary: "Stitch overlapping scrolled captures into one tall image",
+        summary: "Stitch overlapping scrolled captures, in any order, into one tall image; exact duplicates are left out, gaps refused",
         inputs: [PortSpec(name: "in", accepts: .images)],
         output: .image,
         effect: .creates,
-        parameters: [offsets.spec, header.spec, footer.spec])
+        parameters: [offsets.spec, header.spec, footer.spec, gaps.spec])
 
     /// A number of rows given (`.value`), or to be detected (`.auto`).
     typealias Rows = AutoOr<Int>
@@ -35,17 +50,19 @@ public struct StitchStage: Stage, RowStage {
     let offsets: [Int]?
     let header: Rows
     let footer: Rows
+    let gaps: Gaps
 
     public init(parameters: Parameters) throws {
         offsets = try StitchStage.checkOffsets(try parameters[Self.offsets])
         header = try parameters[Self.header]
         footer = try parameters[Self.footer]
+        gaps = try parameters[Self.gaps]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let (captures, prepared, metadata) = try prepare(inputs, context: context)
         var plan = prepared
-        if WholeImages.forced { return .image(plan.layout.assemble(try captures.images(), metadata: metadata)) }
+        if WholeImages.forced { return .image(plan.layout.assemble(plan.ordered(try captures.images()), metadata: metadata)) }
         return .image(try plan.layout.assemble(plan.takeSources(captures), profile: plan.profile, metadata: metadata))
     }
 
@@ -67,7 +84,16 @@ public struct StitchStage: Stage, RowStage {
     private func prepare(_ inputs: StageInputs, context: StageContext) throws -> (ImageList, StitchPlanner.Plan, ImageMetadata) {
         var captures = try inputs.imageList("in")
         if WholeImages.forced { captures = ImageList(try CaptureColour.unified(try captures.images())) }
-        let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer).plan()
+        let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer, gaps: gaps).plan()
+        for duplicate in plan.duplicates {
+            context.warn("\(plan.name(duplicate.index)) is an exact duplicate of \(plan.name(duplicate.of)); it is left out")
+        }
+        let joined = (plan.joins ?? []).indices.filter { plan.joins?[$0] == .gap }.map { plan.name(plan.order[$0]) }
+        if !joined.isEmpty {
+            context.warn("\(joined.joined(separator: ", ")) \(joined.count == 1 ? "overlaps" : "overlap") none of the captures above; "
+                + "joined below a \(StitchLayout.separatorRows)-row grey separator (gaps: allow): the page may miss content there")
+        }
+        context.report(StitchReport(plan).json)
         let uncovered = plan.layout.uncoveredRows()
         if uncovered > 0 {
             context.warn("the given offsets leave \(uncovered) rows that no capture shows; they are left transparent")

@@ -1,14 +1,20 @@
 import SumiKit
 
-/// The JSON object `sumi run --json` prints for one pipeline run.
+/// The JSON object `sumi run --json` prints for one pipeline run: its outputs, and for each stage
+/// its time, its warnings (when it gave some) and the details it gave (`StageContext.report`).
 public enum RunReport {
     public static func success(pipeline: String, input: String?, result: Runner.Result) -> JSONValue {
         var members: [(String, JSONValue)] = [("pipeline", .string(pipeline)), ("ok", .bool(true))]
         if let input { members.append(("input", .string(input))) }
         members.append(("outputs", .array(result.outputs.map { output(stage: $0.stage, $0.file) })))
-        members.append(("stages", .array(result.timings.map {
-            .object([("id", .string($0.id)), ("stage", .string($0.stage)),
-                     ("ms", .number(($0.milliseconds * 10).rounded() / 10))])
+        members.append(("stages", .array(result.timings.indices.map { i in
+            let timing = result.timings[i]
+            var stage: [(String, JSONValue)] = [("id", .string(timing.id)), ("stage", .string(timing.stage)),
+                                                ("ms", .number((timing.milliseconds * 10).rounded() / 10))]
+            let note = i < result.notes.count ? result.notes[i] : StageNotes.Note()
+            if !note.warnings.isEmpty { stage.append(("warnings", .array(note.warnings.map { .string($0) }))) }
+            if let details = note.details { stage.append(("details", details)) }
+            return .object(stage)
         })))
         return .object(members)
     }

@@ -14,6 +14,8 @@ public struct Runner: Sendable {
         public var outputs: [(stage: String, file: FileOutput)]
         /// Each stage's wall time, in manifest order.
         public var timings: [(id: String, stage: String, milliseconds: Double)]
+        /// Each stage's warnings and details, in manifest order (as `timings`).
+        var notes: [StageNotes.Note] = []
     }
 
     public let pipeline: Pipeline
@@ -52,20 +54,28 @@ public struct Runner: Sendable {
         let warn = self.warn
         let writeConfinement = self.writeConfinement
         let file = FileIO.fileName(of: pipeline.manifest.path)
+        let notes = StageNotes()
 
         @Sendable func context(for index: Int) -> StageContext {
             let place = pipeline.nodes[index].entry.place
-            var context = StageContext(warn: { warn("\(file): \(place): \($0)") })
-            context.sizeHint = schedule.sizeHint(for: index)
+            var context = StageContext(warn: { message in
+                notes.warn(index, message)
+                warn("\(file): \(place): \(message)")
+            }, sizeHint: schedule.sizeHint(for: index), report: { notes.report(index, $0) })
             context.writeConfinement = writeConfinement
             return context
+        }
+        func noted(_ result: Result) -> Result {
+            var result = result
+            result.notes = notes.notes(for: pipeline.nodes.map(\.index))
+            return result
         }
 
         if streaming {
             let plan = StreamPlan(pipeline: pipeline)
             if plan.streamsAnything {
-                return try StreamedRun(pipeline: pipeline, plan: plan, contexts: pipeline.nodes.map { context(for: $0.index) },
-                                       file: file).run()
+                return noted(try StreamedRun(pipeline: pipeline, plan: plan, contexts: pipeline.nodes.map { context(for: $0.index) },
+                                             file: file).run())
             }
         }
 
@@ -87,7 +97,7 @@ public struct Runner: Sendable {
         while true {
             switch schedule.nextWork() {
             case .done:
-                return try schedule.result()
+                return noted(try schedule.result())
             case .wait:
                 finished.wait()
             case .run(let first, let others):

@@ -97,11 +97,16 @@ public struct StageContext: Sendable {
     public var sizeHint: (@Sendable (Size) -> Size?)?
     /// Where the stage may write files it names while running (nil: wherever the user may).
     public var writeConfinement: WriteConfinement?
+    /// Gives details of the run for the report (`sumi run --json` shows them as the stage's
+    /// `details`; the last value given wins).
+    public let report: @Sendable (JSONValue) -> Void
 
     public init(warn: @escaping @Sendable (String) -> Void = { _ in },
-                sizeHint: (@Sendable (Size) -> Size?)? = nil) {
+                sizeHint: (@Sendable (Size) -> Size?)? = nil,
+                report: @escaping @Sendable (JSONValue) -> Void = { _ in }) {
         self.warn = warn
         self.sizeHint = sizeHint
+        self.report = report
     }
 }
 

@@ -8,7 +8,10 @@ public struct StageHarness: Sendable {
     public let factory: StageDefinition
     /// Warnings the stage printed during the last runs.
     public var warnings: [String] { collected.withLock { $0 } }
-    private let collected = SharedStrings()
+    /// Details the stage gave for the run report (`StageContext.report`) during the last runs.
+    public var details: [JSONValue] { reported.withLock { $0 } }
+    private let collected = SharedList<String>()
+    private let reported = SharedList<JSONValue>()
 
     public init<S: Stage>(_ type: S.Type) { self.factory = StageDefinition(type) }
     public init(factory: StageDefinition) { self.factory = factory }
@@ -26,8 +29,7 @@ public struct StageHarness: Sendable {
     public func run(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:],
                     sizeHint: (@Sendable (Size) -> Size?)? = nil) throws -> Value {
         let stage = try make(parameters)
-        let sink = collected
-        let context = StageContext(warn: { message in sink.withLock { $0.append(message) } }, sizeHint: sizeHint)
+        let context = self.context(sizeHint: sizeHint)
         return try stage.process(StageInputs(inputs), context: context)
     }
 
@@ -46,8 +48,7 @@ public struct StageHarness: Sendable {
             streams[port] = RowStream.whole(image)
             values[port] = nil
         }
-        let sink = collected
-        let context = StageContext(warn: { message in sink.withLock { $0.append(message) } }, sizeHint: sizeHint)
+        let context = self.context(sizeHint: sizeHint)
         let output = stage.producesRows ? RowStream(capacity: Int.max) : nil
         let value = try stage.process(StageInputs(values, streams: streams), context: context, output: output)
         guard let output else {
@@ -57,6 +58,12 @@ public struct StageHarness: Sendable {
         guard output.isComplete else { throw StageError("\(factory.descriptor.name) ended without producing its image") }
         output.finish()
         return .image(try output.image())
+    }
+
+    private func context(sizeHint: (@Sendable (Size) -> Size?)?) -> StageContext {
+        let warnings = collected, details = reported
+        return StageContext(warn: { message in warnings.withLock { $0.append(message) } }, sizeHint: sizeHint,
+                            report: { value in details.withLock { $0.append(value) } })
     }
 
     /// Runs the stage and returns its image output.
@@ -71,8 +78,8 @@ public struct StageHarness: Sendable {
 
 import Synchronization
 
-/// A list of strings shared between threads.
-final class SharedStrings: Sendable {
-    private let mutex = Mutex<[String]>([])
-    func withLock<R>(_ body: (inout [String]) -> R) -> R { mutex.withLock { body(&$0) } }
+/// A list shared between threads.
+final class SharedList<Element: Sendable>: Sendable {
+    private let mutex = Mutex<[Element]>([])
+    func withLock<R>(_ body: (inout [Element]) -> R) -> R { mutex.withLock { body(&$0) } }
 }
