@@ -13,7 +13,7 @@ enum FormatsCommand {
         if arguments.contains("--json") {
             let rows = FormatSupport.all.map { row in
                 JSONValue.object([
-                    ("format", .string(row.format.rawValue)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
+                    ("format", .string(row.name)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
                     ("profile", .string(row.profile)), ("metadata", .string(row.metadata)), ("notes", .string(row.notes)),
                 ])
             }
@@ -23,7 +23,7 @@ enum FormatsCommand {
         var text = "format  read  write  colour profile                        metadata                notes\n"
         for row in FormatSupport.all {
             func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
-            text += pad(row.format.rawValue, 8) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
+            text += pad(row.name, max(8, row.name.count + 2)) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
                 + pad(row.profile.isEmpty ? "-" : row.profile, 38) + pad(row.metadata.isEmpty ? "-" : row.metadata, 24)
                 + row.notes + "\n"
         }
