@@ -14,6 +14,8 @@ BUILD_PKGS += liblcms2-dev libheif-dev
 BUILD_PKGS += libtiff-dev libgif-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
+# tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.
+TEST_PKGS += libtiff-tools
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).

@@ -10,6 +10,10 @@ static const sumi_pixbuf_api *opened;
 static char failure[512];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+static void ignore_log(const char *domain, int level, const char *message, void *data) {
+    (void)domain, (void)level, (void)message, (void)data;
+}
+
 static void open_library(void) {
     // In the order of the fields of sumi_pixbuf_api; GObject and GLib are found through
     // gdk-pixbuf's own dependencies.
@@ -20,11 +24,14 @@ static void open_library(void) {
         "gdk_pixbuf_get_has_alpha", "gdk_pixbuf_read_pixels", "gdk_pixbuf_get_pixels",
         "gdk_pixbuf_save_to_bufferv", "g_object_unref", "g_error_free", "g_free", "g_base64_encode",
         "gdk_pixbuf_get_formats", "g_slist_free", "g_strfreev", "gdk_pixbuf_format_get_extensions",
-        "gdk_pixbuf_format_is_writable", "gdk_pixbuf_loader_set_size", "g_signal_connect_data",
+        "gdk_pixbuf_format_is_writable", "gdk_pixbuf_loader_set_size", "g_signal_connect_data", "g_log_set_handler",
     };
     _Static_assert(sizeof api == sizeof names / sizeof names[0] * sizeof(void *), "one name per field");
     if (sumi_dl_open_table(SUMI_PIXBUF_LIBRARY, names, sizeof names / sizeof names[0], (void **)&api,
                            failure, sizeof failure) == 0) {
+        /* Loaders' warnings ("loader 'tga' didn't set an error on failure") would be a second
+         * line under Sumi's own error: the failure is reported through the GError or our checks. */
+        api.log_set_handler("GdkPixbuf", 16 | 32 | 64 | 128, ignore_log, NULL);
         opened = &api;
     }
 }

@@ -58,6 +58,10 @@ typedef struct sumi_pixbuf_api {
     unsigned long (*_Nonnull signal_connect_data)(void *_Nonnull instance, const char *_Nonnull signal,
                                                   void (*_Nonnull handler)(void), void *_Nullable data,
                                                   void *_Nullable destroy, int flags);
+    unsigned (*_Nonnull log_set_handler)(const char *_Nullable domain, int levels,
+                                         void (*_Nonnull handler)(const char *_Nullable, int, const char *_Nullable,
+                                                                  void *_Nullable),
+                                         void *_Nullable data);
 } sumi_pixbuf_api;
 
 /// GLib's singly linked list.
