@@ -86,6 +86,8 @@ int sumi_gif_read_frame(sumi_gif *g, sumi_gif_frame *frame) {
         f.top = d->Top;
         f.width = d->Width;
         f.height = d->Height;
+        f.screen_width = file->SWidth;
+        f.screen_height = file->SHeight;
         f.canvas_width = file->SWidth > f.left + f.width ? file->SWidth : f.left + f.width;
         f.canvas_height = file->SHeight > f.top + f.height ? file->SHeight : f.top + f.height;
         f.has_transparency = g->transparent_index >= 0;

@@ -10,9 +10,15 @@ enum GIFDecoder {
         try bytes.withUnsafeBufferPointer { data in
             let file = try GIFFile(data, name: name)
             let frame = try file.firstFrame()
-            // The canvas holds the frame, so its size bounds both.
+            // The canvas holds the frame, so its size bounds both; a frame that grew the canvas past
+            // the logical screen is named as the cause.
             let width = Int(frame.canvas_width), height = Int(frame.canvas_height)
-            try ImageHeader(width: width, height: height).check(name: name, format: .gif, maxPixels: maxPixels)
+            do throws(StageError) {
+                try ImageHeader(width: width, height: height).check(name: name, format: .gif, maxPixels: maxPixels)
+            } catch {
+                let grown = width > Int(frame.screen_width) || height > Int(frame.screen_height)
+                throw grown ? StageError("\(error.message) (the first frame)") : error
+            }
             let metadata = ImageMetadata(sourceFormat: ImageFormat.gif.rawValue, sourcePath: name,
                                          knownOpaque: frame.has_transparency == 0)
             return try Image(width: width, height: height, metadata: metadata) { out in

@@ -10,6 +10,7 @@ typedef struct sumi_gif sumi_gif;
 
 /// The first frame and the canvas it is drawn on: the logical screen, grown to hold the frame.
 typedef struct sumi_gif_frame {
+    int screen_width, screen_height;
     int canvas_width, canvas_height;
     int left, top, width, height;
     /// Whether the frame has a transparent colour index.
