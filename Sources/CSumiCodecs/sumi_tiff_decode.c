@@ -1,5 +1,5 @@
-/* The pixels of a TIFF file's first directory (see sumi_tiff.h): strips or rows of tiles are read
- * into a band of stored samples, each row converted to premultiplied RGBA and put at its oriented
+/* The pixels of a TIFF file's first directory (see sumi_tiff.h): rows (of strips in one plane),
+ * whole strips (of separate planes) or rows of tiles are read into a band of stored samples, each row converted to premultiplied RGBA and put at its oriented
  * place in the output. */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
@@ -19,6 +19,7 @@ typedef struct band {
     uint32_t rows;      /* rows a full band holds */
     int planes;
     int tiled;
+    int scanlines;      /* contiguous strips read a row at a time (libtiff decodes as it goes) */
     uint32_t tile_width;
     uint8_t *tile;
     size_t tile_size, tile_row_bytes;
@@ -73,6 +74,14 @@ static uint8_t muldiv255(unsigned a, unsigned b) {
 static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
     for (int p = 0; p < b->planes; p++) {
         uint8_t *plane = b->raw + (size_t)p * b->rows * b->row_bytes;
+        if (b->scanlines) {
+            for (uint32_t r = 0; r < rows; r++)
+                if (TIFFReadScanline(t->tif, plane + r * b->row_bytes, y0 + r, 0) < 0) {
+                    sumi_tiff_fail(t, "row %u is cut off or unreadable", y0 + r);
+                    return -1;
+                }
+            continue;
+        }
         if (!b->tiled) {
             tmsize_t want = (tmsize_t)(rows * b->row_bytes);
             tmsize_t got = TIFFReadEncodedStrip(t->tif, TIFFComputeStrip(t->tif, y0, (uint16_t)p), plane, want);
@@ -219,6 +228,12 @@ static int plan_band(sumi_tiff *t, band *b) {
         TIFFGetFieldDefaulted(t->tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
         b->rows = rows_per_strip == 0 || rows_per_strip > t->height ? t->height : rows_per_strip;
         b->row_bytes = (size_t)TIFFScanlineSize64(t->tif);
+        /* One plane: rows are read in order through libtiff's scanline interface, so a file stored
+         * as one strip needs a few rows of buffer, not a second copy of the image. */
+        if (b->planes == 1) {
+            b->scanlines = 1;
+            b->rows = t->height < CHUNK_ROWS ? t->height : CHUNK_ROWS;
+        }
     }
     uint64_t bytes = (uint64_t)b->planes * b->rows * b->row_bytes + b->tile_size;
     if (b->row_bytes == 0 || (double)b->planes * b->rows * b->row_bytes > (double)t->max_allocation) {
