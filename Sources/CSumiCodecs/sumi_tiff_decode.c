@@ -46,7 +46,7 @@ static double float_sample(const uint8_t *row, size_t index, int bits) {
     uint32_t h = raw_sample(row, index, 16); /* IEEE half */
     int exponent = (int)(h >> 10 & 31);
     double mantissa = (double)(h & 1023);
-    double v = exponent == 0 ? ldexp(mantissa, -24) : exponent == 31 ? (mantissa ? NAN : INFINITY)
+    double v = exponent == 0 ? ldexp(mantissa, -24) : exponent == 31 ? (mantissa != 0 ? NAN : INFINITY)
                                                                      : ldexp(mantissa + 1024, exponent - 25);
     return h & 0x8000 ? -v : v;
 }
