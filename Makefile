@@ -16,8 +16,12 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
   fonts-dejavu-core fonts-ipafont-gothic fonts-noto-color-emoji fonts-noto-core fonts-nanum
 # Colour management and HEIF/AVIF (Debian 12's libheif1 carries the libde265, dav1d, aom and x265 codecs).
 BUILD_PKGS += liblcms2-dev libheif-dev
+# TIFF and GIF input (BMP is read by our own code; gdk-pixbuf remains for the other formats its loaders bring).
+BUILD_PKGS += libtiff-dev libgif-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
+# tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.
+TEST_PKGS += libtiff-tools
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).

@@ -30,14 +30,16 @@ let package = Package(
         systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
         systemLibrary("CFribidi", "fribidi", apt: "libfribidi-dev"),
         systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
-        // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng), and the
+        // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng) or varargs
+        // handlers (libtiff; its CIELab is converted with lcms2 there), giflib's reader, and the
         // tables of libheif and gdk-pixbuf, which are opened (dlopen) by the first file that needs
         // them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi --version`).
         .target(
             name: "CSumiCodecs",
             path: "Sources/CSumiCodecs",
             cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
+                             .linkedLibrary("tiff"), .linkedLibrary("gif"), .linkedLibrary("lcms2")]
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 REL=$BUILD/release
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc"
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc libtiff-4"
 
 swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
   -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true
@@ -27,7 +27,8 @@ for map in Sources/C*/module.modulemap "$REL"/CSumi*.build/module.modulemap; do
 done
 flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include -Xcc -I -Xcc Sources/CSumiICU/include)
 for f in $(pkg-config --cflags $PKGS); do flags+=(-Xcc "$f"); done
-libs=(-ljpeg)
+# giflib has no pkg-config file on Debian 12.
+libs=(-ljpeg -lgif)
 for f in $(pkg-config --libs $PKGS); do libs+=("$f"); done
 
 mkdir -p "$BUILD/bin"

@@ -169,51 +169,6 @@ static void cmyk_to_rgba(uint8_t *p, size_t count, int inverted) {
     }
 }
 
-/* Writes `rows` decoded rows starting at stored row `y0` to their oriented places in `out`. */
-static void scatter(const uint8_t *strip, int rows, int y0, int w, int h, uint8_t *out, int orientation) {
-    const uint32_t *src = (const uint32_t *)strip;
-    uint32_t *dst = (uint32_t *)out;
-    for (int j = 0; j < rows; j++) {
-        int y = y0 + j;
-        const uint32_t *row = src + (size_t)j * (size_t)w;
-        switch (orientation) {
-        case 2: { /* mirror horizontally */
-            uint32_t *d = dst + (size_t)y * (size_t)w;
-            for (int x = 0; x < w; x++) d[w - 1 - x] = row[x];
-            break;
-        }
-        case 3: { /* rotate 180 */
-            uint32_t *d = dst + (size_t)(h - 1 - y) * (size_t)w;
-            for (int x = 0; x < w; x++) d[w - 1 - x] = row[x];
-            break;
-        }
-        case 4: /* mirror vertically */
-            memcpy(dst + (size_t)(h - 1 - y) * (size_t)w, row, (size_t)w * 4);
-            break;
-        default: break;
-        }
-    }
-    if (orientation < 5) return;
-    /* The output is h wide and w high; each stored row becomes a column. Walk the strip in tiles
-     * of 16 columns so reads stay in cache and each output row receives `rows` neighbouring pixels. */
-    size_t ow = (size_t)h;
-    for (int xb = 0; xb < w; xb += 16) {
-        int xe = xb + 16 < w ? xb + 16 : w;
-        for (int x = xb; x < xe; x++) {
-            int oy = (orientation == 5 || orientation == 6) ? x : w - 1 - x;
-            uint32_t *d = dst + (size_t)oy * ow;
-            const uint32_t *s = src + x;
-            if (orientation == 5 || orientation == 8) {
-                uint32_t *o = d + y0;
-                for (int j = 0; j < rows; j++) o[j] = s[(size_t)j * (size_t)w];
-            } else {
-                uint32_t *o = d + (h - 1 - y0);
-                for (int j = 0; j < rows; j++) o[-j] = s[(size_t)j * (size_t)w];
-            }
-        }
-    }
-}
-
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
     if (!d->header_read) return -1;
     if (orientation < 1 || orientation > 8) orientation = 1;
@@ -247,7 +202,7 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation
             return -1;
         }
         if (d->cmyk) cmyk_to_rgba(base, (size_t)got * (size_t)w, d->inverted_cmyk);
-        if (orientation != 1) scatter(d->strip, got, y0, w, h, out, orientation);
+        if (orientation != 1) sumi_orient_rows(d->strip, got, y0, w, h, out, orientation);
     }
     jpeg_finish_decompress(&d->cinfo);
     return 0;

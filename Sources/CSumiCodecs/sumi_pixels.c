@@ -108,3 +108,50 @@ void sumi_flatten_row(const uint8_t *p, uint8_t *dst, int width, uint8_t bg_r, u
 }
 
 void sumi_free(void *pointer) { free(pointer); }
+
+void sumi_orient_rows(const uint8_t *strip, int rows, int y0, int w, int h, uint8_t *out, int orientation) {
+    const uint32_t *src = (const uint32_t *)strip;
+    uint32_t *dst = (uint32_t *)out;
+    for (int j = 0; j < rows; j++) {
+        int y = y0 + j;
+        const uint32_t *row = src + (size_t)j * (size_t)w;
+        switch (orientation) {
+        case 2: { /* mirror horizontally */
+            uint32_t *d = dst + (size_t)y * (size_t)w;
+            for (int x = 0; x < w; x++) d[w - 1 - x] = row[x];
+            break;
+        }
+        case 3: { /* rotate 180 */
+            uint32_t *d = dst + (size_t)(h - 1 - y) * (size_t)w;
+            for (int x = 0; x < w; x++) d[w - 1 - x] = row[x];
+            break;
+        }
+        case 4: /* mirror vertically */
+            memcpy(dst + (size_t)(h - 1 - y) * (size_t)w, row, (size_t)w * 4);
+            break;
+        case 1: /* upright */
+            memcpy(dst + (size_t)y * (size_t)w, row, (size_t)w * 4);
+            break;
+        default: break;
+        }
+    }
+    if (orientation < 5) return;
+    /* The output is h wide and w high; each stored row becomes a column. Walk the strip in tiles
+     * of 16 columns so reads stay in cache and each output row receives `rows` neighbouring pixels. */
+    size_t ow = (size_t)h;
+    for (int xb = 0; xb < w; xb += 16) {
+        int xe = xb + 16 < w ? xb + 16 : w;
+        for (int x = xb; x < xe; x++) {
+            int oy = (orientation == 5 || orientation == 6) ? x : w - 1 - x;
+            uint32_t *d = dst + (size_t)oy * ow;
+            const uint32_t *s = src + x;
+            if (orientation == 5 || orientation == 8) {
+                uint32_t *o = d + y0;
+                for (int j = 0; j < rows; j++) o[j] = s[(size_t)j * (size_t)w];
+            } else {
+                uint32_t *o = d + (h - 1 - y0);
+                for (int j = 0; j < rows; j++) o[-j] = s[(size_t)j * (size_t)w];
+            }
+        }
+    }
+}

@@ -34,7 +34,7 @@ enum FormatsCommand {
         if json {
             let rows = FormatSupport.all.map { row in
                 JSONValue.object([
-                    ("format", .string(row.format.rawValue)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
+                    ("format", .string(row.name)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
                     ("profile", .string(row.profile)), ("metadata", .string(row.metadata)), ("notes", .string(row.notes)),
                 ])
             }
@@ -50,7 +50,7 @@ enum FormatsCommand {
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         var text = "format  read  write  colour profile                        metadata                notes\n"
         for row in FormatSupport.all {
-            text += pad(row.format.rawValue, 8) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
+            text += pad(row.name, max(8, row.name.count + 2)) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
                 + pad(row.profile.isEmpty ? "-" : row.profile, 38) + pad(row.metadata.isEmpty ? "-" : row.metadata, 24)
                 + row.notes + "\n"
         }

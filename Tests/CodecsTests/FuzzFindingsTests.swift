@@ -16,7 +16,7 @@ import Testing
         bytes[10] = 0xFF; bytes[11] = 0xFF; bytes[12] = 0xFF; bytes[13] = 0x7F
         bytes[18] = 1; bytes[22] = 1; bytes[26] = 1; bytes[28] = 24
         let offset = errorMessage { _ = try decodeBytes(bytes) }
-        #expect(offset == "test: truncated BMP data (the header needs 2147483651 bytes, the file has 62)", "\(offset ?? "decoded")")
+        #expect(offset == "test: truncated BMP data (the header needs 2147483650 bytes, the file has 62)", "\(offset ?? "decoded")")
         // Pixels starting inside the headers are refused.
         bytes[10] = 20; bytes[11] = 0; bytes[12] = 0; bytes[13] = 0
         let inside = errorMessage { _ = try decodeBytes(bytes) }

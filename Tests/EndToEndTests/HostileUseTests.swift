@@ -76,7 +76,7 @@ import Testing
         try Fixtures.write(gif, to: "\(dir)/bad.gif")
         let r = try CLI.run(["run", "pipelines/thumbnail.json", "-i", "\(dir)/bad.gif", "-o", "\(dir)/bad.png", "--set", "width=4"])
         #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("sumi: error: thumbnail.json: stages[0] \"photo\" (decode): \(dir)/bad.gif: truncated or corrupt GIF data (invalid LZW code 7 after 1 of 16 pixels)"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: thumbnail.json: stages[0] \"photo\" (decode): \(dir)/bad.gif: corrupt GIF data: Image is defective, decoding aborted (row 1 of the first frame)"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/bad.png"))
         // ImageMagick's GIFs of a photo (dictionary resets, 12-bit codes) and an interlaced one still decode exactly.
         for (name, options) in [("photo.gif", [String]()), ("interlaced.gif", ["-interlace", "GIF"])] {

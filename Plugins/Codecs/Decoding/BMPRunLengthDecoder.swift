@@ -2,40 +2,24 @@ import SumiKit
 
 /// Decodes run-length BMPs (RLE8, RLE4) straight into the final RGBA buffer.
 ///
-/// A kilobyte of run-length codes can describe a 13000×13000 image; gdk-pixbuf would hold its own
-/// full-size buffer while Sumi copies it into an `Image`, twice the memory at the peak. Decoding
-/// here keeps one buffer. As in gdk-pixbuf, pixels the codes skip (end of line, delta) stay
-/// transparent. The data is known to be complete (`BMPLayout.missingData` ran first); any code
-/// that points outside the image is clipped.
+/// A kilobyte of run-length codes can describe a 13000×13000 image: the codes are walked once
+/// to check they cover every row before the one image buffer is allocated. As in gdk-pixbuf,
+/// pixels the codes skip (end of line, delta) stay transparent (Pillow paints them with palette
+/// entry 0); any code that points outside the image is clipped.
 enum BMPRunLengthDecoder {
-    /// The image, or nil when `bytes` is not a bottom-up RLE8/RLE4 BMP with a palette (then
-    /// gdk-pixbuf decodes it).
-    static func decode(_ bytes: [UInt8], name: String) throws -> Image? {
-        guard bytes.count >= 54 else { return nil }
-        func le16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        func le32(_ at: Int) -> Int { Int(Int32(bitPattern: UInt32(le16(at)) | UInt32(le16(at + 2)) << 16)) }
-        let dataOffset = le32(10), headerSize = le32(14)
-        let width = le32(18), height = le32(22), bitsPerPixel = le16(28), compression = le32(30)
-        guard headerSize >= 40, (compression == 1 && bitsPerPixel == 8) || (compression == 2 && bitsPerPixel == 4),
-              width > 0 else { return nil }
-        guard height > 0 else { throw StageError("\(name): corrupt BMP data (a run-length image must be stored bottom-up)") }
-        let paletteStart = 14 + headerSize
-        let declared = le32(46)
-        let entries = declared > 0 && declared <= 1 << bitsPerPixel ? declared : 1 << bitsPerPixel
-        guard paletteStart <= dataOffset, dataOffset <= bytes.count else {
-            throw StageError("\(name): corrupt BMP header (pixel data offset \(dataOffset))")
+    static func decode(_ bytes: [UInt8], header: BMPHeader, name: String, metadata: ImageMetadata) throws -> Image {
+        guard !header.topDown else { throw StageError("\(name): corrupt BMP data (a run-length image must be stored bottom-up)") }
+        let nibbles = header.compression == .runLength4
+        let rows = runLengthRows(bytes, from: header.dataOffset, height: header.height, pixelsPerByte: nibbles ? 2 : 1)
+        guard rows >= header.height else {
+            throw StageError("\(name): truncated BMP data (the run-length data ends after \(rows) of \(header.height) rows)")
         }
-        // Palette entries are blue, green, red, unused; a short palette leaves the rest black.
-        var palette = [UInt32](repeating: 0xFF00_0000, count: 256)
-        for i in 0..<min(entries, (dataOffset - paletteStart) / 4) {
-            let at = paletteStart + i * 4
-            palette[i] = UInt32(bytes[at + 2]) | UInt32(bytes[at + 1]) << 8 | UInt32(bytes[at]) << 16 | 0xFF00_0000
-        }
-        let metadata = ImageMetadata(sourceFormat: ImageFormat.bmp.rawValue, sourcePath: name)
-        var image = Image(width: width, height: height, fill: .transparent, metadata: metadata)
+        var metadata = metadata
+        metadata.knownOpaque = false
+        var image = Image(width: header.width, height: header.height, fill: .transparent, metadata: metadata)
         image.pixels.withUnsafeMutableBytes { raw in
-            decodeRuns(bytes, from: dataOffset, width: width, height: height, nibbles: compression == 2,
-                       palette: palette, into: raw.bindMemory(to: UInt32.self))
+            decodeRuns(bytes, from: header.dataOffset, width: header.width, height: header.height, nibbles: nibbles,
+                       palette: header.palette, into: raw.bindMemory(to: UInt32.self))
         }
         return image
     }
@@ -79,5 +63,30 @@ enum BMPRunLengthDecoder {
                 at += (length + 1) & ~1
             }
         }
+    }
+
+    /// How many rows the run-length codes from `start` cover before the data ends (`height` when
+    /// they reach the end-of-bitmap code or the last row, which some writers leave unterminated).
+    static func runLengthRows(_ bytes: [UInt8], from start: Int, height: Int, pixelsPerByte: Int) -> Int {
+        var at = start, rows = 0
+        while rows < height {
+            guard at + 2 <= bytes.count else { return rows == height - 1 ? height : rows }
+            let count = Int(bytes[at]), code = Int(bytes[at + 1])
+            at += 2
+            guard count == 0 else { continue }          // a run: count pixels of one value
+            switch code {
+            case 0: rows += 1                           // end of line
+            case 1: return height                       // end of bitmap
+            case 2:                                     // delta: skip right and down
+                guard at + 2 <= bytes.count else { return rows }
+                rows += Int(bytes[at + 1])
+                at += 2
+            default:                                    // absolute: `code` literal pixels, word-aligned
+                let length = (code + pixelsPerByte - 1) / pixelsPerByte
+                at += (length + 1) & ~1
+                if at > bytes.count { return rows }
+            }
+        }
+        return height
     }
 }

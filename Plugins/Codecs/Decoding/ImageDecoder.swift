@@ -1,14 +1,15 @@
 import SumiKit
 
 /// Decodes encoded image bytes — PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or
-/// AVIF, recognised by their magic bytes — into a premultiplied RGBA `Image`, with the embedded
+/// AVIF, recognised by their magic bytes, then a plugin's formats, then those gdk-pixbuf's
+/// installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
 /// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
 ///
 /// The size in the header is checked against `maxPixels` before any pixel memory is allocated.
 /// The EXIF orientation (or XMP's, see `EXIFOrientation`) is applied when `orient` is set — a
-/// JPEG's while decoding — and `sizeHint` (given the full upright size, returning the size the
-/// consumer needs) lets a JPEG decode at a reduced DCT scale. Truncated or corrupt data is an
-/// error naming `name`.
+/// JPEG's and a TIFF's (its Orientation tag) while decoding — and `sizeHint` (given the full upright
+/// size, returning the size the consumer needs) lets a JPEG decode at a reduced DCT scale. Truncated
+/// or corrupt data is an error naming `name`.
 public enum ImageDecoder {
     public static let defaultMaxPixels = 178_956_970
 
@@ -16,12 +17,14 @@ public enum ImageDecoder {
     /// after its first bytes rather than after reading all of it.
     public static func read(_ path: String, name: String) throws(StageError) -> [UInt8] {
         try FileIO.read(path) { (first: [UInt8]) throws(StageError) in
-            if ImageFormat(detecting: first) == nil && ImageFormatRegistry.shared.decoder(for: first) == nil { throw notAnImage(name) }
+            if ImageFormat(detecting: first) == nil && ImageFormatRegistry.shared.decoder(for: first) == nil
+                && PixbufFormats.detect(first) == nil { throw notAnImage(name) }
         }
     }
 
     static func notAnImage(_ name: String) -> StageError {
-        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data)")
+        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data, "
+                   + "or a format gdk-pixbuf's loaders read: see `sumi formats`)")
     }
 
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
@@ -30,9 +33,13 @@ public enum ImageDecoder {
                               warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
         guard let format = ImageFormat(detecting: bytes) else {
-            // A plugin's format (built-in formats win: they were checked first).
-            guard let plugin = ImageFormatRegistry.shared.decoder(for: bytes), let decode = plugin.decode else { throw notAnImage(name) }
-            return try decode(bytes, { warn("\(name): \($0)") }, sizeHint)
+            // A plugin's format (built-in formats win: they were checked first), else one of
+            // gdk-pixbuf's loaders.
+            if let plugin = ImageFormatRegistry.shared.decoder(for: bytes), let decode = plugin.decode {
+                return try decode(bytes, { warn("\(name): \($0)") }, sizeHint)
+            }
+            guard let pixbuf = PixbufFormats.detect(Array(bytes.prefix(PixbufFormats.sniffLength))) else { throw notAnImage(name) }
+            return try PixbufDecoder.decode(bytes, format: pixbuf, name: name, maxPixels: maxPixels)
         }
         if format == .heif || format == .avif {
             return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: warn)
@@ -41,13 +48,10 @@ public enum ImageDecoder {
                                      verified: verified)
         let embedded = MetadataReader.read(bytes, format: format)
         embedded.apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
-        // The orientation of every format but JPEG (turned while decoding), from its EXIF or XMP.
-        guard format != .jpeg else { return image }
-        let stored = EXIFOrientation.orientation(of: embedded)
-        if format == .tiff, let tag = TIFFDirectory(bytes)?[TIFFDirectory.orientation] {
-            image = EXIFOrientation.upright(image, orientation: EXIFOrientation.libTIFFMirror(of: tag))
-        }
-        return EXIFOrientation.applying(stored, to: image, orient: orient)
+        // The orientation of every format but JPEG and TIFF (their readers turn while decoding),
+        // from its EXIF or XMP.
+        guard format != .jpeg && format != .tiff else { return image }
+        return EXIFOrientation.applying(EXIFOrientation.orientation(of: embedded), to: image, orient: orient)
     }
 
     /// `verified`: the same bytes were decoded before without error (a list's image taken again), so
@@ -61,8 +65,12 @@ public enum ImageDecoder {
             return try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, verified: verified)
         case .webp:
             return try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
-        case .gif, .bmp, .tiff:
-            return try PixbufDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels)
+        case .tiff:
+            return try TIFFDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels)
+        case .gif:
+            return try GIFDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+        case .bmp:
+            return try BMPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
         case .heif, .avif:
             return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: { _ in })
         }

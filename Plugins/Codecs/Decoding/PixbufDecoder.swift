@@ -1,43 +1,15 @@
+import CSumiCodecs
 import SumiKit
 
-/// Decodes GIF (first frame), BMP and TIFF through gdk-pixbuf, after checking the header's size.
+/// Decodes the formats gdk-pixbuf's installed loaders add (`PixbufFormats`): the first image, as
+/// premultiplied RGBA. The loader announces the size before it allocates; a size over `maxPixels`
+/// stops it there.
 enum PixbufDecoder {
-    static func decode(_ bytes: [UInt8], format: ImageFormat, name: String, maxPixels: Int) throws -> Image {
-        if format == .bmp, let problem = BMPLayout.headerProblem(bytes) {
-            throw StageError("\(name): corrupt BMP header (\(problem))")
-        }
-        guard let header = ImageHeader.probe(bytes, format: format) else {
-            throw StageError("\(name): corrupt \(format.displayName) header")
-        }
-        try header.check(name: name, format: format, maxPixels: maxPixels)
-        if format == .bmp, let missing = BMPLayout.missingData(bytes) {
-            throw StageError("\(name): truncated BMP data (\(missing))")
-        }
-        var data = bytes
-        if format == .gif {
-            // A frame may be larger than the logical screen, and gdk-pixbuf decodes every frame:
-            // the first frame's size is checked too (before its codes are walked), and only that
-            // frame is handed over.
-            let frame = GIFLayout.firstFrame(bytes)
-            if let frame {
-                do {
-                    try ImageHeader(width: frame.width, height: frame.height).check(name: name, format: format, maxPixels: maxPixels)
-                } catch {
-                    throw StageError("\(error.message) (the first frame)")
-                }
-            }
-            if let problem = GIFLayout.problem(bytes) {
-                throw StageError("\(name): truncated or corrupt GIF data (\(problem))")
-            }
-            if let frame { data = frame.file }
-        }
-        if format == .bmp, let image = try BMPRunLengthDecoder.decode(bytes, name: name) {
-            return image
-        }
-        let loader = try PixbufLoader(type: format.rawValue, format: format, name: name)
-        try loader.load(data, format: format)
-        let image = try loader.image(format: format)
-        try ImageHeader(width: image.width, height: image.height).check(name: name, format: format, maxPixels: maxPixels)
+    static func decode(_ bytes: [UInt8], format: String, name: String, maxPixels: Int) throws -> Image {
+        let loader = try PixbufLoader(type: format, name: name, maxPixels: maxPixels)
+        try loader.load(bytes)
+        let image = try loader.image()
+        try ImageHeader(width: image.width, height: image.height).check(name: name, formatName: format.uppercased(), maxPixels: maxPixels)
         return image
     }
 }

@@ -2,17 +2,22 @@ import CSumiCodecs
 import SumiKit
 
 /// Owns a `GdkPixbufLoader` fed from memory; unreferenced in `deinit` (closed first if needed, so
-/// gdk-pixbuf does not complain about an unfinished load).
+/// gdk-pixbuf does not complain about an unfinished load). The size the loader announces is
+/// checked against max-pixels before the loader allocates its image.
 final class PixbufLoader {
     private let gdk: sumi_pixbuf_api
     private let loader: OpaquePointer
     private let name: String
+    private let type: String
+    private let limit: UnsafeMutablePointer<sumi_pixbuf_size_limit>
     private var closed = false
 
-    /// A loader for the gdk-pixbuf module `type` ("gif", "bmp", "tiff").
-    init(type: String, format: ImageFormat, name: String) throws(StageError) {
+    /// A loader for the gdk-pixbuf module `type` ("ico", "tga", ...).
+    init(type: String, name: String, maxPixels: Int) throws(StageError) {
         let gdk: sumi_pixbuf_api
-        do throws(StageError) { gdk = try PixbufLibrary.functions(for: format) } catch { throw StageError("\(name): \(error.message)") }
+        do throws(StageError) { gdk = try PixbufLibrary.functions(for: type.uppercased()) } catch {
+            throw StageError("\(name): \(error.message)")
+        }
         var error: UnsafeMutablePointer<sumi_gerror>?
         guard let loader = gdk.loader_new_with_type(type, &error) else {
             throw PixbufLoader.failure(error, gdk: gdk, name: name, doing: "no \(type) loader in gdk-pixbuf")
@@ -20,44 +25,58 @@ final class PixbufLoader {
         self.gdk = gdk
         self.loader = loader
         self.name = name
+        self.type = type.uppercased()
+        limit = .allocate(capacity: 1)
+        limit.initialize(to: sumi_pixbuf_size_limit(max_pixels: Int64(maxPixels), width: 0, height: 0, refused: 0))
+        sumi_pixbuf_limit_size(loader, limit)
     }
 
     deinit {
         if !closed { _ = gdk.loader_close(loader, nil) }
         gdk.object_unref(UnsafeMutableRawPointer(loader))
+        limit.deallocate()
     }
 
-    /// Feeds all of `bytes` and finishes the load; a truncated or corrupt file fails here.
-    func load(_ bytes: [UInt8], format: ImageFormat) throws(StageError) {
+    /// Feeds all of `bytes` and finishes the load; a truncated or corrupt file, or one larger than
+    /// max-pixels, fails here.
+    func load(_ bytes: [UInt8]) throws(StageError) {
         var error: UnsafeMutablePointer<sumi_gerror>?
         let written = bytes.withUnsafeBufferPointer { gdk.loader_write(loader, $0.baseAddress, $0.count, &error) }
+        try checkSize(error)
         guard written != 0 else {
-            throw PixbufLoader.failure(error, gdk: gdk, name: name, doing: "corrupt \(format.displayName) data")
+            throw PixbufLoader.failure(error, gdk: gdk, name: name, doing: "corrupt \(type) data")
         }
         closed = true
-        guard gdk.loader_close(loader, &error) != 0 else {
-            throw PixbufLoader.failure(error, gdk: gdk, name: name, doing: "truncated or corrupt \(format.displayName) data")
+        let finished = gdk.loader_close(loader, &error)
+        try checkSize(error)
+        guard finished != 0 else {
+            throw PixbufLoader.failure(error, gdk: gdk, name: name, doing: "truncated or corrupt \(type) data")
         }
     }
 
-    /// The decoded (first) image as premultiplied RGBA.
-    ///
-    /// gdk-pixbuf promises straight alpha, but its TIFF loader hands over libtiff's RGBA interface
-    /// output, which is already premultiplied: TIFF pixels are taken as they are.
-    func image(format: ImageFormat) throws(StageError) -> Image {
+    private func checkSize(_ error: UnsafeMutablePointer<sumi_gerror>?) throws(StageError) {
+        guard limit.pointee.refused != 0 else { return }
+        if let error { gdk.error_free(error) }
+        try ImageHeader(width: Int(limit.pointee.width), height: Int(limit.pointee.height))
+            .check(name: name, formatName: type, maxPixels: Int(limit.pointee.max_pixels))
+        throw StageError("\(name): \(type) image of \(limit.pointee.width)x\(limit.pointee.height) refused")
+    }
+
+    /// The decoded (first) image as premultiplied RGBA (gdk-pixbuf's pixels are straight).
+    func image() throws(StageError) -> Image {
         guard let pixbuf = gdk.loader_get_pixbuf(loader) else {
-            throw StageError("\(name): \(format.displayName) data holds no image")
+            throw StageError("\(name): \(type) data holds no image")
         }
         let width = Int(gdk.get_width(pixbuf)), height = Int(gdk.get_height(pixbuf))
         let channels = gdk.get_n_channels(pixbuf), stride = Int(gdk.get_rowstride(pixbuf))
         let hasAlpha = gdk.get_has_alpha(pixbuf) != 0
         guard width > 0, height > 0, gdk.get_bits_per_sample(pixbuf) == 8,
               channels == (hasAlpha ? 4 : 3), let pixels = gdk.read_pixels(pixbuf) else {
-            throw StageError("\(name): unsupported \(format.displayName) pixel layout")
+            throw StageError("\(name): unsupported \(type) pixel layout")
         }
-        let metadata = ImageMetadata(sourceFormat: format.rawValue, sourcePath: name, knownOpaque: !hasAlpha)
+        let metadata = ImageMetadata(sourceFormat: type.lowercased(), sourcePath: name, knownOpaque: !hasAlpha)
         return Image(width: width, height: height, metadata: metadata) { out in
-            sumi_import_rows(pixels, stride, channels, format == .tiff ? 1 : 0, Int32(width), Int32(height), out.baseAddress)
+            sumi_import_rows(pixels, stride, channels, 0, Int32(width), Int32(height), out.baseAddress)
         }
     }
 

@@ -41,13 +41,6 @@ enum EXIFOrientation {
         return result
     }
 
-    /// The mirroring libtiff's RGBA reader (gdk-pixbuf's TIFF loader) has done to a TIFF image whose
-    /// Orientation tag is `orientation`: it mirrors for 2–4 and reads 5–8 as 1–4, without turning.
-    /// A mirror undoes itself, so mirroring the decoded image by this again gives the stored pixels.
-    static func libTIFFMirror(of orientation: Int) -> Int {
-        (1...8).contains(orientation) ? (orientation - 1) % 4 + 1 : 1
-    }
-
     /// `image` (pixels as stored) turned upright for `orientation`; the same image for 1 or a value
     /// outside 1–8. The metadata is kept (the decoder records the orientation itself).
     static func upright(_ image: Image, orientation: Int) -> Image {

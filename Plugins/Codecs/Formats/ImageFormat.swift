@@ -17,6 +17,7 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         else if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { self = .gif }
         else if starts(Array("BM".utf8)) && bytes.count >= 26 { self = .bmp }
         else if starts([0x49, 0x49, 0x2A, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
+        else if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { self = .tiff }   // BigTIFF
         else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
         else if let format = ImageFormat.isoMediaFormat(bytes) { self = format }
         else { return nil }

@@ -10,33 +10,15 @@ struct ImageHeader {
 
     var pixelCount: Int { width * height }
 
-    /// Reads the size of a GIF (logical screen), BMP or TIFF; nil when the header is malformed.
-    /// (JPEG, PNG and WebP headers are read by their libraries.)
-    static func probe(_ bytes: [UInt8], format: ImageFormat) -> ImageHeader? {
-        func le16(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 }
-        func le32(_ at: Int) -> Int32 { Int32(bitPattern: UInt32(le16(at)) | UInt32(le16(at + 2)) << 16) }
-        switch format {
-        case .gif:
-            guard bytes.count >= 10 else { return nil }
-            return ImageHeader(width: le16(6), height: le16(8))
-        case .bmp:
-            guard bytes.count >= 26 else { return nil }
-            if le32(14) == 12 { return ImageHeader(width: le16(18), height: le16(20)) }
-            let w = Int(le32(18)), h = Int(le32(22))
-            return ImageHeader(width: abs(w), height: abs(h))
-        case .tiff:
-            guard let ifd = TIFFDirectory(bytes), let w = ifd[TIFFDirectory.imageWidth],
-                  let h = ifd[TIFFDirectory.imageLength] else { return nil }
-            return ImageHeader(width: w, height: h)
-        case .jpeg, .png, .webp, .heif, .avif:
-            return nil
-        }
-    }
-
     /// Refuses a size that is empty or larger than `maxPixels`, naming the file.
     func check(name: String, format: ImageFormat, maxPixels: Int) throws(StageError) {
+        try check(name: name, formatName: format.displayName, maxPixels: maxPixels)
+    }
+
+    /// The same, for a format named `formatName` in the message.
+    func check(name: String, formatName: String, maxPixels: Int) throws(StageError) {
         guard width > 0, height > 0 else {
-            throw StageError("\(name): \(format.displayName) header gives an empty image (\(width)x\(height))")
+            throw StageError("\(name): \(formatName) header gives an empty image (\(width)x\(height))")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, pixels <= maxPixels else {

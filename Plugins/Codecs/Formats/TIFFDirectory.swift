@@ -1,5 +1,5 @@
 /// The first image file directory (IFD0) of a TIFF structure, read with every offset bounds-checked:
-/// used for EXIF orientation in JPEG APP1 segments and for the size of TIFF files. Hostile input
+/// used for EXIF orientation in JPEG APP1 segments (TIFF files themselves are read by libtiff). Hostile input
 /// (offsets past the end, loops, absurd counts) yields missing tags, never a crash.
 struct TIFFDirectory {
     /// Tag → integer value, for the SHORT and LONG tags with a single value.
@@ -45,7 +45,5 @@ struct TIFFDirectory {
 
     subscript(tag: UInt16) -> Int? { values[tag] }
 
-    static let imageWidth: UInt16 = 256
-    static let imageLength: UInt16 = 257
     static let orientation: UInt16 = 0x0112
 }

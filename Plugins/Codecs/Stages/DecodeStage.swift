@@ -11,13 +11,16 @@ public struct DecodeStage: Stage, RowStage {
     static let path = Parameter<[String]>(required: "path", type: .either([.path, .paths]),
                                           summary: "file to read (- for standard input), or a list of files")
     static let orient = Parameter<Bool>("orient", default: true,
-                                        summary: "apply the EXIF orientation (JPEG, PNG, WebP, TIFF; XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied)")
+                                        summary: "apply the stored orientation: JPEG and TIFF (their Orientation tag), PNG and WebP (EXIF), XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied")
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
                                           summary: "refuse images with more pixels than this, before decoding")
 
     public static let descriptor = StageDescriptor(
         name: "decode",
-        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or AVIF file, or a list of them",
+        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or AVIF file (or a format gdk-pixbuf's "
+            + "loaders add: `sumi formats`), or a list of them, as 8-bit RGBA: integer samples of more bits are rounded "
+            + "(v x 255 / (2^n - 1), so 16-bit 65535 is 255), float samples map 0.0-1.0 to 0-255 (clamped; a TIFF's "
+            + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB",
         output: .image,
         listOutputParameter: "path",
         parameters: [path.spec, orient.spec, maxPixels.spec])

@@ -169,6 +169,11 @@ int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, 
 
 /* Premultiplies `count` straight RGBA pixels in place. */
 void sumi_premultiply(uint8_t *rgba, size_t count);
+/* Writes `rows` RGBA rows (each `width` pixels, stored row `y0` first) of an image `width` x
+ * `height` to their places in `out` after applying EXIF/TIFF `orientation` (1-8; 5-8: `out` is
+ * `height` wide and `width` high). */
+void sumi_orient_rows(const uint8_t *rows_rgba, int rows, int y0, int width, int height, uint8_t *out,
+                      int orientation);
 /* Un-premultiplies `count` pixels from `src` into `dst` (may be the same buffer). */
 void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count);
 /* Whether every alpha byte of `count` pixels is 255. */

@@ -1,0 +1,34 @@
+import CSumiCodecs
+import SumiKit
+
+/// Owns one giflib read (through the C shim) of bytes that outlive it; closed in `deinit`.
+final class GIFFile {
+    private let handle: OpaquePointer
+    private let name: String
+
+    init(_ data: UnsafeBufferPointer<UInt8>, name: String) throws(StageError) {
+        guard let base = data.baseAddress, let handle = sumi_gif_open(base, data.count) else {
+            throw StageError("\(name): out of memory")
+        }
+        self.handle = handle
+        self.name = name
+    }
+
+    deinit { sumi_gif_close(handle) }
+
+    /// The first frame's place and the canvas size, read before any pixel.
+    func firstFrame() throws(StageError) -> sumi_gif_frame {
+        var frame = sumi_gif_frame()
+        guard sumi_gif_read_frame(handle, &frame) == 0 else { throw failure() }
+        return frame
+    }
+
+    /// Decodes the first frame into `out` (the canvas size × 4 bytes).
+    func decode(into out: UnsafeMutableBufferPointer<UInt8>) throws(StageError) {
+        guard let base = out.baseAddress, sumi_gif_decode(handle, base) == 0 else { throw failure() }
+    }
+
+    private func failure() -> StageError {
+        StageError("\(name): \(DecoderMessage.text(String(cString: sumi_gif_error(handle)), format: "GIF"))")
+    }
+}

@@ -1,0 +1,36 @@
+#ifndef SUMI_GIF_H
+#define SUMI_GIF_H
+
+// GIF input through giflib: the first frame of a file held in memory, as Pillow shows it.
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sumi_gif sumi_gif;
+
+/// The first frame and the canvas it is drawn on: the logical screen, grown to hold the frame.
+typedef struct sumi_gif_frame {
+    int screen_width, screen_height;
+    int canvas_width, canvas_height;
+    int left, top, width, height;
+    /// Whether the frame has a transparent colour index.
+    int has_transparency;
+} sumi_gif_frame;
+
+/// Opens `size` bytes at `data` (which must outlive the handle). NULL only when out of memory.
+sumi_gif *_Nullable sumi_gif_open(const uint8_t *_Nonnull data, size_t size);
+void sumi_gif_close(sumi_gif *_Nullable gif);
+/// Why the last call failed, on one line.
+const char *_Nonnull sumi_gif_error(const sumi_gif *_Nonnull gif);
+
+/// Reads the records up to the first image descriptor. Returns 0, or -1 (`sumi_gif_error`).
+int sumi_gif_read_frame(sumi_gif *_Nonnull gif, sumi_gif_frame *_Nonnull frame);
+
+/// Decodes the first frame into `out` (canvas_width * canvas_height * 4 bytes, premultiplied
+/// RGBA): the frame's local colour table, else the global one, else grey levels (index i is grey
+/// i); indices past the table are black; interlaced rows put in place. Outside the frame the
+/// canvas is transparent when the frame has a transparent index, else colour 0 of the table.
+/// Returns 0, or -1 for corrupt or truncated data (`sumi_gif_error`).
+int sumi_gif_decode(sumi_gif *_Nonnull gif, uint8_t *_Nonnull out);
+
+#endif

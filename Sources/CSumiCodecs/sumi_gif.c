@@ -1,0 +1,149 @@
+/* GIF input through giflib (see sumi_gif.h). Only the records up to the first frame's image data
+ * are read: an animation's other frames cost nothing. */
+#include "sumi_gif.h"
+
+#include <gif_lib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct sumi_gif {
+    const uint8_t *data;
+    size_t size, position;
+    GifFileType *file;
+    int error;
+    char message[160];
+    sumi_gif_frame frame;
+    int transparent_index, frame_read;
+};
+
+static int read_memory(GifFileType *file, GifByteType *buffer, int count) {
+    sumi_gif *g = file->UserData;
+    size_t left = g->size - g->position;
+    size_t n = count < 0 ? 0 : (size_t)count < left ? (size_t)count : left;
+    memcpy(buffer, g->data + g->position, n);
+    g->position += n;
+    return (int)n;
+}
+
+static int fail(sumi_gif *g, int code, const char *what) {
+    const char *reason = GifErrorString(code);
+    if (!g->message[0]) {
+        /* giflib also says "read failed" for what it does not read (an LZW code size above 8). */
+        if ((code == D_GIF_ERR_READ_FAILED && g->position >= g->size) || code == D_GIF_ERR_EOF_TOO_SOON)
+            snprintf(g->message, sizeof g->message, "truncated GIF data (%s)", what);
+        else
+            snprintf(g->message, sizeof g->message, "corrupt GIF data: %s (%s)", reason ? reason : "unreadable", what);
+    }
+    return -1;
+}
+
+sumi_gif *sumi_gif_open(const uint8_t *data, size_t size) {
+    sumi_gif *g = calloc(1, sizeof *g);
+    if (!g) return NULL;
+    g->data = data;
+    g->size = size;
+    g->transparent_index = -1;
+    g->file = DGifOpen(g, read_memory, &g->error);
+    if (!g->file) fail(g, g->error, "the header");
+    return g;
+}
+
+void sumi_gif_close(sumi_gif *g) {
+    if (!g) return;
+    if (g->file) DGifCloseFile(g->file, &g->error);
+    free(g);
+}
+
+const char *sumi_gif_error(const sumi_gif *g) { return g->message; }
+
+int sumi_gif_read_frame(sumi_gif *g, sumi_gif_frame *frame) {
+    if (!g->file) return -1;
+    GifFileType *file = g->file;
+    for (;;) {
+        GifRecordType type;
+        if (DGifGetRecordType(file, &type) == GIF_ERROR) return fail(g, file->Error, "before the first frame");
+        if (type == TERMINATE_RECORD_TYPE) {
+            snprintf(g->message, sizeof g->message, "the GIF holds no image");
+            return -1;
+        }
+        if (type == EXTENSION_RECORD_TYPE) {
+            int code;
+            GifByteType *block;
+            if (DGifGetExtension(file, &code, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
+            /* The graphic control block before the frame says which index is transparent. */
+            if (code == GRAPHICS_EXT_FUNC_CODE && block && block[0] >= 4)
+                g->transparent_index = (block[1] & 1) ? block[4] : -1;
+            while (block)
+                if (DGifGetExtensionNext(file, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
+            continue;
+        }
+        if (type != IMAGE_DESC_RECORD_TYPE) continue;
+        if (DGifGetImageDesc(file) == GIF_ERROR) return fail(g, file->Error, "the first frame's descriptor");
+        GifImageDesc *d = &file->Image;
+        sumi_gif_frame f = {0};
+        f.left = d->Left;
+        f.top = d->Top;
+        f.width = d->Width;
+        f.height = d->Height;
+        f.screen_width = file->SWidth;
+        f.screen_height = file->SHeight;
+        f.canvas_width = file->SWidth > f.left + f.width ? file->SWidth : f.left + f.width;
+        f.canvas_height = file->SHeight > f.top + f.height ? file->SHeight : f.top + f.height;
+        f.has_transparency = g->transparent_index >= 0;
+        g->frame = f;
+        g->frame_read = 1;
+        *frame = f;
+        return 0;
+    }
+}
+
+int sumi_gif_decode(sumi_gif *g, uint8_t *out) {
+    if (!g->frame_read) return -1;
+    GifFileType *file = g->file;
+    const sumi_gif_frame *f = &g->frame;
+    const ColorMapObject *map = file->Image.ColorMap ? file->Image.ColorMap : file->SColorMap;
+    uint32_t colours[256];
+    for (int i = 0; i < 256; i++) {
+        uint32_t r = (uint32_t)i, gr = (uint32_t)i, b = (uint32_t)i;
+        if (map) {
+            if (i < map->ColorCount) {
+                r = map->Colors[i].Red;
+                gr = map->Colors[i].Green;
+                b = map->Colors[i].Blue;
+            } else {
+                r = gr = b = 0;
+            }
+        }
+        colours[i] = r | gr << 8 | b << 16 | 0xFF000000u;
+    }
+    if (g->transparent_index >= 0) colours[g->transparent_index & 255] = 0;
+    uint32_t background = f->has_transparency ? 0 : colours[0];
+    uint32_t *canvas = (uint32_t *)out;
+    size_t pixels = (size_t)f->canvas_width * (size_t)f->canvas_height;
+    for (size_t i = 0; i < pixels; i++) canvas[i] = background;
+    GifPixelType *line = malloc(f->width > 0 ? (size_t)f->width : 1);
+    if (!line) {
+        snprintf(g->message, sizeof g->message, "out of memory");
+        return -1;
+    }
+    /* Interlaced rows arrive in four passes: every 8th from 0, every 8th from 4, every 4th from 2,
+     * every 2nd from 1. */
+    static const int starts[4] = {0, 4, 2, 1}, steps[4] = {8, 8, 4, 2};
+    int passes = file->Image.Interlace ? 4 : 1;
+    for (int pass = 0; pass < passes; pass++) {
+        int start = passes == 1 ? 0 : starts[pass], step = passes == 1 ? 1 : steps[pass];
+        for (int y = start; y < f->height; y += step) {
+            if (DGifGetLine(file, line, f->width) == GIF_ERROR) {
+                free(line);
+                char where[64];
+                snprintf(where, sizeof where, "row %d of the first frame", y);
+                return fail(g, file->Error, where);
+            }
+            uint32_t *row = canvas + (size_t)(f->top + y) * (size_t)f->canvas_width + (size_t)f->left;
+            for (int x = 0; x < f->width; x++) row[x] = colours[line[x]];
+        }
+    }
+    free(line);
+    return 0;
+}

@@ -1,0 +1,77 @@
+/// A small uncompressed TIFF (classic or BigTIFF, little-endian, one strip) with the tags a test
+/// chooses: the layouts libtiff must hand to the decoder, written without libtiff.
+struct TestTIFF {
+    var width: Int
+    var height: Int
+    /// Bits of each sample (their count is the samples per pixel).
+    var bits: [Int]
+    var photometric: Int
+    /// The strip: rows of packed samples, 16/32/64-bit samples little-endian.
+    var data: [UInt8]
+    var sampleFormat = 1
+    var extraSamples: [Int] = []
+    var orientation: Int?
+    var colorMap: [UInt16]?
+    var big = false
+    /// StripByteCounts when it should not be the strip's real length.
+    var stripBytes: Int?
+
+    init(width: Int, height: Int, bits: [Int], photometric: Int, data: [UInt8]) {
+        (self.width, self.height, self.bits, self.photometric, self.data) = (width, height, bits, photometric, data)
+    }
+
+    /// Samples of 16 bits as little-endian bytes.
+    static func words(_ values: [Int]) -> [UInt8] { values.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8 & 0xFF)] } }
+
+    /// Samples of 32-bit floats as little-endian bytes.
+    static func floats(_ values: [Float]) -> [UInt8] {
+        values.flatMap { v in (0..<4).map { UInt8(truncatingIfNeeded: v.bitPattern >> (8 * $0)) } }
+    }
+
+    func bytes() -> [UInt8] {
+        enum Value { case short([Int]), long([Int]) }
+        var entries: [(UInt16, Value)] = [
+            (256, .long([width])), (257, .long([height])), (258, .short(bits)), (259, .short([1])),
+            (262, .short([photometric])), (273, .long([0])), (277, .short([bits.count])), (278, .long([height])),
+            (279, .long([stripBytes ?? data.count])), (284, .short([1])), (339, .short(bits.map { _ in sampleFormat })),
+        ]
+        if let orientation { entries.append((274, .short([orientation]))) }
+        if let colorMap { entries.append((320, .short(colorMap.map(Int.init)))) }
+        if !extraSamples.isEmpty { entries.append((338, .short(extraSamples))) }
+        entries.sort { $0.0 < $1.0 }
+        let headerSize = big ? 16 : 8, inline = big ? 8 : 4
+        var out = [UInt8]()
+        func put(_ value: Int, _ size: Int) { for i in 0..<size { out.append(UInt8(truncatingIfNeeded: value >> (8 * i))) } }
+        // Header, then the strip, then values that do not fit in an entry, then the directory.
+        out += [0x49, 0x49]
+        if big { put(43, 2); put(8, 2); put(0, 2); put(0, 8) } else { put(42, 2); put(0, 4) }
+        out += data
+        var placed: [UInt16: Int] = [:]
+        for (tag, value) in entries {
+            let (values, size): ([Int], Int) = switch value { case .short(let v): (v, 2); case .long(let v): (v, 4) }
+            guard values.count * size > inline else { continue }
+            placed[tag] = out.count
+            for v in values { put(v, size) }
+        }
+        if out.count % 2 == 1 { out.append(0) }
+        let directory = out.count
+        let pointer = big ? 8 : 4
+        for i in 0..<(big ? 8 : 4) { out[pointer + i] = UInt8(truncatingIfNeeded: directory >> (8 * i)) }
+        put(entries.count, big ? 8 : 2)
+        for (tag, value) in entries {
+            let (values, size, type): ([Int], Int, Int) = switch value { case .short(let v): (v, 2, 3); case .long(let v): (v, 4, 4) }
+            put(Int(tag), 2); put(type, 2); put(values.count, big ? 8 : 4)
+            if tag == 273 {
+                put(headerSize, inline)
+            } else if let at = placed[tag] {
+                put(at, inline)
+            } else {
+                let start = out.count
+                for v in values { put(v, size) }
+                put(0, inline - (out.count - start))
+            }
+        }
+        put(0, big ? 8 : 4)
+        return out
+    }
+}
