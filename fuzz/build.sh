@@ -36,6 +36,6 @@ for source in fuzz/targets/*.swift; do
   if [ -n "${FUZZ_TARGETS:-}" ] && ! [[ " $FUZZ_TARGETS " == *" $name "* ]]; then continue; fi
   echo "fuzz: building $name"
   swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name FuzzTarget "${flags[@]}" \
-    fuzz/targets/FuzzSupport.swift "$source" "${objects[@]}" "${libs[@]}" -o "$BUILD/bin/$name" 2>&1 \
+    fuzz/targets/FuzzSupport.swift fuzz/generators/*.swift "$source" "${objects[@]}" "${libs[@]}" -o "$BUILD/bin/$name" 2>&1 \
     | { grep -v "Cannot export local symbol" || true; }
 done

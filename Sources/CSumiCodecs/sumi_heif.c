@@ -35,3 +35,15 @@ const sumi_heif_api *sumi_heif_open(const char **error) {
     if (!opened) *error = failure;
     return opened;
 }
+
+void sumi_heif_expand_alpha(uint8_t *plane, size_t stride, int width, int height) {
+    uint8_t table[256];
+    for (int v = 0; v < 256; v++) {
+        int full = ((v - 16) * 255 + 109) / 219;
+        table[v] = (uint8_t)(v <= 16 ? 0 : full > 255 ? 255 : full);
+    }
+    for (int y = 0; y < height; y++) {
+        uint8_t *row = plane + (size_t)y * stride;
+        for (int x = 0; x < width; x++) row[4 * x + 3] = table[row[4 * x + 3]];
+    }
+}
