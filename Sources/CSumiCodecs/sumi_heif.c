@@ -11,7 +11,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void open_library(void) {
 #define SUMI_HEIF_NAME(name) "heif_" #name,
-    static const char *const names[] = { SUMI_HEIF_FUNCTIONS(SUMI_HEIF_NAME) "heif_encoding_options_alloc", "heif_init" };
+    static const char *const names[] = { SUMI_HEIF_FUNCTIONS(SUMI_HEIF_NAME) "heif_encoding_options_alloc",
+                                         "heif_decoding_options_alloc", "heif_init" };
 #undef SUMI_HEIF_NAME
     enum { count = sizeof names / sizeof names[0] };
     void *table[count];

@@ -5,9 +5,9 @@ import Testing
 
 /// HEIF files whose structure trips a decoder, compared with libheif's own `heif-convert`.
 @Suite struct HEIFReferenceTests {
-    /// The boxes of the one image item in a file heif-enc wrote (no thumbnail): its property
-    /// boxes by type and its coded data.
-    static func parts(of bytes: [UInt8]) throws -> (properties: [String: [UInt8]], data: [UInt8]) {
+    /// The boxes of the coded image in a file heif-enc wrote (one `hvc1` item, perhaps the one tile
+    /// of a grid): the property boxes by type and its coded data.
+    static func parts(of bytes: [UInt8]) throws -> (properties: [String: [UInt8]], size: (Int, Int), data: [UInt8]) {
         let graph = try HEIFItemGraph(bytes)
         let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, parent: "file")
         let meta = try #require(top.first { $0.type == "meta" })
@@ -18,9 +18,13 @@ import Testing
         for box in try ISOBox.children(of: bytes, in: ipco.payload, parent: "ipco") {
             properties[box.type] = Array(bytes[box.offset..<box.payload.upperBound])
         }
-        let primary = try #require(graph.primary)
-        let data = try #require(try graph.data(of: primary, limit: .max))
-        return (properties, data)
+        let coded = try #require(graph.items.first { $0.value.type == "hvc1" }?.key)
+        let size = try #require(graph.properties[coded, default: []].compactMap { property -> (Int, Int)? in
+            if case .size(let width, let height) = property { return (width, height) }
+            return nil
+        }.first)
+        let data = try #require(try graph.data(of: coded, limit: .max))
+        return (properties, size, data)
     }
 
     /// heif-convert's PNG of `path`, decoded.
@@ -55,28 +59,37 @@ import Testing
         #expect(missing.width == 96 && missing.height == 64 && psnr(missing, reference) > 40)
     }
 
-    /// A 10-bit HEIC from heif-enc (a 16-bit PNG in), rebuilt with `irot` turning it a quarter,
-    /// the rotation listed before or after `ispe`.
-    @Test(arguments: [true, false])
-    func tenBitHEIFWithIrotDecodesTurned(irotFirst: Bool) throws {
+    /// A 10-bit HEIC from heif-enc (a 16-bit PNG in), rebuilt with `irot` turning it a quarter:
+    /// on the coded image, listed before or after `ispe`, or on a grid of it, as cameras write.
+    @Test(arguments: [("first", false), ("last", false), ("first", true)])
+    func tenBitHEIFWithIrotDecodesTurned(irot: String, grid: Bool) throws {
         let folder = try PhotoScratch()
         let source = folder.file("source.png")
         #expect(try runTool(["/usr/bin/convert", "-size", "64x48", "gradient:#d03020-#2040c0", "-fill", "white",
                              "-draw", "rectangle 4,4 12,12", "-depth", "16", source]).status == 0)
         #expect(try runTool(["/usr/bin/heif-enc", "-q", "95", "-b", "10", source, "-o", folder.file("deep.heic")]).status == 0)
-        let (properties, data) = try Self.parts(of: try folder.read("deep.heic"))
+        // heif-enc codes the 64×48 picture as one 64×64 tile of a grid that crops it.
+        let (properties, size, data) = try Self.parts(of: try folder.read("deep.heic"))
         let pixi = try #require(properties["pixi"])
         #expect(pixi.suffix(3) == [10, 10, 10])
         var file = HEIFFileBuilder()
-        let rest = [try #require(properties["hvcC"]), try #require(properties["ispe"]), pixi]
+        let rest = [try #require(properties["hvcC"]), HEIFFileBuilder.ispe(size.0, size.1), pixi]
         let turn = HEIFFileBuilder.irot(1)
-        file.items = [HEIFFileBuilder.Item(id: 1, type: "hvc1", properties: irotFirst ? [turn] + rest : rest + [turn], data: data)]
+        if grid {
+            file.items = [HEIFFileBuilder.Item(id: 1, type: "grid", properties: [turn, HEIFFileBuilder.ispe(64, 48), pixi],
+                                               data: HEIFFileBuilder.grid(rows: 1, columns: 1, width: 64, height: 48), inIdat: true),
+                          HEIFFileBuilder.Item(id: 2, type: "hvc1", hidden: true, properties: rest, data: data)]
+            file.references = [("dimg", 1, [2])]
+        } else {
+            file.items = [HEIFFileBuilder.Item(id: 1, type: "hvc1", properties: irot == "first" ? [turn] + rest : rest + [turn], data: data)]
+        }
         let path = try folder.write(file.build(), to: "turned.heic")
 
         let image = try ImageDecoder.decode(file.build(), name: "turned.heic")
         let reference = try Self.reference(path, in: folder)
-        #expect(reference.width == 48 && reference.height == 64)
-        #expect(image.width == 48 && image.height == 64)
+        let expected = grid ? (48, 64) : (size.1, size.0)
+        #expect(reference.width == expected.0 && reference.height == expected.1)
+        #expect(image.width == expected.0 && image.height == expected.1)
         #expect(psnr(image, reference) > 40)
         // A quarter turn counter-clockwise puts the white square at the bottom left.
         let corner = image.color(x: 8, y: 55)

@@ -29,8 +29,12 @@ enum HEIFDecoder {
             let alpha = heif.image_handle_has_alpha_channel(handle) != 0
             let premultiplied: Int32 = heif.image_handle_is_premultiplied_alpha(handle) != 0 ? 1 : 0
             var decoded: OpaquePointer?
+            // 10- and 12-bit images (cameras write them) are converted to 8 bits by libheif.
+            let options = heif.decoding_options_alloc()
+            defer { heif.decoding_options_free(options) }
+            options.pointee.convert_hdr_to_8bit = 1
             try HEIFContext.check(heif.decode_image(handle, &decoded, heif_colorspace_RGB,
-                                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil),
+                                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options),
                                   "\(name): corrupt or truncated \(format.displayName) image data")
             guard let decoded else { throw StageError("\(name): \(format.displayName) image did not decode") }
             defer { heif.image_release(decoded) }
@@ -38,10 +42,12 @@ enum HEIFDecoder {
             // The decoded size is the plan's, or smaller when `clap` crops it.
             let width = Int(heif.image_get_width(decoded, heif_channel_interleaved))
             let height = Int(heif.image_get_height(decoded, heif_channel_interleaved))
+            let bits = Int(heif.image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
             guard let plane = heif.image_get_plane(decoded, heif_channel_interleaved, &stride),
-                  heif.image_get_bits_per_pixel_range(decoded, heif_channel_interleaved) == 8,
-                  width > 0, height > 0, width * height <= plan.width * plan.height, Int(stride) >= width * (alpha ? 4 : 3) else {
-                throw StageError("\(name): \(format.displayName) image decoded to an unexpected layout")
+                  bits == 8, width > 0, height > 0, width * height <= plan.width * plan.height,
+                  Int(stride) >= width * (alpha ? 4 : 3) else {
+                throw StageError("\(name): \(format.displayName) image decoded to an unexpected layout (\(width)x\(height), \(bits) bits; "
+                                 + "\(plan.width)x\(plan.height), 8 bits expected)")
             }
             if alpha && plan.alphaInLimitedRange && premultiplied == 0 {
                 sumi_heif_expand_alpha(plane, Int(stride), Int32(width), Int32(height))

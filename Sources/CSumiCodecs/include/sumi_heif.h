@@ -24,7 +24,7 @@
     X(nclx_color_profile_free) X(decode_image) \
     X(image_create) X(image_release) X(image_add_plane) X(image_get_plane) X(image_get_plane_readonly) \
     X(image_get_width) X(image_get_height) X(image_get_bits_per_pixel_range) X(image_set_raw_color_profile) \
-    X(encoder_release) X(encoder_set_lossy_quality) X(encoding_options_free) \
+    X(encoder_release) X(encoder_set_lossy_quality) X(encoding_options_free) X(decoding_options_free) \
     X(have_decoder_for_format) X(have_encoder_for_format)
 
 /// libheif's functions, looked up once by `sumi_heif_open`.
@@ -34,6 +34,7 @@ typedef struct sumi_heif_api {
 #undef SUMI_HEIF_FIELD
     // Declared without a prototype in heif.h, so spelled out.
     struct heif_encoding_options *_Nonnull (*_Nonnull encoding_options_alloc)(void);
+    struct heif_decoding_options *_Nonnull (*_Nonnull decoding_options_alloc)(void);
 } sumi_heif_api;
 
 /// Opens libheif on first use (once, whichever thread asks first) and runs `heif_init`. Returns
