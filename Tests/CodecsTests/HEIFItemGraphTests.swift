@@ -102,6 +102,13 @@ import Testing
         loop.references = [("dimg", 1, [2, 2]), ("dimg", 2, [1])]
         let message = errorMessage { _ = try ImageDecoder.decode(loop.build(), name: "loop.heic") }
         #expect(message?.contains("'iref' box: item 1 is derived from itself") == true, "\(message ?? "no error")")
+        // A chain of 40 identity items above one tile: refused before libheif recurses through it.
+        var chain = HEIFFileBuilder()
+        chain.items = (1...40).map { HEIFFileBuilder.Item(id: $0, type: "iden", hidden: $0 > 1, properties: [HEIFFileBuilder.ispe(64, 64)]) }
+            + [HEIFFileBuilder.tile(id: 41)]
+        chain.references = (1...40).map { ("dimg", $0, [$0 + 1]) }
+        let deep = errorMessage { _ = try ImageDecoder.decode(chain.build(), name: "chain.heic") }
+        #expect(deep?.contains("more than 16 levels deep") == true, "\(deep ?? "no error")")
     }
 
     @Test func malformedClapIsNamed() throws {

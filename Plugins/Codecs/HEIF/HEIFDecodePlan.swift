@@ -39,7 +39,7 @@ struct HEIFDecodePlan {
             guard let item = graph.items[id] else { return false }
             return Self.imageTypes.contains(item.type) && !item.hidden && !thumbnailsAndAuxiliaries.contains(id)
         }
-        guard let first = topLevel.first else { throw StageError("the file holds no top-level image ('iinf' box)") }
+        guard let first = topLevel.first else { throw StageError("file holds no top-level image ('iinf' box)") }
         let chosen = graph.primary.flatMap { topLevel.contains($0) ? $0 : nil } ?? first
         item = chosen
         primaryPatch = graph.primary == chosen ? nil : graph.primaryField.flatMap { field in
@@ -87,8 +87,27 @@ struct HEIFDecodePlan {
     /// Costs of items, each worked out once (a tile referenced many times is looked at once).
     private struct Costs {
         let graph: HEIFItemGraph
+        /// `dimg` references by the item derived, and alpha images by the item they belong to,
+        /// indexed once: looking them up per item would take items × references steps.
+        let sources: [Int: [Int]]
+        let alphas: [Int: [Int]]
         var known: [Int: Cost] = [:]
         var inProgress: Set<Int> = []
+
+        init(graph: HEIFItemGraph) {
+            self.graph = graph
+            var sources: [Int: [Int]] = [:], alphas: [Int: [Int]] = [:]
+            for reference in graph.references {
+                if reference.type == "dimg" { sources[reference.from, default: []] += reference.to }
+                guard reference.type == "auxl", graph.properties[reference.from, default: []].contains(where: { property in
+                    if case .auxiliaryType(let type) = property { return HEIFDecodePlan.alphaTypes.contains(type) }
+                    return false
+                }) else { continue }
+                for item in Set(reference.to) where item != reference.from { alphas[item, default: []].append(reference.from) }
+            }
+            self.sources = sources
+            self.alphas = alphas
+        }
 
         mutating func cost(of id: Int, depth: Int) throws(StageError) -> Cost {
             if let cost = known[id] { return cost }
@@ -104,7 +123,7 @@ struct HEIFDecodePlan {
             case "grid", "iovl":
                 cost = try derived(id, type: item.type, depth: depth)
             case "iden":
-                let sources = graph.references("dimg", from: id)
+                let sources = self.sources[id, default: []]
                 guard sources.count == 1 else { throw StageError("'iden' item \(id) derives from \(sources.count) images (1 expected)") }
                 cost = try self.cost(of: sources[0], depth: depth + 1)
             case let type where HEIFDecodePlan.imageTypes.contains(type):
@@ -120,12 +139,8 @@ struct HEIFDecodePlan {
             if turns % 2 == 1 { swap(&cost.width, &cost.height) }
             // The alpha plane libheif decodes with the image (the largest, should there be several).
             var alpha = 0
-            for reference in graph.references where reference.type == "auxl" && reference.to.contains(id) && reference.from != id {
-                guard graph.properties[reference.from, default: []].contains(where: { property in
-                    if case .auxiliaryType(let type) = property { return HEIFDecodePlan.alphaTypes.contains(type) }
-                    return false
-                }) else { continue }
-                alpha = max(alpha, try self.cost(of: reference.from, depth: depth + 1).pixels)
+            for source in alphas[id, default: []] {
+                alpha = max(alpha, try self.cost(of: source, depth: depth + 1).pixels)
             }
             cost.pixels = Self.sum(cost.pixels, alpha)
             known[id] = cost
@@ -140,7 +155,7 @@ struct HEIFDecodePlan {
                 return data[at..<(at + size)].reduce(0) { $0 << 8 | Int($1) }
             }
             let wide = try field(1, 1) & 1 != 0 ? 4 : 2
-            let sources = graph.references("dimg", from: id)
+            let sources = self.sources[id, default: []]
             let width: Int, height: Int
             if type == "grid" {
                 let rows = try field(2, 1) + 1, columns = try field(3, 1) + 1

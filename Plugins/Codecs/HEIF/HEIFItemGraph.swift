@@ -47,7 +47,7 @@ struct HEIFItemGraph {
     init(_ bytes: [UInt8]) throws(StageError) {
         self.bytes = bytes
         let top = try ISOBox.children(of: bytes, in: 0..<bytes.count, parent: "file", lenient: true)
-        guard let meta = top.first(where: { $0.type == "meta" }) else { throw StageError("no 'meta' box") }
+        guard let meta = top.first(where: { $0.type == "meta" }) else { throw StageError("file has no 'meta' box") }
         let (_, _, contents) = try meta.full(bytes)
         let boxes = try ISOBox.children(of: bytes, in: contents.at..<meta.payload.upperBound, parent: "meta")
         for box in boxes {
@@ -61,10 +61,6 @@ struct HEIFItemGraph {
             default: break
             }
         }
-    }
-
-    func references(_ type: String, from item: Int) -> [Int] {
-        references.filter { $0.type == type && $0.from == item }.flatMap(\.to)
     }
 
     private mutating func readPrimary(_ box: ISOBox) throws(StageError) {
