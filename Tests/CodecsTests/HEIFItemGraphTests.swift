@@ -128,4 +128,35 @@ import Testing
         try #require(image.width == reference.width && image.height == reference.height && image.width == 40 && image.height == 24)
         #expect(psnr(image, reference) > 40)
     }
+
+    /// An overlay of the real tile at `offsets` on a 96×80 canvas.
+    static func overlay(_ offsets: [(x: Int, y: Int)]) -> [UInt8] {
+        var file = HEIFFileBuilder()
+        var tile = HEIFFileBuilder.tile(id: 2)
+        tile.hidden = true
+        file.items = [HEIFFileBuilder.Item(id: 1, type: "iovl", properties: [HEIFFileBuilder.ispe(96, 80)],
+                                           data: HEIFFileBuilder.overlay(width: 96, height: 80, offsets: offsets)), tile]
+        file.references = [("dimg", 1, Array(repeating: 2, count: offsets.count))]
+        return file.build()
+    }
+
+    @Test func overlayDecodesLikeHeifConvert() throws {
+        let folder = try PhotoScratch()
+        let bytes = Self.overlay([(0, 0), (40, 30)])
+        let path = try folder.write(bytes, to: "overlay.heic")
+        let image = try ImageDecoder.decode(bytes, name: "overlay.heic")
+        #expect(try runTool(["/usr/bin/heif-convert", path, folder.file("reference.png")]).status == 0)
+        let reference = try ImageDecoder.decode(try folder.read("reference.png"), name: "reference.png")
+        try #require(image.width == 96 && image.height == 80 && reference.width == 96 && reference.height == 80)
+        #expect(psnr(image, reference) > 40)
+    }
+
+    /// A fuzzing finding: libheif 1.15 reads past an overlay input placed above the canvas
+    /// (AddressSanitizer: heap-buffer-overflow in its overlay copy).
+    @Test func overlayInputAboveTheCanvasIsRefused() throws {
+        for offset in [(x: 22, y: -1), (x: -5, y: 10)] {
+            let message = errorMessage { _ = try ImageDecoder.decode(Self.overlay([offset]), name: "overlay.heic") }
+            #expect(message?.contains("'iovl' item 1 places image 2 at (\(offset.x),\(offset.y))") == true, "\(message ?? "no error")")
+        }
+    }
 }

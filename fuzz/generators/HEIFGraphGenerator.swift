@@ -77,7 +77,7 @@ struct HEIFGraphGenerator {
             file.references.append(("dimg", 1, (0..<count).map { tiles[$0 % tiles.count] }))
         case 3:
             let width = side(), height = side()
-            let offsets = tiles.map { _ in (x: int(0...200) - 100, y: int(0...200) - 100) }
+            let offsets = tiles.map { _ in (x: int(0...120) - 20, y: int(0...120) - 20) }
             var overlay = HEIFFileBuilder.Item(id: 1, type: "iovl", data: HEIFFileBuilder.overlay(width: width, height: height, offsets: offsets))
             overlay.inIdat = chance(2)
             overlay.properties = [HEIFFileBuilder.ispe(chance(2) ? width : side(), chance(2) ? height : side())]

@@ -149,13 +149,15 @@ struct HEIFDecodePlan {
 
         /// A grid's or overlay's canvas, from its data, plus its inputs.
         mutating func derived(_ id: Int, type: String, depth: Int) throws(StageError) -> Cost {
-            guard let data = try graph.data(of: id, limit: 64) else { throw StageError("'\(type)' item \(id) has no data ('iloc' box)") }
+            let sources = self.sources[id, default: []]
+            guard let data = try graph.data(of: id, limit: 20 + 8 * sources.count) else {
+                throw StageError("'\(type)' item \(id) has no data ('iloc' box)")
+            }
             func field(_ at: Int, _ size: Int) throws(StageError) -> Int {
                 guard at + size <= data.count else { throw StageError("'\(type)' item \(id): its data is truncated (\(data.count) bytes)") }
                 return data[at..<(at + size)].reduce(0) { $0 << 8 | Int($1) }
             }
             let wide = try field(1, 1) & 1 != 0 ? 4 : 2
-            let sources = self.sources[id, default: []]
             let width: Int, height: Int
             if type == "grid" {
                 let rows = try field(2, 1) + 1, columns = try field(3, 1) + 1
@@ -165,6 +167,18 @@ struct HEIFDecodePlan {
                 }
             } else {
                 (width, height) = (try field(10, wide), try field(10 + wide, wide))
+                // libheif 1.15 reads past an input placed above the canvas (a fuzzing finding), and
+                // its clipping of inputs left of it is the same code: such offsets are refused.
+                for (index, source) in sources.enumerated() {
+                    let at = 10 + 2 * wide + 2 * wide * index
+                    guard at + 2 * wide <= data.count else { break }  // libheif refuses short data itself
+                    let sign = 1 << (8 * wide - 1)
+                    let x = try field(at, wide), y = try field(at + wide, wide)
+                    if x & sign != 0 || y & sign != 0 {
+                        throw StageError("'iovl' item \(id) places image \(source) at (\(x & sign != 0 ? x - 2 * sign : x),"
+                                         + "\(y & sign != 0 ? y - 2 * sign : y)), above or left of its canvas: not supported")
+                    }
+                }
             }
             guard width > 0, height > 0 else { throw StageError("'\(type)' item \(id) declares an empty \(width)x\(height) canvas") }
             var pixels = Self.product(width, height)
