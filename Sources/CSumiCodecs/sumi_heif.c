@@ -11,7 +11,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void open_library(void) {
 #define SUMI_HEIF_NAME(name) "heif_" #name,
-    static const char *const names[] = { SUMI_HEIF_FUNCTIONS(SUMI_HEIF_NAME) "heif_encoding_options_alloc", "heif_init" };
+    static const char *const names[] = { SUMI_HEIF_FUNCTIONS(SUMI_HEIF_NAME) "heif_encoding_options_alloc",
+                                         "heif_decoding_options_alloc", "heif_init" };
 #undef SUMI_HEIF_NAME
     enum { count = sizeof names / sizeof names[0] };
     void *table[count];
@@ -34,4 +35,16 @@ const sumi_heif_api *sumi_heif_open(const char **error) {
     pthread_once(&once, open_library);
     if (!opened) *error = failure;
     return opened;
+}
+
+void sumi_heif_expand_alpha(uint8_t *plane, size_t stride, int width, int height) {
+    uint8_t table[256];
+    for (int v = 0; v < 256; v++) {
+        int full = ((v - 16) * 255 + 109) / 219;
+        table[v] = (uint8_t)(v <= 16 ? 0 : full > 255 ? 255 : full);
+    }
+    for (int y = 0; y < height; y++) {
+        uint8_t *row = plane + (size_t)y * stride;
+        for (int x = 0; x < width; x++) row[4 * x + 3] = table[row[4 * x + 3]];
+    }
 }

@@ -28,10 +28,9 @@ final class HEIFContext {
         throw StageError("\(what)\(detail.isEmpty ? "" : ": " + detail)")
     }
 
-    /// Parses the file's boxes (no image is decoded); `data` must outlive the context.
+    /// Parses the file's boxes (no image is decoded); `data` must outlive the context. libheif's
+    /// own limit of pixels a side stays at its default: `HEIFDecodePlan` checks `max-pixels`.
     func read(_ data: UnsafeRawBufferPointer, name: String, format: ImageFormat) throws(StageError) {
-        // Large enough for any max-pixels that fits in memory; the caller checks max-pixels itself.
-        heif.context_set_maximum_image_size_limit(context, 1 << 30)
         try HEIFContext.check(heif.context_read_from_memory_without_copy(context, data.baseAddress, data.count, nil),
                               "\(name): corrupt or truncated \(format.displayName) data")
     }

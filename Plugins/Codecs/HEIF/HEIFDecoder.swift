@@ -7,29 +7,50 @@ import SumiKit
 enum HEIFDecoder {
     static func decode(_ bytes: [UInt8], format: ImageFormat, name: String, maxPixels: Int,
                        warn: (String) -> Void) throws -> Image {
-        try bytes.withUnsafeBytes { data in
+        // The item graph is read and its size checked before libheif sees the file.
+        let plan: HEIFDecodePlan
+        do throws(StageError) {
+            plan = try HEIFDecodePlan(try HEIFItemGraph(bytes), maxPixels: maxPixels)
+        } catch { throw StageError("\(name): \(format.displayName) \(error.message)") }
+        try ImageHeader(width: plan.width, height: plan.height).check(name: name, format: format, maxPixels: maxPixels)
+        var input = bytes
+        if let field = plan.primaryPatch {
+            // `pitm` names no top-level image (a thumbnail, say): libheif is given the one to decode.
+            for i in 0..<field.width { input[field.offset + i] = UInt8(truncatingIfNeeded: plan.item >> (8 * (field.width - 1 - i))) }
+        }
+        return try input.withUnsafeBytes { data in
             let context: HEIFContext
             do throws(StageError) { context = try HEIFContext() } catch { throw StageError("\(name): \(error.message)") }
             try context.read(data, name: name, format: format)
             let handle = try context.primaryImage(name: name, format: format)
             let heif = context.heif
-            let width = Int(heif.image_handle_get_width(handle)), height = Int(heif.image_handle_get_height(handle))
-            try ImageHeader(width: width, height: height).check(name: name, format: format, maxPixels: maxPixels)
 
             var found = embedded(handle, heif: heif)
             let alpha = heif.image_handle_has_alpha_channel(handle) != 0
             let premultiplied: Int32 = heif.image_handle_is_premultiplied_alpha(handle) != 0 ? 1 : 0
             var decoded: OpaquePointer?
+            // 10- and 12-bit images (cameras write them) are converted to 8 bits by libheif.
+            let options = heif.decoding_options_alloc()
+            defer { heif.decoding_options_free(options) }
+            options.pointee.convert_hdr_to_8bit = 1
             try HEIFContext.check(heif.decode_image(handle, &decoded, heif_colorspace_RGB,
-                                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, nil),
+                                                    alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options),
                                   "\(name): corrupt or truncated \(format.displayName) image data")
             guard let decoded else { throw StageError("\(name): \(format.displayName) image did not decode") }
             defer { heif.image_release(decoded) }
             var stride: Int32 = 0
-            guard let plane = heif.image_get_plane_readonly(decoded, heif_channel_interleaved, &stride),
-                  Int(heif.image_get_width(decoded, heif_channel_interleaved)) == width,
-                  Int(heif.image_get_height(decoded, heif_channel_interleaved)) == height else {
-                throw StageError("\(name): \(format.displayName) image decoded to an unexpected layout")
+            // The decoded size is the plan's, or smaller when `clap` crops it.
+            let width = Int(heif.image_get_width(decoded, heif_channel_interleaved))
+            let height = Int(heif.image_get_height(decoded, heif_channel_interleaved))
+            let bits = Int(heif.image_get_bits_per_pixel_range(decoded, heif_channel_interleaved))
+            guard let plane = heif.image_get_plane(decoded, heif_channel_interleaved, &stride),
+                  bits == 8, width > 0, height > 0, width * height <= plan.width * plan.height,
+                  Int(stride) >= width * (alpha ? 4 : 3) else {
+                throw StageError("\(name): \(format.displayName) image decoded to an unexpected layout (\(width)x\(height), \(bits) bits; "
+                                 + "\(plan.width)x\(plan.height), 8 bits expected)")
+            }
+            if alpha && plan.alphaInLimitedRange && premultiplied == 0 {
+                sumi_heif_expand_alpha(plane, Int(stride), Int32(width), Int32(height))
             }
             var metadata = ImageMetadata(sourceFormat: format.rawValue, sourcePath: name, knownOpaque: !alpha)
             // irot/imir are applied by libheif; an EXIF orientation tag beside them describes the

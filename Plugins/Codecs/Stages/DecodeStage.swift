@@ -13,7 +13,7 @@ public struct DecodeStage: Stage, RowStage {
     static let orient = Parameter<Bool>("orient", default: true,
                                         summary: "apply the stored orientation: JPEG and TIFF (their Orientation tag), PNG and WebP (EXIF), XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied")
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
-                                          summary: "refuse images with more pixels than this, before decoding")
+                                          summary: "refuse images with more pixels than this, before decoding (HEIF/AVIF: every pixel decoded, a grid's tiles as well as its canvas)")
 
     public static let descriptor = StageDescriptor(
         name: "decode",

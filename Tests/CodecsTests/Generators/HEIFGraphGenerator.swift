@@ -1,0 +1,1 @@
+../../../fuzz/generators/HEIFGraphGenerator.swift
