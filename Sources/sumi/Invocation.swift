@@ -45,6 +45,8 @@ struct Invocation {
             inlineJSON = parsed.json
             isInline = true
             overrides.markAll(in: manifest)
+            // A safe run caps decoding for a one-line pipeline as for a manifest file.
+            manifest = SafeMode.current.prepared(manifest)
         } else {
             manifest = SafeMode.current.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)))
             try ManifestPlugins.load(manifest, into: registry, command: arguments.command,

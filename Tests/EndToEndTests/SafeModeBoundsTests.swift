@@ -78,6 +78,22 @@ import Testing
 
     /// SUMI_SAFE_MEMORY_MB above the cap is the cap (it overflowed to 0 MB and stopped every run);
     /// SUMI_SAFE_SECONDS=1 never stops a run before a whole second has passed.
+    /// The decode pixel cap holds for a one-line pipeline as for a manifest: a 7100x7100 image
+    /// (50.4 MP) is refused before decoding either way.
+    @Test func theDecodeCapHoldsForOneLinePipelines() throws {
+        let dir = try CLI.temporaryFolder("safe-inline-cap")
+        try FileManager.default.createDirectory(atPath: "\(dir)/out", withIntermediateDirectories: true)
+        let big = "\(dir)/big.png"
+        #expect(CLI.tool("/usr/bin/convert", ["-size", "7100x7100", "xc:white", big]) != nil)
+        let inline = try CLI.run(["run", "decode ! encode", "-i", big, "-o", "\(dir)/out/a.png", "--safe"])
+        #expect(inline.status == 1 && inline.stderr.contains("max-pixels 50000000"), "\(inline.stderr)")
+        let manifest = try CLI.run(["run", "pipelines/thumbnail.json", "-i", big, "-o", "\(dir)/out/b.jpg", "--safe"])
+        #expect(manifest.status == 1 && manifest.stderr.contains("max-pixels 50000000"), "\(manifest.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/out").isEmpty)
+        // Without --safe the default limit lets it through.
+        #expect(try CLI.run(["run", "decode ! encode", "-i", big, "-o", "\(dir)/out/c.png"]).status == 0)
+    }
+
     @Test func environmentLimitsAreCappedAndTimedPrecisely() throws {
         let dir = try CLI.temporaryFolder("safe-env")
         try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: "\(dir)/photo.jpg")
