@@ -22,6 +22,8 @@ TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qp
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.
 TEST_PKGS += libtiff-tools
+# The band-memory tests make their 50-100 MP photos with vips.
+TEST_PKGS += libvips-tools
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).

@@ -243,11 +243,13 @@ import Testing
     @Test func aRunEndedBySIGTERMLeavesNoTemporaryFile() throws {
         // (The test runner's children inherit SIGTERM blocked: sumi unblocks the signals it handles.)
         let dir = try CLI.temporaryFolder("sigterm")
-        // A large page (the photo ×3, about 54 megapixels) takes a while to compress into the PDF.
+        // A large image (the photo ×3, about 54 megapixels) as an uncompressed PNG: writing its 162 MB
+        // into the temporary file takes long enough to be seen (a compressed output is made in memory
+        // and written in a few milliseconds, too fast to catch reliably).
         let manifest = try writeManifest("""
         {"sumi": 1, "stages": [{"stage": "decode", "with": {"path": "\(Fixtures.photo)"}},
                                {"stage": "scale", "with": {"factor": 3, "filter": "nearest"}},
-                               {"stage": "pdf-page", "with": {"path": "\(dir)/out/big.pdf"}}]}
+                               {"stage": "encode", "with": {"path": "\(dir)/out/big.png", "compression": 0}}]}
         """, in: dir)
         // The signal must land while the output is being written; on a busy machine the write can end
         // before it arrives (the run then finished, which is no test): try again, a few times.
