@@ -10,6 +10,8 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
   fonts-dejavu-core fonts-ipafont-gothic fonts-noto-color-emoji fonts-noto-core fonts-nanum
 # Colour management and HEIF/AVIF (Debian 12's libheif1 carries the libde265, dav1d, aom and x265 codecs).
 BUILD_PKGS += liblcms2-dev libheif-dev
+# `sumi serve`: the HTTP daemon.
+BUILD_PKGS += libmicrohttpd-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # Shells whose generated completions the tests run.

@@ -1,0 +1,281 @@
+#define _GNU_SOURCE
+#include "sumi_http.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+struct sumi_http_server {
+    struct MHD_Daemon *daemon;
+    sumi_http_handler handler;
+    void *context;
+    unsigned long long max_body;
+    char *temporary_base;
+    atomic_ullong refused;
+};
+
+struct sumi_http_request {
+    struct sumi_http_server *server;
+    struct MHD_Connection *connection;
+    char *method;
+    char *path;
+    char *folder;
+    char *body_path;
+    int body_fd;
+    unsigned long long body_size;
+    int too_large;          /* 413 queued */
+    int dispatched;         /* handed to the handler */
+    int suspended;
+    int answered;           /* sumi_http_respond called */
+    char **query;           /* name, value, name, value... */
+    size_t query_count;
+    pthread_mutex_t lock;
+    struct MHD_Response *answer;
+    unsigned status;
+};
+
+static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *walk) {
+    (void)info; (void)flag; (void)walk;
+    remove(path);
+    return 0;
+}
+
+static void remove_folder(const char *folder) {
+    if (folder) nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
+    (void)kind;
+    struct sumi_http_request *request = cls;
+    char **grown = realloc(request->query, (request->query_count + 1) * 2 * sizeof(char *));
+    if (!grown) return MHD_NO;
+    request->query = grown;
+    grown[request->query_count * 2] = strdup(key ? key : "");
+    grown[request->query_count * 2 + 1] = strdup(value ? value : "");
+    request->query_count++;
+    return MHD_YES;
+}
+
+static void free_request(struct sumi_http_request *request) {
+    if (request->body_fd >= 0) close(request->body_fd);
+    remove_folder(request->folder);
+    for (size_t i = 0; i < request->query_count * 2; i++) free(request->query[i]);
+    free(request->query);
+    free(request->method);
+    free(request->path);
+    free(request->folder);
+    free(request->body_path);
+    if (request->answer) MHD_destroy_response(request->answer);
+    pthread_mutex_destroy(&request->lock);
+    free(request);
+}
+
+static enum MHD_Result queue_plain(struct MHD_Connection *connection, unsigned status, const char *json) {
+    struct MHD_Response *response = MHD_create_response_from_buffer(strlen(json), (void *)json, MHD_RESPMEM_MUST_COPY);
+    if (!response) return MHD_NO;
+    MHD_add_response_header(response, "Content-Type", "application/json");
+    enum MHD_Result result = MHD_queue_response(connection, status, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
+static enum MHD_Result refuse_body(struct sumi_http_request *request) {
+    struct sumi_http_server *server = request->server;
+    request->too_large = 1;
+    atomic_fetch_add(&server->refused, 1);
+    if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
+    char json[160];
+    snprintf(json, sizeof json, "{\"error\":\"the request body is larger than the limit of %llu bytes (--max-body)\"}\n",
+             server->max_body);
+    return queue_plain(request->connection, 413, json);
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                  const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
+    (void)version;
+    struct sumi_http_server *server = cls;
+    struct sumi_http_request *request = *state;
+    if (!request) {
+        request = calloc(1, sizeof *request);
+        if (!request) return MHD_NO;
+        request->server = server;
+        request->connection = connection;
+        request->body_fd = -1;
+        pthread_mutex_init(&request->lock, NULL);
+        request->method = strdup(method);
+        request->path = strdup(url);
+        *state = request;
+        MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
+        if (strcmp(method, "POST") == 0) {
+            const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+            if (length && strtoull(length, NULL, 10) > server->max_body) return refuse_body(request);
+            char template[4096];
+            snprintf(template, sizeof template, "%s/sumi-serve-XXXXXX", server->temporary_base);
+            if (!mkdtemp(template)) return queue_plain(connection, 500, "{\"error\":\"cannot make the request's temporary folder\"}\n");
+            request->folder = strdup(template);
+            size_t size = strlen(template) + sizeof "/body";
+            request->body_path = malloc(size);
+            if (!request->folder || !request->body_path) return MHD_NO;
+            snprintf(request->body_path, size, "%s/body", template);
+            request->body_fd = open(request->body_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (request->body_fd < 0) return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
+        }
+        return MHD_YES;
+    }
+    if (request->too_large) {
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (*upload_data_size > 0) {
+        size_t size = *upload_data_size;
+        *upload_data_size = 0;
+        if (request->body_fd < 0) return MHD_YES; /* a body on GET: ignored */
+        if (request->body_size + size > server->max_body) return refuse_body(request);
+        const char *at = upload_data;
+        while (size > 0) {
+            ssize_t written = write(request->body_fd, at, size);
+            if (written < 0 && errno == EINTR) continue;
+            if (written <= 0) return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
+            at += written;
+            size -= (size_t)written;
+            request->body_size += (unsigned long long)written;
+        }
+        return MHD_YES;
+    }
+    if (!request->dispatched) {
+        request->dispatched = 1;
+        if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
+        server->handler(server->context, request);
+    }
+    pthread_mutex_lock(&request->lock);
+    enum MHD_Result result = MHD_YES;
+    if (request->answered && !request->answer) {
+        result = MHD_NO;
+    } else if (request->answer) {
+        result = MHD_queue_response(connection, request->status, request->answer);
+        MHD_destroy_response(request->answer);
+        request->answer = NULL;
+        request->suspended = 0;
+    } else if (!request->suspended) {
+        request->suspended = 1;
+        MHD_suspend_connection(connection);
+    }
+    pthread_mutex_unlock(&request->lock);
+    return result;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code) {
+    (void)cls; (void)connection; (void)code;
+    if (*state) free_request(*state);
+    *state = NULL;
+}
+
+sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error, size_t error_size) {
+    struct sumi_http_server *server = calloc(1, sizeof *server);
+    if (!server) { snprintf(error, error_size, "out of memory"); return NULL; }
+    server->handler = options->handler;
+    server->context = options->context;
+    server->max_body = options->max_body;
+    server->temporary_base = strdup(options->temporary_base);
+    struct sockaddr_in address;
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(options->port);
+    if (inet_pton(AF_INET, options->address, &address.sin_addr) != 1) {
+        snprintf(error, error_size, "not an IPv4 address: %s", options->address);
+        free(server->temporary_base);
+        free(server);
+        return NULL;
+    }
+    struct MHD_OptionItem items[] = {
+        {MHD_OPTION_SOCK_ADDR, 0, &address},
+        {MHD_OPTION_THREAD_POOL_SIZE, options->threads > 0 ? options->threads : 1, NULL},
+        {MHD_OPTION_CONNECTION_LIMIT, options->connection_limit, NULL},
+        {MHD_OPTION_CONNECTION_TIMEOUT, options->idle_timeout, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, NULL},
+        {MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL},
+        {MHD_OPTION_END, 0, NULL},
+    };
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    errno = 0;
+    server->daemon = MHD_start_daemon(flags, options->port, NULL, NULL, on_request, server,
+                                      MHD_OPTION_ARRAY, items, MHD_OPTION_END);
+    if (!server->daemon) {
+        snprintf(error, error_size, "cannot listen on %s:%u%s%s", options->address, (unsigned)options->port,
+                 errno ? ": " : "", errno ? strerror(errno) : "");
+        free(server->temporary_base);
+        free(server);
+        return NULL;
+    }
+    return server;
+}
+
+uint16_t sumi_http_port(const sumi_http_server *server) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+void sumi_http_quiesce(sumi_http_server *server) {
+    MHD_socket socket = MHD_quiesce_daemon(server->daemon);
+    if (socket != MHD_INVALID_SOCKET) close(socket);
+}
+
+void sumi_http_stop(sumi_http_server *server) {
+    if (!server) return;
+    MHD_stop_daemon(server->daemon);
+    free(server->temporary_base);
+    free(server);
+}
+
+unsigned sumi_http_connections(const sumi_http_server *server) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+unsigned long long sumi_http_refused_bodies(const sumi_http_server *server) { return atomic_load(&server->refused); }
+
+const char *sumi_http_method(const sumi_http_request *request) { return request->method; }
+const char *sumi_http_path(const sumi_http_request *request) { return request->path; }
+const char *sumi_http_folder(const sumi_http_request *request) { return request->folder; }
+const char *sumi_http_body_path(const sumi_http_request *request) { return request->body_path; }
+unsigned long long sumi_http_body_size(const sumi_http_request *request) { return request->body_size; }
+size_t sumi_http_query_count(const sumi_http_request *request) { return request->query_count; }
+const char *sumi_http_query_name(const sumi_http_request *request, size_t index) {
+    return index < request->query_count ? request->query[index * 2] : NULL;
+}
+const char *sumi_http_query_value(const sumi_http_request *request, size_t index) {
+    return index < request->query_count ? request->query[index * 2 + 1] : NULL;
+}
+const char *sumi_http_header(const sumi_http_request *request, const char *name) {
+    return MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
+}
+
+int sumi_http_respond(sumi_http_request *request, unsigned status, const char *const *headers,
+                      const void *bytes, size_t size, int fd) {
+    struct MHD_Response *response = fd >= 0
+        ? MHD_create_response_from_fd((uint64_t)size, fd)
+        : MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+    if (!response && fd >= 0) close(fd);
+    if (response && headers) {
+        for (size_t i = 0; headers[i] && headers[i + 1]; i += 2) MHD_add_response_header(response, headers[i], headers[i + 1]);
+    }
+    pthread_mutex_lock(&request->lock);
+    request->answer = response;
+    request->answered = 1;
+    request->status = status;
+    if (request->suspended) MHD_resume_connection(request->connection);
+    pthread_mutex_unlock(&request->lock);
+    return response ? 0 : -1;
+}
+
+int sumi_http_cloexec_pipe(int fds[2]) { return pipe2(fds, O_CLOEXEC); }

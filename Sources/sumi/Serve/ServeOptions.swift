@@ -1,0 +1,83 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiEngine
+import SumiKit
+
+/// The options of `sumi serve`.
+struct ServeOptions {
+    var address = "127.0.0.1"
+    var port: UInt16 = 8080
+    var pipelineFolders: [String] = []
+    /// The folder requests may read files below (besides their own uploads).
+    var root: String?
+    var workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    var queue = 64
+    /// Seconds from a request's arrival to its answer; also the drain time after SIGTERM.
+    var timeout = 60
+    var maxBody = 100_000_000
+    var maxPixels = SafeMode.maxPixels
+    var maxPixelsGiven = false
+    var connectionLimit = 1024
+    /// Seconds a connection may stay idle.
+    var idleTimeout = 30
+
+    static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
+                        "--connections", "--idle-timeout"]
+
+    static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
+        var options = ServeOptions()
+        var i = 0
+        while i < argv.count {
+            var name = argv[i]
+            var inline: String?
+            if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard names.contains(name) else {
+                throw SumiError.usage("unknown option \(name) for 'sumi serve'\(NameSuggestion.hint(name, in: names)) (try 'sumi serve --help')")
+            }
+            let value: String
+            if let inline { value = inline } else {
+                guard i + 1 < argv.count else { throw SumiError.usage("option \(name) needs a value") }
+                i += 1
+                value = argv[i]
+            }
+            func number(_ low: Int, _ high: Int) throws(SumiError) -> Int {
+                guard let n = Int(value), n >= low, n <= high else {
+                    throw SumiError.usage("\(name) needs a whole number from \(low) to \(high), got \"\(value)\"")
+                }
+                return n
+            }
+            switch name {
+            case "--listen":
+                guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]),
+                      colon != value.startIndex else {
+                    throw SumiError.usage("--listen needs ADDRESS:PORT (an IPv4 address; port 0 picks a free one), got \"\(value)\"")
+                }
+                options.address = String(value[..<colon])
+                options.port = port
+            case "--pipelines":
+                guard FileIO.isDirectory(value) else { throw SumiError.usage("--pipelines \(value): not a folder") }
+                options.pipelineFolders.append(value)
+            case "--root":
+                guard FileIO.isDirectory(value), let root = SafePaths.canonical(value) else {
+                    throw SumiError.usage("--root \(value): not a folder")
+                }
+                options.root = root
+            case "--workers": options.workers = try number(1, 256)
+            case "--queue": options.queue = try number(1, 100_000)
+            case "--timeout": options.timeout = try number(1, 3600)
+            case "--max-body": options.maxBody = try number(1, 1 << 40)
+            case "--max-pixels":
+                options.maxPixels = try number(1, SafeMode.maxPixels)
+                options.maxPixelsGiven = true
+            case "--connections": options.connectionLimit = try number(1, 100_000)
+            default: options.idleTimeout = try number(1, 3600)
+            }
+            i += 1
+        }
+        return options
+    }
+}

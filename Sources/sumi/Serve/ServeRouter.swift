@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiCodecs
+import SumiEngine
+import SumiKit
+import Synchronization
+
+/// Answers the requests of `sumi serve` (see docs/service.md): runs go to the worker pool, the rest
+/// is answered on the daemon's thread.
+final class ServeRouter: Sendable {
+    let catalog: PipelineCatalog
+    let pool: WorkerPool
+    let metrics: ServeMetrics
+    let options: ServeOptions
+    private let draining = Atomic<Bool>(false)
+    /// Bodies the daemon refused with 413 (set once the daemon runs).
+    private let refusedBodies = Mutex<(@Sendable () -> Int)?>(nil)
+
+    /// The most bytes of the `Sumi-Report` header.
+    static let reportLimit = 4096
+
+    init(catalog: PipelineCatalog, pool: WorkerPool, metrics: ServeMetrics, options: ServeOptions) {
+        self.catalog = catalog
+        self.pool = pool
+        self.metrics = metrics
+        self.options = options
+    }
+
+    func countRefusedBodies(_ count: @escaping @Sendable () -> Int) { refusedBodies.withLock { $0 = count } }
+
+    /// From now on runs are refused with 503 and answers close their connection.
+    func startDraining() { draining.store(true, ordering: .sequentiallyConsistent) }
+    var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
+
+    func handle(_ request: HTTPRequest) {
+        let path = request.path, method = request.method
+        if path.hasPrefix("/run/") {
+            guard method == "POST" else {
+                return error(request, 405, "\(method) /run is not served yet: POST the image as the body", extra: [("Allow", "POST")])
+            }
+            return run(request, name: String(path.dropFirst(5)))
+        }
+        guard method == "GET" || method == "HEAD" else {
+            return error(request, 405, "\(method) \(path): only GET is served here", extra: [("Allow", "GET, HEAD")])
+        }
+        switch path {
+        case "/healthz": json(request, 200, .object([("ok", .bool(true))]))
+        case "/readyz":
+            if !isDraining && pool.isReady(expected: options.workers) {
+                json(request, 200, .object([("ready", .bool(true))]))
+            } else {
+                error(request, 503, isDraining ? "draining: the server is stopping" : "not ready: a worker is restarting or the queue is full",
+                      extra: [("Retry-After", "1")])
+            }
+        case "/metrics":
+            let text = metrics.text(queued: pool.queued, busy: pool.running, workers: pool.workers,
+                                    refusedBodies: refusedBodies.withLock { $0?() ?? 0 })
+            respond(request, 200, [("Content-Type", "text/plain; version=0.0.4")], Array(text.utf8))
+        case "/pipelines": json(request, 200, catalog.listing())
+        default:
+            if path.hasPrefix("/pipelines/") {
+                let name = String(path.dropFirst("/pipelines/".count))
+                guard let entry = catalog.entries[name] else { return unknownPipeline(request, name) }
+                return json(request, 200, catalog.describe(entry))
+            }
+            error(request, 404, "no such endpoint: \(path) (see GET /pipelines, POST /run/{pipeline}, /healthz, /readyz, /metrics)")
+        }
+    }
+
+    /// `POST /run/{name}?NAME=VALUE&…` with the image as the body.
+    private func run(_ request: HTTPRequest, name: String) {
+        let arrival = BatchPlan.now()
+        let label = catalog.entries[name] == nil ? "unknown" : name
+        func refuse(_ status: Int, _ message: String, parameter: String? = nil, extra: [(String, String)] = []) {
+            error(request, status, message, parameter: parameter, extra: extra)
+            metrics.finish(pipeline: label, status: status, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
+        }
+        guard let entry = catalog.entries[name] else {
+            unknownPipeline(request, name)
+            return metrics.finish(pipeline: label, status: 404, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
+        }
+        if isDraining { return refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")]) }
+        guard let body = request.bodyPath, let folder = request.folder, request.bodySize > 0 else {
+            return refuse(400, "no image: send the image as the request body", parameter: "input")
+        }
+        var sets: [JSONValue] = []
+        var ext = entry.outputExtension
+        for (key, value) in request.query {
+            switch key {
+            case "input", "output":
+                return refuse(400, "\"\(key)\" cannot be set: the input is the request body, the output the answer", parameter: key)
+            case "format":
+                guard let format = ImageFormat(fileExtension: value), ImageFormat.writable.contains(format) else {
+                    let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
+                    return refuse(400, "format: expected one of \(names), got \"\(MessageText.cut(value))\"", parameter: "format")
+                }
+                ext = value.lowercased()
+            default:
+                if key.hasSuffix(".max-pixels") {
+                    return refuse(400, "max-pixels is the server's limit (--max-pixels), not a request's", parameter: key)
+                }
+                sets.append(.array([.string(key), .string(value)]))
+            }
+        }
+        if options.maxPixelsGiven {
+            for id in entry.decodeIDs { sets.append(.array([.string("\(id).max-pixels"), .string("\(options.maxPixels)")])) }
+        }
+        let output = folder + "/output." + ext
+        var description: [(String, JSONValue)] = [
+            ("manifest", .string(entry.path)), ("input", .string(body)), ("output", .string(output)), ("set", .array(sets)),
+        ]
+        if let root = options.root { description.append(("root", .string(root))) }
+        metrics.start(bytesIn: request.bodySize)
+        let job = WorkerPool.Job(request: .object(description), deadline: arrival + Double(options.timeout)) { [self] outcome in
+            let (status, sent) = answer(request, outcome, output: output, folder: folder)
+            metrics.finish(pipeline: name, status: status, seconds: BatchPlan.now() - arrival, bytesOut: sent, started: true)
+        }
+        if !pool.submit(job) {
+            error(request, 503, "busy: \(options.queue) requests are waiting already; try again", extra: [("Retry-After", "1")])
+            metrics.finish(pipeline: name, status: 503, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: true)
+        }
+    }
+
+    /// Answers a run's outcome; returns the status and the bytes of output sent.
+    private func answer(_ request: HTTPRequest, _ outcome: WorkerProcess.Outcome, output: String, folder: String) -> (Int, Int) {
+        switch outcome {
+        case .timedOut:
+            error(request, 504, "the run took longer than the limit of \(options.timeout) s (--timeout)")
+            return (504, 0)
+        case .crashed(let how):
+            error(request, 500, "the run crashed: \(how); the worker was replaced")
+            return (500, 0)
+        case .answer(let reply):
+            let status = Int(reply["status"]?.numberValue ?? 500)
+            guard status == 200 else {
+                let message = (reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
+                error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
+                return (status, 0)
+            }
+            let fd = open(output, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard fd >= 0, fstat(fd, &info) == 0 else {
+                if fd >= 0 { close(fd) }
+                error(request, 500, "the run wrote no output")
+                return (500, 0)
+            }
+            let format = reply["format"]?.stringValue ?? ""
+            let type = ImageFormat(rawValue: format).map { "image/\($0.rawValue)" } ?? "application/octet-stream"
+            var headers = [("Content-Type", type)]
+            if let report = reply["report"] { headers.append(("Sumi-Report", Self.compact(report))) }
+            respond(request, 200, headers, fd: fd, size: Int(info.st_size))
+            return (200, Int(info.st_size))
+        }
+    }
+
+    /// The run report for the `Sumi-Report` header: without the server's file paths, and at most
+    /// `reportLimit` bytes (the stage list goes first, then the outputs).
+    static func compact(_ report: JSONValue) -> String {
+        guard var members = report.objectValue else { return report.serialized() }
+        members = members.map { key, value in
+            guard key == "outputs", let outputs = value.arrayValue else { return (key, value) }
+            return (key, .array(outputs.map { output in .object((output.objectValue ?? []).filter { $0.0 != "path" }) }))
+        }
+        for dropped in ["", "stages", "outputs"] {
+            members.removeAll { $0.0 == dropped }
+            let text = JSONValue.object(members).serialized()
+            if text.utf8.count <= reportLimit { return text }
+        }
+        return JSONValue.object(members.filter { $0.0 == "pipeline" || $0.0 == "ok" }).serialized()
+    }
+
+    private func unknownPipeline(_ request: HTTPRequest, _ name: String) {
+        let names = catalog.entries.keys.sorted()
+        error(request, 404, "no pipeline \"\(MessageText.cut(name))\"\(NameSuggestion.hint(name, in: names)) (pipelines: \(names.joined(separator: ", ")))")
+    }
+
+    /// A JSON error: `{"error": …, "stage": …, "parameter": …}`.
+    private func error(_ request: HTTPRequest, _ status: Int, _ message: String, stage: String? = nil, parameter: String? = nil,
+                       extra: [(String, String)] = []) {
+        let body: JSONValue = .object([
+            ("error", .string(message)), ("stage", stage.map { .string($0) } ?? .null), ("parameter", parameter.map { .string($0) } ?? .null),
+        ])
+        json(request, status, body, extra: extra)
+    }
+
+    private func json(_ request: HTTPRequest, _ status: Int, _ value: JSONValue, extra: [(String, String)] = []) {
+        respond(request, status, [("Content-Type", "application/json")] + extra, Array((value.serialized() + "\n").utf8))
+    }
+
+    private func respond(_ request: HTTPRequest, _ status: Int, _ headers: [(String, String)], _ body: [UInt8]) {
+        request.respond(status: status, headers: headers + closing, body: body)
+    }
+
+    private func respond(_ request: HTTPRequest, _ status: Int, _ headers: [(String, String)], fd: Int32, size: Int) {
+        request.respond(status: status, headers: headers + closing, fd: fd, size: size)
+    }
+
+    /// While draining, every answer closes its connection.
+    private var closing: [(String, String)] { isDraining ? [("Connection", "close")] : [] }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import Glibc
+import Testing
+
+/// `sumi serve` over loopback: runs answered with the output image, each error with its status and
+/// the parameter it names, the counts of `/metrics`, draining on SIGTERM, and a killed worker
+/// costing one request. See docs/service.md.
+@Suite(.serialized) struct ServeTests {
+    /// A pipeline slow enough to be caught running: the photo enlarged to 6000 pixels, as PNG.
+    static let slowManifest = """
+    {"sumi": 1, "name": "slow", "params": {"input": {"type": "path"}, "output": {"type": "path", "default": "out/slow.png"}},
+     "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},
+                {"id": "big", "stage": "scale", "with": {"width": 6000, "enlarge": true}},
+                {"stage": "encode", "with": {"path": "${output}", "compression": 9}}]}
+    """
+
+    func slowPipelines(in dir: String) throws -> String {
+        let folder = dir + "/pipelines"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Self.slowManifest.write(toFile: folder + "/slow.json", atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    /// Request folders the server left in its TMPDIR.
+    func leftovers(_ server: ServeServer) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: server.temporary)) ?? []).filter { $0.hasPrefix("sumi-") }
+    }
+
+    @Test func runsAnswerTheImageAndErrorsTheirStatusAndMetricsCountThem() throws {
+        let dir = try CLI.temporaryFolder("serve")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let garbage = dir + "/garbage.jpg"
+        try Data((0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }).write(to: URL(fileURLWithPath: garbage))
+        let server = try ServeServer(["--workers", "2", "--max-body", "2000000"], folder: dir)
+        let photo = try #require(CLI.identify(Fixtures.photo))
+        let photoBytes = try #require(FileManager.default.attributesOfItem(atPath: Fixtures.photo)[.size] as? Int)
+
+        // The run: a 64-pixel-wide JPEG with the photo's aspect ratio, and its report.
+        let thumb = try server.request("POST", "/run/thumbnail?width=64", body: Fixtures.photo)
+        #expect(thumb.status == 200, "\(thumb.text)")
+        #expect(thumb.headers["content-type"] == "image/jpeg")
+        let file = dir + "/thumb.jpg"
+        try thumb.body.write(to: URL(fileURLWithPath: file))
+        let size = try #require(CLI.identify(file))
+        #expect(size.format == "JPEG" && size.width == 64)
+        #expect(size.height == Int((64.0 * Double(photo.height) / Double(photo.width)).rounded()), "\(size)")
+        let report = try #require(thumb.headers["sumi-report"])
+        let parsed = try #require(try JSONSerialization.jsonObject(with: Data(report.utf8)) as? [String: Any])
+        let outputs = try #require(parsed["outputs"] as? [[String: Any]])
+        #expect(outputs.first?["width"] as? Double == 64 && outputs.first?["path"] == nil, "\(report)")
+        #expect(report.utf8.count <= 4096)
+
+        // format= picks the output format.
+        let png = try server.request("POST", "/run/thumbnail?width=32&format=png", body: Fixtures.photo)
+        #expect(png.status == 200 && png.headers["content-type"] == "image/png" && png.body.starts(with: [0x89, 0x50]))
+
+        // Errors: unknown pipeline, bad and unsettable parameters, garbage, no body, too large.
+        let unknown = try server.request("POST", "/run/thumbnale", body: Fixtures.photo)
+        #expect(unknown.status == 404 && unknown.text.contains("thumbnail"), "\(unknown.text)")
+        let bad = try server.request("POST", "/run/thumbnail?width=wide", body: Fixtures.photo)
+        #expect(bad.status == 400 && bad.json?["parameter"] as? String == "width", "\(bad.text)")
+        #expect((bad.json?["error"] as? String)?.contains("wide") == true, "\(bad.text)")
+        let output = try server.request("POST", "/run/thumbnail?output=/etc/x.jpg", body: Fixtures.photo)
+        #expect(output.status == 400 && output.json?["parameter"] as? String == "output", "\(output.text)")
+        let foreign = try server.request("POST", "/run/thumbnail", body: garbage)
+        #expect(foreign.status == 415, "\(foreign.text)")
+        #expect(!foreign.text.contains(server.temporary), "the message shows a server path: \(foreign.text)")
+        let empty = try server.request("POST", "/run/thumbnail")
+        #expect(empty.status == 400, "\(empty.text)")
+        let big = dir + "/big.bin"
+        try Data(count: 3_000_000).write(to: URL(fileURLWithPath: big))
+        let tooLarge = try server.request("POST", "/run/thumbnail", body: big)
+        #expect(tooLarge.status == 413, "\(tooLarge.text)")
+
+        // Listing and health.
+        let list = try server.request("GET", "/pipelines")
+        let names = (try JSONSerialization.jsonObject(with: list.body) as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        #expect(names?.contains("thumbnail") == true && names?.contains("caption") == true, "\(list.text)")
+        let one = try server.request("GET", "/pipelines/thumbnail")
+        let parameters = (one.json?["parameters"] as? [[String: Any]])?.compactMap { $0["name"] as? String } ?? []
+        #expect(parameters.contains("width"), "\(one.text)")
+        #expect(try server.request("GET", "/pipelines/nothing").status == 404)
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(try server.request("GET", "/readyz").status == 200)
+
+        // /metrics counts what was sent.
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"200\"}") == 2)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"400\"}") == 3)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"415\"}") == 1)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"unknown\",status=\"404\"}") == 1)
+        #expect(try server.metric("sumi_serve_bodies_refused_total") == 1)
+        #expect(try server.metric("sumi_serve_request_seconds_count") == 7)
+        #expect(try server.metric("sumi_serve_in_flight") == 0)
+        #expect(try server.metric("sumi_serve_worker_restarts_total") == 0)
+        // The bodies the workers were given: two photos, the bad-parameter one, the garbage.
+        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(3 * photoBytes + 5000))
+        #expect(try server.metric("sumi_serve_sent_bytes_total") == Double(thumb.body.count + png.body.count))
+        #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
+
+    @Test func sigtermLetsTheRunInFlightFinishAndExitsZero() throws {
+        let dir = try CLI.temporaryFolder("serve-drain")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1", "--pipelines", try slowPipelines(in: dir)], folder: dir)
+        let running = try server.start("POST", "/run/slow", body: Fixtures.photo)
+        #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
+        let status = server.stop(SIGTERM, seconds: 120)
+        let answer = server.finish(running)
+        #expect(answer.status == 200 && answer.body.starts(with: [0x89, 0x50]), "\(answer.status) \(answer.text.prefix(200))")
+        #expect(status == 0, "\(server.standardError)")
+        #expect(leftovers(server).isEmpty, "\(leftovers(server))")
+    }
+
+    @Test func aKilledWorkerCostsOneRequestAndIsReplaced() throws {
+        let dir = try CLI.temporaryFolder("serve-crash")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1", "--pipelines", try slowPipelines(in: dir)], folder: dir)
+        let running = try server.start("POST", "/run/slow", body: Fixtures.photo)
+        #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
+        let workers = server.workers
+        #expect(workers.count == 1, "\(workers)")
+        for pid in workers { kill(pid, SIGKILL) }
+        let crashed = server.finish(running)
+        #expect(crashed.status == 500 && crashed.text.contains("signal 9"), "\(crashed.status) \(crashed.text)")
+        let next = try server.request("POST", "/run/thumbnail?width=40", body: Fixtures.photo)
+        #expect(next.status == 200 && next.headers["content-type"] == "image/jpeg", "\(next.text)")
+        #expect(try server.metric("sumi_serve_worker_restarts_total") == 1)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"slow\",status=\"500\"}") == 1)
+        #expect(server.workers.count == 1 && server.workers != workers)
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
+}
