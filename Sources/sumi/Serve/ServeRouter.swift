@@ -134,7 +134,9 @@ final class ServeRouter: Sendable {
         case .answer(let reply):
             let status = Int(reply["status"]?.numberValue ?? 500)
             guard status == 200 else {
+                // The worker's messages are those of `sumi run --set`; here the values come from the query.
                 let message = (reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
+                    .replacing("--set names", with: "the query names").replacing("--set: ", with: "")
                 error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
                 return (status, 0)
             }
