@@ -15,10 +15,15 @@ import Testing
                 {"stage": "encode", "with": {"path": "${output}", "compression": 9}}]}
     """
 
+    /// A pipeline that takes far longer than a second in any build (the photo enlarged to 6000
+    /// pixels, as PNG): for time-outs.
+    static let hugeManifest = slowManifest.replacingOccurrences(of: "{\"width\": 2600}", with: "{\"width\": 6000, \"enlarge\": true}")
+
     func slowPipelines(in dir: String) throws -> String {
         let folder = dir + "/pipelines"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Self.slowManifest.write(toFile: folder + "/slow.json", atomically: true, encoding: .utf8)
+        try Self.hugeManifest.write(toFile: folder + "/huge.json", atomically: true, encoding: .utf8)
         return folder
     }
 
@@ -130,5 +135,29 @@ import Testing
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"slow\",status=\"500\"}") == 1)
         #expect(server.workers.count == 1 && server.workers != workers)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
+
+    @Test func aFullQueueIs503AndARunOverTheTimeoutIs504() throws {
+        let dir = try CLI.temporaryFolder("serve-limits")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1", "--queue", "1", "--timeout", "4", "--pipelines", try slowPipelines(in: dir)],
+                                     folder: dir)
+        let running = try server.start("POST", "/run/huge", body: Fixtures.photo)
+        #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
+        let waiting = try server.start("POST", "/run/huge", body: Fixtures.photo)
+        #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_queued") == 1 })
+        let refused = try server.request("POST", "/run/thumbnail", body: Fixtures.photo)
+        #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.status) \(refused.text)")
+        #expect(try server.request("GET", "/readyz").status == 503)
+        let first = server.finish(running), second = server.finish(waiting)
+        #expect(first.status == 504 && first.text.contains("--timeout"), "\(first.status) \(first.text)")
+        #expect(second.status == 504, "\(second.status) \(second.text)")
+        #expect(try server.metric("sumi_serve_worker_timeouts_total") >= 1)
+        let next = try server.request("POST", "/run/thumbnail?width=40", body: Fixtures.photo)
+        #expect(next.status == 200, "\(next.text)")
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"huge\",status=\"504\"}") == 2)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"503\"}") == 1)
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+        #expect(leftovers(server).isEmpty, "\(leftovers(server))")
     }
 }
