@@ -16,6 +16,8 @@ TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qp
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
+# The HTTP client of the `sumi serve` tests.
+TEST_PKGS += curl
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).
 TEST_PKGS += $(if $(shell command -v rustc),,rustc)
 BENCH_PKGS := hyperfine libvips-tools time img2pdf

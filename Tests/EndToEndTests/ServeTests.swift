@@ -160,4 +160,24 @@ import Testing
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
         #expect(leftovers(server).isEmpty, "\(leftovers(server))")
     }
+
+    @Test func aClientThatGoesAwayMidUploadLeavesNoFolder() throws {
+        let dir = try CLI.temporaryFolder("serve-vanish")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1"], folder: dir)
+        let big = dir + "/big.bin"
+        try Data(count: 4_000_000).write(to: URL(fileURLWithPath: big))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-s", "-o", "/dev/null", "--limit-rate", "200k", "--data-binary", "@" + big,
+                          "http://127.0.0.1:\(server.port)/run/thumbnail"]
+        try curl.run()
+        #expect(server.wait(seconds: 30) { !leftovers(server).isEmpty }, "the upload never started")
+        kill(curl.processIdentifier, SIGKILL)
+        curl.waitUntilExit()
+        #expect(server.wait(seconds: 10) { leftovers(server).isEmpty }, "\(leftovers(server))")
+        #expect(try server.metric("sumi_serve_in_flight") == 0)
+        #expect(try server.request("GET", "/healthz").status == 200)
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
 }
