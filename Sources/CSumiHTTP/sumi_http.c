@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -33,12 +34,20 @@ struct sumi_http_request {
     char *body_path;
     int body_fd;
     unsigned long long body_size;
-    int too_large;          /* 413 queued */
+    int too_large;          /* answered early (413, or 400 for a broken form): the rest of the body is dropped */
     int dispatched;         /* handed to the handler */
     int suspended;
     int answered;           /* sumi_http_respond called */
     char **query;           /* name, value, name, value... */
     size_t query_count;
+    struct MHD_PostProcessor *form; /* multipart/form-data */
+    char **files;           /* field, path, field, path... */
+    size_t file_count;
+    int file_fd;            /* the file part being written */
+    int part_empty;         /* the current part has no byte yet */
+    int text_open;          /* the last query entry is a form text field still arriving */
+    int form_failed;
+    int is_form;
     pthread_mutex_t lock;
     struct MHD_Response *answer;
     unsigned status;
@@ -54,20 +63,90 @@ static void remove_folder(const char *folder) {
     if (folder) nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Appends a pair to a list of name, value, name, value... */
+static int append_pair(char ***list, size_t *count, const char *name, const char *value) {
+    char **grown = realloc(*list, (*count + 1) * 2 * sizeof(char *));
+    if (!grown) return -1;
+    *list = grown;
+    grown[*count * 2] = strdup(name ? name : "");
+    grown[*count * 2 + 1] = strdup(value ? value : "");
+    if (!grown[*count * 2] || !grown[*count * 2 + 1]) {
+        free(grown[*count * 2]);
+        free(grown[*count * 2 + 1]);
+        return -1;
+    }
+    (*count)++;
+    return 0;
+}
+
 static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
     (void)kind;
     struct sumi_http_request *request = cls;
-    char **grown = realloc(request->query, (request->query_count + 1) * 2 * sizeof(char *));
-    if (!grown) return MHD_NO;
-    request->query = grown;
-    grown[request->query_count * 2] = strdup(key ? key : "");
-    grown[request->query_count * 2 + 1] = strdup(value ? value : "");
-    request->query_count++;
+    return append_pair(&request->query, &request->query_count, key, value) == 0 ? MHD_YES : MHD_NO;
+}
+
+static int write_all(int fd, const char *at, size_t size) {
+    while (size > 0) {
+        ssize_t written = write(fd, at, size);
+        if (written < 0 && errno == EINTR) continue;
+        if (written <= 0) return -1;
+        at += written;
+        size -= (size_t)written;
+    }
+    return 0;
+}
+
+/* One piece of a multipart/form-data body: file parts go to files `upload-N` in the request's folder,
+   text parts join the query's pairs. */
+static enum MHD_Result on_form_part(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
+                                    const char *content_type, const char *transfer_encoding, const char *data,
+                                    uint64_t off, size_t size) {
+    (void)kind; (void)content_type; (void)transfer_encoding;
+    struct sumi_http_request *request = cls;
+    if (filename) {
+        request->text_open = 0;
+        if (off == 0 && !(request->file_fd >= 0 && request->part_empty)) {
+            if (request->file_fd >= 0) close(request->file_fd);
+            char path[4200];
+            snprintf(path, sizeof path, "%s/upload-%zu", request->folder, request->file_count);
+            request->file_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (request->file_fd < 0 || append_pair(&request->files, &request->file_count, key, path) != 0) {
+                request->form_failed = 1;
+                return MHD_NO;
+            }
+            request->part_empty = 1;
+        }
+        if (size > 0) {
+            request->part_empty = 0;
+            if (write_all(request->file_fd, data, size) != 0) { request->form_failed = 1; return MHD_NO; }
+        }
+        return MHD_YES;
+    }
+    if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
+    size_t last = request->query_count;
+    if (off == 0 || !request->text_open || last == 0) {
+        if (append_pair(&request->query, &request->query_count, key, "") != 0) { request->form_failed = 1; return MHD_NO; }
+        request->text_open = 1;
+        last = request->query_count;
+    }
+    if (size > 0) {
+        char **value = &request->query[(last - 1) * 2 + 1];
+        size_t length = strlen(*value);
+        char *grown = realloc(*value, length + size + 1);
+        if (!grown) { request->form_failed = 1; return MHD_NO; }
+        memcpy(grown + length, data, size);
+        grown[length + size] = 0;
+        *value = grown;
+    }
     return MHD_YES;
 }
 
 static void free_request(struct sumi_http_request *request) {
     if (request->body_fd >= 0) close(request->body_fd);
+    if (request->file_fd >= 0) close(request->file_fd);
+    if (request->form) MHD_destroy_post_processor(request->form);
+    for (size_t i = 0; i < request->file_count * 2; i++) free(request->files[i]);
+    free(request->files);
     remove_folder(request->folder);
     for (size_t i = 0; i < request->query_count * 2; i++) free(request->query[i]);
     free(request->query);
@@ -111,6 +190,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         request->server = server;
         request->connection = connection;
         request->body_fd = -1;
+        request->file_fd = -1;
         pthread_mutex_init(&request->lock, NULL);
         request->method = strdup(method);
         request->path = strdup(url);
@@ -127,6 +207,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
             request->body_path = malloc(size);
             if (!request->folder || !request->body_path) return MHD_NO;
             snprintf(request->body_path, size, "%s/body", template);
+            const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
+            if (type && strncasecmp(type, "multipart/form-data", 19) == 0) {
+                request->is_form = 1;
+                request->form = MHD_create_post_processor(connection, 64 * 1024, on_form_part, request);
+                if (!request->form) {
+                    request->too_large = 1; /* answered: the rest of the body is dropped */
+                    return queue_plain(connection, 400, "{\"error\":\"a multipart/form-data body without a boundary\"}\n");
+                }
+                return MHD_YES;
+            }
             request->body_fd = open(request->body_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
             if (request->body_fd < 0) return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
         }
@@ -139,22 +229,28 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     if (*upload_data_size > 0) {
         size_t size = *upload_data_size;
         *upload_data_size = 0;
-        if (request->body_fd < 0) return MHD_YES; /* a body on GET: ignored */
+        if (request->body_fd < 0 && !request->form) return MHD_YES; /* a body on GET: ignored */
         if (request->body_size + size > server->max_body) return refuse_body(request);
-        const char *at = upload_data;
-        while (size > 0) {
-            ssize_t written = write(request->body_fd, at, size);
-            if (written < 0 && errno == EINTR) continue;
-            if (written <= 0) return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
-            at += written;
-            size -= (size_t)written;
-            request->body_size += (unsigned long long)written;
+        request->body_size += size;
+        if (request->form) {
+            if (request->form_failed) return MHD_YES;
+            if (MHD_post_process(request->form, upload_data, size) != MHD_YES) {
+                request->form_failed = 1;
+                request->too_large = 1; /* answered: the rest of the body is dropped */
+                return queue_plain(connection, 400, "{\"error\":\"the multipart/form-data body cannot be read\"}\n");
+            }
+            return MHD_YES;
         }
+        if (write_all(request->body_fd, upload_data, size) != 0)
+            return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
         return MHD_YES;
     }
     if (!request->dispatched) {
         request->dispatched = 1;
         if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
+        /* Destroying the form's processor hands over its last part, so the part's file closes after. */
+        if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
+        if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
         server->handler(server->context, request);
     }
     pthread_mutex_lock(&request->lock);
@@ -255,6 +351,14 @@ const char *sumi_http_query_name(const sumi_http_request *request, size_t index)
 }
 const char *sumi_http_query_value(const sumi_http_request *request, size_t index) {
     return index < request->query_count ? request->query[index * 2 + 1] : NULL;
+}
+int sumi_http_is_form(const sumi_http_request *request) { return request->is_form; }
+size_t sumi_http_file_count(const sumi_http_request *request) { return request->file_count; }
+const char *sumi_http_file_field(const sumi_http_request *request, size_t index) {
+    return index < request->file_count ? request->files[index * 2] : NULL;
+}
+const char *sumi_http_file_path(const sumi_http_request *request, size_t index) {
+    return index < request->file_count ? request->files[index * 2 + 1] : NULL;
 }
 const char *sumi_http_header(const sumi_http_request *request, const char *name) {
     return MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, name);

@@ -48,13 +48,19 @@ const char *sumi_http_method(const sumi_http_request *request);
 const char *sumi_http_path(const sumi_http_request *request);
 /* The folder made for the request (removed after the answer), or NULL when it has none (not POST). */
 const char *sumi_http_folder(const sumi_http_request *request);
-/* The file holding the request body (inside the folder), or NULL. */
+/* The file holding the request body (inside the folder), or NULL; absent for a form. */
 const char *sumi_http_body_path(const sumi_http_request *request);
 unsigned long long sumi_http_body_size(const sumi_http_request *request);
 /* The query's NAME=VALUE pairs, decoded, in order; a value is "" when absent. */
 size_t sumi_http_query_count(const sumi_http_request *request);
 const char *sumi_http_query_name(const sumi_http_request *request, size_t index);
 const char *sumi_http_query_value(const sumi_http_request *request, size_t index);
+/* Whether the body was multipart/form-data: its text fields are then among the query's pairs (after
+   the URL's), its files in the request's folder, listed by field name in order. */
+int sumi_http_is_form(const sumi_http_request *request);
+size_t sumi_http_file_count(const sumi_http_request *request);
+const char *sumi_http_file_field(const sumi_http_request *request, size_t index);
+const char *sumi_http_file_path(const sumi_http_request *request, size_t index);
 /* A request header (case-insensitive name), or NULL. */
 const char *sumi_http_header(const sumi_http_request *request, const char *name);
 

@@ -14,7 +14,7 @@ struct HTTPRequest: @unchecked Sendable {
     var path: String { String(cString: sumi_http_path(request)) }
     /// The request's folder (removed after the answer), for POST.
     var folder: String? { sumi_http_folder(request).map { String(cString: $0) } }
-    /// The file with the request body, for POST.
+    /// The file with the request body, for POST (not for a form).
     var bodyPath: String? { sumi_http_body_path(request).map { String(cString: $0) } }
     var bodySize: Int { Int(sumi_http_body_size(request)) }
 
@@ -23,6 +23,18 @@ struct HTTPRequest: @unchecked Sendable {
         (0..<sumi_http_query_count(request)).compactMap { i in
             guard let name = sumi_http_query_name(request, i), let value = sumi_http_query_value(request, i) else { return nil }
             return (String(cString: name), String(cString: value))
+        }
+    }
+
+    /// Whether the body was `multipart/form-data`: its text fields are then in `query`, its files
+    /// in `files`.
+    var isForm: Bool { sumi_http_is_form(request) != 0 }
+
+    /// The form's file parts: field name and the file in the request's folder, in order.
+    var files: [(field: String, path: String)] {
+        (0..<sumi_http_file_count(request)).compactMap { i in
+            guard let field = sumi_http_file_field(request, i), let path = sumi_http_file_path(request, i) else { return nil }
+            return (String(cString: field), String(cString: path))
         }
     }
 

@@ -81,10 +81,41 @@ final class ServeRouter: Sendable {
             return metrics.finish(pipeline: label, status: 404, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
         }
         if isDraining { return refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")]) }
-        guard let body = request.bodyPath, let folder = request.folder, request.bodySize > 0 else {
-            return refuse(400, "no image: send the image as the request body", parameter: "input")
+        guard let folder = request.folder, request.bodySize > 0 else {
+            return refuse(400, "no image: send the image as the request body (or as the form's \"input\" file)", parameter: "input")
         }
-        var sets: [JSONValue] = []
+        // The files the run reads: the body, or the form's files named after path parameters.
+        var inputs: [String] = []
+        var reads: [String] = []
+        var fileSets: [JSONValue] = []
+        if request.isForm {
+            for (field, path) in request.files {
+                guard let param = entry.manifest.parameter(named: field), SafePaths.involvesPath(param.type), field != "output" else {
+                    let names = entry.manifest.params.filter { SafePaths.involvesPath($0.type) && $0.name != "output" }.map(\.name)
+                    return refuse(400, "the form's file field \"\(MessageText.cut(field))\" names no path parameter (path parameters: \(names.joined(separator: ", ")))", parameter: field)
+                }
+                reads.append(path)
+                if field == "input" {
+                    inputs.append(path)
+                } else if case .list = param.type {
+                    return refuse(400, "several files for \"\(field)\" are not served yet; only \"input\" takes a list", parameter: field)
+                } else if fileSets.contains(where: { $0.arrayValue?.first?.stringValue == field }) {
+                    return refuse(400, "one file for \"\(field)\", got several", parameter: field)
+                } else {
+                    fileSets.append(.array([.string(field), .string(path)]))
+                }
+            }
+            guard !inputs.isEmpty else { return refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
+            var takesList = false
+            if case .list? = entry.manifest.parameter(named: "input")?.type { takesList = true }
+            if inputs.count > 1 && !takesList {
+                return refuse(400, "one file for \"input\", got \(inputs.count) (this pipeline takes one image)", parameter: "input")
+            }
+        } else if let body = request.bodyPath {
+            inputs = [body]
+            reads = [body]
+        }
+        var sets: [JSONValue] = fileSets
         var ext = entry.outputExtension
         for (key, value) in request.query {
             switch key {
@@ -108,7 +139,8 @@ final class ServeRouter: Sendable {
         }
         let output = folder + "/output." + ext
         var description: [(String, JSONValue)] = [
-            ("manifest", .string(entry.path)), ("input", .string(body)), ("output", .string(output)), ("set", .array(sets)),
+            ("manifest", .string(entry.path)), ("inputs", .array(inputs.map { .string($0) })), ("output", .string(output)),
+            ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
         ]
         if let root = options.root { description.append(("root", .string(root))) }
         metrics.start(bytesIn: request.bodySize)
@@ -148,7 +180,7 @@ final class ServeRouter: Sendable {
                 return (500, 0)
             }
             let format = reply["format"]?.stringValue ?? ""
-            let type = ImageFormat(rawValue: format).map { "image/\($0.rawValue)" } ?? "application/octet-stream"
+            let type = format == "pdf" ? "application/pdf" : ImageFormat(rawValue: format).map { "image/\($0.rawValue)" } ?? "application/octet-stream"
             var headers = [("Content-Type", type)]
             if let report = reply["report"] { headers.append(("Sumi-Report", Self.compact(report))) }
             respond(request, 200, headers, fd: fd, size: Int(info.st_size))

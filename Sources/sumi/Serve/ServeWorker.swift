@@ -27,16 +27,17 @@ enum ServeWorker {
         return 0
     }
 
-    /// Runs one request: `{"manifest", "input", "output", "set": [[NAME, VALUE]…], "root"?}`. Answers
+    /// Runs one request: `{"manifest", "inputs": [PATH…], "output", "set": [[NAME, VALUE]…],
+    /// "reads": [PATH…] (the uploaded files), "root"?}`. Answers
     /// `{"status", "report", "format"}` or `{"status", "error", "stage", "parameter"}`.
     static func run(_ request: JSONValue) -> JSONValue {
-        guard let manifest = request["manifest"]?.stringValue, let input = request["input"]?.stringValue,
-              let output = request["output"]?.stringValue else {
-            return failure(status: 500, SumiError(.run, "the request description lacks manifest, input or output"))
+        let inputs = (request["inputs"]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard let manifest = request["manifest"]?.stringValue, !inputs.isEmpty, let output = request["output"]?.stringValue else {
+            return failure(status: 500, SumiError(.run, "the request description lacks manifest, inputs or output"))
         }
         var arguments = Arguments(command: .run)
         arguments.target = manifest
-        arguments.inputs = [input]
+        arguments.inputs = inputs
         arguments.output = output
         arguments.quiet = true
         for pair in request["set"]?.arrayValue ?? [] {
@@ -50,8 +51,8 @@ enum ServeWorker {
             guard let planned = prepared.runs.first else { throw SumiError.usage("nothing to run") }
             let values = try PipelineBuilder.parameterValues(prepared.manifest, overrides: planned.overrides)
             let pipeline = try PipelineBuilder(registry: prepared.registry).build(prepared.manifest, values: values)
-            // Files are read only from the body and below the server's --root.
-            let roots = request["root"]?.stringValue.map { [$0] } ?? []
+            // Files are read only from the uploads and below the server's --root.
+            let roots = (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue) + (request["root"]?.stringValue.map { [$0] } ?? [])
             try SafeMode.current.check(pipeline, inputs: arguments.inputs + roots, output: arguments.output)
             let result = try Runner(pipeline: pipeline, warn: { _ in }).run()
             let format = result.outputs.first { $0.file.path == output }?.file.format ?? result.outputs.first?.file.format ?? ""
