@@ -180,4 +180,41 @@ import Testing
         #expect(try server.request("GET", "/healthz").status == 200)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
+
+    /// `pdfinfo`'s page size of a PDF, in points.
+    func pageSize(_ pdf: String) -> String? {
+        guard let data = CLI.tool("/usr/bin/pdfinfo", [pdf]) else { return nil }
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Page size:") }.map(String.init)
+    }
+
+    @Test func formsCarryTheFilesOfPathParametersAndTextFields() throws {
+        let dir = try CLI.temporaryFolder("serve-form")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1"], folder: dir)
+        let thumb = try server.request("POST", "/run/thumbnail", form: ["input=@" + Fixtures.photo, "width=50"])
+        #expect(thumb.status == 200, "\(thumb.text)")
+        try thumb.body.write(to: URL(fileURLWithPath: dir + "/form.jpg"))
+        #expect(CLI.identify(dir + "/form.jpg")?.width == 50)
+
+        // Three captures for fullpage's list input: the same page as `sumi run` makes of them.
+        let captures = (0..<3).map { "\(CLI.root)/pipelines/samples/page-\($0).png" }
+        let page = try server.request("POST", "/run/fullpage", form: captures.map { "input=@" + $0 })
+        #expect(page.status == 200 && page.headers["content-type"] == "application/pdf", "\(page.status) \(page.text.prefix(300))")
+        try page.body.write(to: URL(fileURLWithPath: dir + "/served.pdf"))
+        let local = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir + "/local.pdf"] + captures.flatMap { ["-i", $0] })
+        #expect(local.status == 0, "\(local.stderr)")
+        let served = try #require(pageSize(dir + "/served.pdf"))
+        #expect(served == pageSize(dir + "/local.pdf"), "\(served)")
+
+        let other = try server.request("POST", "/run/thumbnail", form: ["other=@" + Fixtures.photo])
+        #expect(other.status == 400 && other.json?["parameter"] as? String == "other", "\(other.text)")
+        let two = try server.request("POST", "/run/thumbnail", form: ["input=@" + Fixtures.photo, "input=@" + Fixtures.photo])
+        #expect(two.status == 400 && two.json?["parameter"] as? String == "input", "\(two.text)")
+        let none = try server.request("POST", "/run/thumbnail", form: ["width=5"])
+        #expect(none.status == 400 && none.json?["parameter"] as? String == "input", "\(none.text)")
+        let bad = try server.request("POST", "/run/thumbnail", form: ["input=@" + Fixtures.photo, "width=-3"])
+        #expect(bad.status == 400 && bad.json?["parameter"] as? String == "width", "\(bad.text)")
+        #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
 }
