@@ -14,10 +14,30 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
+
+/* One connection, as the sweeper sees it (guarded by the server's clients_lock). */
+struct sumi_http_client {
+    int fd;
+    double since;             /* when the wait for the current request's head began */
+    double head_at;           /* when the head arrived; 0 while it has not */
+    unsigned long long body;  /* body bytes of the current request so far */
+    int uploading;            /* the head arrived and the body is arriving */
+    int closing;              /* shut down by the sweeper */
+    struct sumi_http_client *prev, *next;
+};
 
 struct sumi_http_server {
     struct MHD_Daemon *daemon;
+    pthread_mutex_t clients_lock;
+    struct sumi_http_client *clients;
+    pthread_t sweeper;
+    int sweeping;
+    atomic_int stopping;
+    double header_timeout;
+    double min_body_rate;
+    atomic_ullong slow_closed;
     sumi_http_handler handler;
     void *context;
     unsigned long long max_body;
@@ -27,6 +47,7 @@ struct sumi_http_server {
 
 struct sumi_http_request {
     struct sumi_http_server *server;
+    struct sumi_http_client *client;
     struct MHD_Connection *connection;
     char *method;
     char *path;
@@ -159,6 +180,74 @@ static void free_request(struct sumi_http_request *request) {
     free(request);
 }
 
+static double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Tracks connections for the sweeper: added when accepted, removed before libmicrohttpd closes them. */
+static void on_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code) {
+    struct sumi_http_server *server = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        struct sumi_http_client *client = calloc(1, sizeof *client);
+        if (!client || !info) { free(client); return; }
+        client->fd = info->connect_fd;
+        client->since = now_seconds();
+        pthread_mutex_lock(&server->clients_lock);
+        client->next = server->clients;
+        if (server->clients) server->clients->prev = client;
+        server->clients = client;
+        pthread_mutex_unlock(&server->clients_lock);
+        *socket_context = client;
+    } else if (*socket_context) {
+        struct sumi_http_client *client = *socket_context;
+        pthread_mutex_lock(&server->clients_lock);
+        if (client->prev) client->prev->next = client->next; else server->clients = client->next;
+        if (client->next) client->next->prev = client->prev;
+        pthread_mutex_unlock(&server->clients_lock);
+        free(client);
+        *socket_context = NULL;
+    }
+}
+
+/* Every 200 ms: shuts down (libmicrohttpd then closes) connections whose request head is not complete
+   within the header time-out, and uploads slower than the least body rate after their first second. */
+static void *sweep(void *cls) {
+    struct sumi_http_server *server = cls;
+    while (!atomic_load(&server->stopping)) {
+        struct timespec pause = {0, 200000000};
+        nanosleep(&pause, NULL);
+        double now = now_seconds();
+        pthread_mutex_lock(&server->clients_lock);
+        for (struct sumi_http_client *c = server->clients; c; c = c->next) {
+            if (c->closing) continue;
+            int slow_head = c->head_at == 0 && now - c->since > server->header_timeout;
+            double body_time = now - c->head_at - 1;
+            int slow_body = c->uploading && body_time > 0 && (double)c->body < server->min_body_rate * body_time;
+            if (slow_head || slow_body) {
+                c->closing = 1;
+                shutdown(c->fd, SHUT_RDWR);
+                atomic_fetch_add(&server->slow_closed, 1);
+            }
+        }
+        pthread_mutex_unlock(&server->clients_lock);
+    }
+    return NULL;
+}
+
+static void client_update(struct sumi_http_request *request, int head, unsigned long long bytes, int uploading) {
+    struct sumi_http_client *client = request->client;
+    if (!client) return;
+    pthread_mutex_lock(&request->server->clients_lock);
+    if (head) client->head_at = now_seconds();
+    client->body += bytes;
+    client->uploading = uploading;
+    pthread_mutex_unlock(&request->server->clients_lock);
+}
+
 static enum MHD_Result queue_plain(struct MHD_Connection *connection, unsigned status, const char *json) {
     struct MHD_Response *response = MHD_create_response_from_buffer(strlen(json), (void *)json, MHD_RESPMEM_MUST_COPY);
     if (!response) return MHD_NO;
@@ -195,6 +284,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         request->method = strdup(method);
         request->path = strdup(url);
         *state = request;
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        request->client = info ? info->socket_context : NULL;
+        client_update(request, 1, 0, strcmp(method, "POST") == 0);
         MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
         if (strcmp(method, "POST") == 0) {
             const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
@@ -232,6 +324,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         if (request->body_fd < 0 && !request->form) return MHD_YES; /* a body on GET: ignored */
         if (request->body_size + size > server->max_body) return refuse_body(request);
         request->body_size += size;
+        client_update(request, 0, size, 1);
         if (request->form) {
             if (request->form_failed) return MHD_YES;
             if (MHD_post_process(request->form, upload_data, size) != MHD_YES) {
@@ -247,6 +340,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
     }
     if (!request->dispatched) {
         request->dispatched = 1;
+        client_update(request, 0, 0, 0);
         if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
         /* Destroying the form's processor hands over its last part, so the part's file closes after. */
         if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
@@ -271,7 +365,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
 }
 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code) {
-    (void)cls; (void)connection; (void)code;
+    (void)connection; (void)code;
+    struct sumi_http_server *server = cls;
+    struct sumi_http_request *request = *state;
+    if (request && request->client) {
+        /* The next request on this connection has the header time-out from now. */
+        pthread_mutex_lock(&server->clients_lock);
+        request->client->since = now_seconds();
+        request->client->head_at = 0;
+        request->client->body = 0;
+        request->client->uploading = 0;
+        pthread_mutex_unlock(&server->clients_lock);
+    }
     if (*state) free_request(*state);
     *state = NULL;
 }
@@ -283,6 +388,9 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
     server->context = options->context;
     server->max_body = options->max_body;
     server->temporary_base = strdup(options->temporary_base);
+    server->header_timeout = options->header_timeout > 0 ? options->header_timeout : 10;
+    server->min_body_rate = options->min_body_rate;
+    pthread_mutex_init(&server->clients_lock, NULL);
     struct sockaddr_in address;
     memset(&address, 0, sizeof address);
     address.sin_family = AF_INET;
@@ -298,7 +406,8 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         {MHD_OPTION_THREAD_POOL_SIZE, options->threads > 0 ? options->threads : 1, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, options->connection_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, options->idle_timeout, NULL},
-        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, NULL},
+        {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, server},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, server},
         {MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
@@ -313,6 +422,7 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         free(server);
         return NULL;
     }
+    server->sweeping = pthread_create(&server->sweeper, NULL, sweep, server) == 0;
     return server;
 }
 
@@ -328,6 +438,8 @@ void sumi_http_quiesce(sumi_http_server *server) {
 
 void sumi_http_stop(sumi_http_server *server) {
     if (!server) return;
+    atomic_store(&server->stopping, 1);
+    if (server->sweeping) pthread_join(server->sweeper, NULL);
     MHD_stop_daemon(server->daemon);
     free(server->temporary_base);
     free(server);
@@ -339,6 +451,7 @@ unsigned sumi_http_connections(const sumi_http_server *server) {
 }
 
 unsigned long long sumi_http_refused_bodies(const sumi_http_server *server) { return atomic_load(&server->refused); }
+unsigned long long sumi_http_slow_clients(const sumi_http_server *server) { return atomic_load(&server->slow_closed); }
 
 const char *sumi_http_method(const sumi_http_request *request) { return request->method; }
 const char *sumi_http_path(const sumi_http_request *request) { return request->path; }

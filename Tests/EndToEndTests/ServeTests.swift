@@ -217,4 +217,36 @@ import Testing
         #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
+
+    @Test func slowHeadsAndSlowBodiesAreClosed() throws {
+        let dir = try CLI.temporaryFolder("serve-slow")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1", "--header-timeout", "2"], folder: dir)
+        // A head that never completes: closed after about 2 s (the sweeper looks every 0.2 s).
+        let script = """
+        import socket, time
+        s = socket.create_connection(("127.0.0.1", \(server.port)))
+        s.sendall(b"POST /run/thumbnail HTTP/1.1\\r\\nHost: x\\r\\n")
+        start = time.monotonic()
+        s.settimeout(30)
+        data = s.recv(100)
+        print("%.2f %d" % (time.monotonic() - start, len(data)))
+        """
+        let head = try ProcessRunner.run("/usr/bin/python3", ["-c", script])
+        let parts = head.stdout.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(parts.count == 2 && parts[0] >= 1.5 && parts[0] < 6 && parts[1] == 0, "\(head.stdout) \(head.stderr)")
+
+        // A body at 2 KiB/s, under the least rate of 16 KiB/s: closed within a few seconds.
+        let big = dir + "/big.bin"
+        try Data(count: 200_000).write(to: URL(fileURLWithPath: big))
+        let started = Date()
+        let trickle = try ProcessRunner.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "--limit-rate", "2k", "--max-time", "60",
+                                                              "--data-binary", "@" + big, "http://127.0.0.1:\(server.port)/run/thumbnail"])
+        #expect(trickle.status != 0 && Date().timeIntervalSince(started) < 10, "\(trickle.status) \(Date().timeIntervalSince(started))")
+        #expect(try server.metric("sumi_serve_slow_clients_closed_total") == 2)
+        #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
+        // A good request afterwards.
+        #expect(try server.request("POST", "/run/thumbnail?width=20", body: Fixtures.photo).status == 200)
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
 }

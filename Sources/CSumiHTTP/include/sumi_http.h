@@ -6,7 +6,8 @@
 
 /* A thin shim over libmicrohttpd. Its MHD_start_daemon takes its options as C variadic arguments,
    which Swift cannot pass, and its request body arrives in pieces through a callback; this shim
-   starts the daemon (a thread pool polling with epoll, a connection limit, an idle time-out),
+   starts the daemon (a thread pool polling with epoll, a connection limit, an idle time-out, and
+   the client time-outs libmicrohttpd lacks: a request head within a time, a body at a least rate),
    streams each POST body into a file in a fresh folder for the request, answers 413 as soon as a
    body passes the limit, and hands each complete request to one handler, which answers it with
    sumi_http_respond at once or later from any thread (the connection is suspended meanwhile). */
@@ -24,6 +25,8 @@ typedef struct {
     unsigned threads;              /* threads of the daemon's pool */
     unsigned connection_limit;     /* most connections at once */
     unsigned idle_timeout;         /* seconds a connection may stay idle */
+    double header_timeout;         /* seconds for a request's head, from the connection or the previous answer */
+    double min_body_rate;          /* bytes per second a body must average after its first second */
     unsigned long long max_body;   /* most bytes of a request body; over it: 413 */
     const char *temporary_base;    /* folder for the requests' folders (e.g. $TMPDIR) */
     sumi_http_handler handler;
@@ -38,6 +41,8 @@ uint16_t sumi_http_port(const sumi_http_server *server);
 void sumi_http_quiesce(sumi_http_server *server);
 /* Stops the daemon, closes every connection and frees the server. */
 void sumi_http_stop(sumi_http_server *server);
+/* Connections closed for a head not complete in time or a body too slow. */
+unsigned long long sumi_http_slow_clients(const sumi_http_server *server);
 /* Connections open now. */
 unsigned sumi_http_connections(const sumi_http_server *server);
 /* Requests whose body was refused with 413 so far. */

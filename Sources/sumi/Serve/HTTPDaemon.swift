@@ -5,7 +5,8 @@ import CSumiHTTP
 import SumiEngine
 
 /// A libmicrohttpd daemon (a pool of threads polling with epoll), owning its C server: stopped when
-/// released. Each complete request (its body already in a file of the request's own folder, 413
+/// released. Connections whose request head takes longer than `headerTimeout`, or whose body
+/// arrives slower than `minBodyRate` after its first second, are closed. Each complete request (its body already in a file of the request's own folder, 413
 /// sent by the daemon when the body passes `maxBody`) goes to `handler` on a daemon thread, which
 /// answers it then or later from any thread.
 final class HTTPDaemon: @unchecked Sendable {
@@ -16,6 +17,10 @@ final class HTTPDaemon: @unchecked Sendable {
         var threads = 2
         var connectionLimit = 1024
         var idleTimeout = 30
+        /// Seconds for a request's head (from the connection, or from the previous answer on it).
+        var headerTimeout = 10.0
+        /// Bytes per second a body must average after its first second.
+        var minBodyRate = 16384.0
         var maxBody = 100_000_000
         var temporaryBase = "/tmp"
     }
@@ -37,6 +42,7 @@ final class HTTPDaemon: @unchecked Sendable {
                 var options = sumi_http_options(
                     address: address, port: settings.port, threads: UInt32(settings.threads),
                     connection_limit: UInt32(settings.connectionLimit), idle_timeout: UInt32(settings.idleTimeout),
+                    header_timeout: settings.headerTimeout, min_body_rate: settings.minBodyRate,
                     max_body: UInt64(settings.maxBody), temporary_base: base,
                     handler: { context, request in
                         guard let context, let request else { return }
@@ -63,6 +69,9 @@ final class HTTPDaemon: @unchecked Sendable {
 
     /// Bodies refused with 413 so far.
     var refusedBodies: Int { server.map { Int(sumi_http_refused_bodies($0)) } ?? 0 }
+
+    /// Connections closed so far for a head not complete in time or a body too slow.
+    var slowClients: Int { server.map { Int(sumi_http_slow_clients($0)) } ?? 0 }
 
     /// Stops accepting connections; open ones are still served.
     func quiesce() { if let server { sumi_http_quiesce(server) } }

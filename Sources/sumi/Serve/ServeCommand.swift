@@ -28,6 +28,10 @@ enum ServeCommand {
       --max-pixels N          Most pixels of a decoded image (default and largest 50000000).
       --connections N         Most connections at once (default 1024).
       --idle-timeout S        Seconds a connection may stay idle (default 30).
+      --header-timeout S      Seconds for a request's head, from the connection or the previous
+                              answer on it (default 10).
+      --min-body-rate BYTES   Bytes per second a body must average after its first second
+                              (default 16384; 0: no limit).
     """
 
     static func main(_ argv: [String]) -> Int32 {
@@ -56,12 +60,14 @@ enum ServeCommand {
             settings.threads = max(2, min(options.workers, 8))
             settings.connectionLimit = options.connectionLimit
             settings.idleTimeout = options.idleTimeout
+            settings.headerTimeout = Double(options.headerTimeout)
+            settings.minBodyRate = Double(options.minBodyRate)
             settings.maxBody = options.maxBody
             var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
             if base.isEmpty { base = "/tmp" }
             settings.temporaryBase = base
             let daemon = try HTTPDaemon(settings) { router.handle($0) }
-            router.countRefusedBodies { [weak daemon] in daemon?.refusedBodies ?? 0 }
+            router.countDaemon { [weak daemon] in (daemon?.refusedBodies ?? 0, daemon?.slowClients ?? 0) }
             Terminal.standardError("sumi serve: listening on http://\(options.address):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")
 
             var received: Int32 = 0

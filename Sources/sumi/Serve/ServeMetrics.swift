@@ -44,8 +44,8 @@ final class ServeMetrics: Sendable {
     /// `/run` requests in flight (queued or running).
     var inFlight: Int { state.withLock { $0.inFlight } }
 
-    /// The exposition text; `queued`, `busy`, `workers` and `refusedBodies` come from elsewhere.
-    func text(queued: Int, busy: Int, workers: Int, refusedBodies: Int) -> String {
+    /// The exposition text; the gauges and the daemon's counts come from elsewhere.
+    func text(queued: Int, busy: Int, workers: Int, refusedBodies: Int, slowClients: Int) -> String {
         let s = state.withLock { $0 }
         var lines: [String] = []
         func family(_ name: String, _ type: String, _ help: String) {
@@ -79,6 +79,8 @@ final class ServeMetrics: Sendable {
         lines.append("sumi_serve_sent_bytes_total \(s.bytesOut)")
         family("sumi_serve_bodies_refused_total", "counter", "Requests refused with 413 while their body arrived (over --max-body).")
         lines.append("sumi_serve_bodies_refused_total \(refusedBodies)")
+        family("sumi_serve_slow_clients_closed_total", "counter", "Connections closed for a request head not complete in time or a body too slow.")
+        lines.append("sumi_serve_slow_clients_closed_total \(slowClients)")
         family("sumi_serve_worker_restarts_total", "counter", "Workers replaced after a crash or a time-out.")
         lines.append("sumi_serve_worker_restarts_total \(s.workerRestarts)")
         family("sumi_serve_worker_timeouts_total", "counter", "Workers killed for running over --timeout.")

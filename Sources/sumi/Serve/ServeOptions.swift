@@ -21,9 +21,13 @@ struct ServeOptions {
     var connectionLimit = 1024
     /// Seconds a connection may stay idle.
     var idleTimeout = 30
+    /// Seconds for a request's head.
+    var headerTimeout = 10
+    /// Bytes per second a body must average after its first second.
+    var minBodyRate = 16384
 
     static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
-                        "--connections", "--idle-timeout"]
+                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate"]
 
     static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
@@ -74,6 +78,8 @@ struct ServeOptions {
                 options.maxPixels = try number(1, SafeMode.maxPixels)
                 options.maxPixelsGiven = true
             case "--connections": options.connectionLimit = try number(1, 100_000)
+            case "--header-timeout": options.headerTimeout = try number(1, 3600)
+            case "--min-body-rate": options.minBodyRate = try number(0, 1 << 30)
             default: options.idleTimeout = try number(1, 3600)
             }
             i += 1

@@ -14,8 +14,8 @@ final class ServeRouter: Sendable {
     let metrics: ServeMetrics
     let options: ServeOptions
     private let draining = Atomic<Bool>(false)
-    /// Bodies the daemon refused with 413 (set once the daemon runs).
-    private let refusedBodies = Mutex<(@Sendable () -> Int)?>(nil)
+    /// The daemon's counts: bodies refused with 413, slow clients closed (set once the daemon runs).
+    private let daemonCounts = Mutex<(@Sendable () -> (refused: Int, slow: Int))?>(nil)
 
     /// The most bytes of the `Sumi-Report` header.
     static let reportLimit = 4096
@@ -27,7 +27,7 @@ final class ServeRouter: Sendable {
         self.options = options
     }
 
-    func countRefusedBodies(_ count: @escaping @Sendable () -> Int) { refusedBodies.withLock { $0 = count } }
+    func countDaemon(_ counts: @escaping @Sendable () -> (refused: Int, slow: Int)) { daemonCounts.withLock { $0 = counts } }
 
     /// From now on runs are refused with 503 and answers close their connection.
     func startDraining() { draining.store(true, ordering: .sequentiallyConsistent) }
@@ -54,8 +54,9 @@ final class ServeRouter: Sendable {
                       extra: [("Retry-After", "1")])
             }
         case "/metrics":
+            let counts = daemonCounts.withLock { $0?() } ?? (refused: 0, slow: 0)
             let text = metrics.text(queued: pool.queued, busy: pool.running, workers: pool.workers,
-                                    refusedBodies: refusedBodies.withLock { $0?() ?? 0 })
+                                    refusedBodies: counts.refused, slowClients: counts.slow)
             respond(request, 200, [("Content-Type", "text/plain; version=0.0.4")], Array(text.utf8))
         case "/pipelines": json(request, 200, catalog.listing())
         default:
