@@ -159,6 +159,7 @@ enum Help {
         case "inspect": inspect
         case "schema": schema
         case "graph": graph
+        case "serve": ServeCommand.help
         default: nil
         }
     }
