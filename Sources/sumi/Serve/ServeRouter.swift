@@ -36,10 +36,12 @@ final class ServeRouter: Sendable {
     func handle(_ request: HTTPRequest) {
         let path = request.path, method = request.method
         if path.hasPrefix("/run/") {
-            guard method == "POST" else {
-                return error(request, 405, "\(method) /run is not served yet: POST the image as the body", extra: [("Allow", "POST")])
+            let name = String(path.dropFirst(5))
+            switch method {
+            case "POST": return run(request, name: name)
+            case "GET", "HEAD": return runFromRoot(request, name: name)
+            default: return error(request, 405, "\(method) /run: POST the image, or GET a file below --root", extra: [("Allow", "GET, HEAD, POST")])
             }
-            return run(request, name: String(path.dropFirst(5)))
         }
         guard method == "GET" || method == "HEAD" else {
             return error(request, 405, "\(method) \(path): only GET is served here", extra: [("Allow", "GET, HEAD")])
@@ -116,21 +118,41 @@ final class ServeRouter: Sendable {
             inputs = [body]
             reads = [body]
         }
+        do throws(Refusal) {
+            let (description, output) = try describe(entry, inputs: inputs, reads: reads, fileSets: fileSets, query: request.query, folder: folder)
+            enqueue(request, name: name, arrival: arrival, description: description, output: output, folder: folder, bytesIn: request.bodySize)
+        } catch {
+            refuse(error.status, error.message, parameter: error.parameter)
+        }
+    }
+
+    /// A request refused before it runs.
+    struct Refusal: Error {
+        let status: Int
+        let message: String
+        var parameter: String?
+    }
+
+    /// The worker's request description and the output path: the query checked (`input` and
+    /// `output` are not settable, `format` picks the output's extension, `max-pixels` is the
+    /// server's), the run reading `inputs` and `reads` (uploaded files) and writing into `folder`.
+    func describe(_ entry: PipelineCatalog.Entry, inputs: [String], reads: [String], fileSets: [JSONValue],
+                  query: [(name: String, value: String)], folder: String) throws(Refusal) -> (JSONValue, String) {
         var sets: [JSONValue] = fileSets
         var ext = entry.outputExtension
-        for (key, value) in request.query {
+        for (key, value) in query {
             switch key {
             case "input", "output":
-                return refuse(400, "\"\(key)\" cannot be set: the input is the request body, the output the answer", parameter: key)
+                throw Refusal(status: 400, message: "\"\(key)\" cannot be set: the input is the request body, the output the answer", parameter: key)
             case "format":
                 guard let format = ImageFormat(fileExtension: value), ImageFormat.writable.contains(format) else {
                     let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
-                    return refuse(400, "format: expected one of \(names), got \"\(MessageText.cut(value))\"", parameter: "format")
+                    throw Refusal(status: 400, message: "format: expected one of \(names), got \"\(MessageText.cut(value))\"", parameter: "format")
                 }
                 ext = value.lowercased()
             default:
                 if key.hasSuffix(".max-pixels") {
-                    return refuse(400, "max-pixels is the server's limit (--max-pixels), not a request's", parameter: key)
+                    throw Refusal(status: 400, message: "max-pixels is the server's limit (--max-pixels), not a request's", parameter: key)
                 }
                 sets.append(.array([.string(key), .string(value)]))
             }
@@ -144,19 +166,29 @@ final class ServeRouter: Sendable {
             ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
         ]
         if let root = options.root { description.append(("root", .string(root))) }
-        metrics.start(bytesIn: request.bodySize)
-        let job = WorkerPool.Job(request: .object(description), deadline: arrival + Double(options.timeout)) { [self] outcome in
-            let (status, sent) = answer(request, outcome, output: output, folder: folder)
+        return (.object(description), output)
+    }
+
+    /// Queues a run (503 when the queue is full) and answers when it ends, with `headers` added to a
+    /// successful answer; `done` runs after the answer (or the refusal).
+    func enqueue(_ request: HTTPRequest, name: String, arrival: Double, description: JSONValue, output: String, folder: String,
+                 bytesIn: Int, headers: [(String, String)] = [], done: (@Sendable () -> Void)? = nil) {
+        metrics.start(bytesIn: bytesIn)
+        let job = WorkerPool.Job(request: description, deadline: arrival + Double(options.timeout)) { [self] outcome in
+            let (status, sent) = answer(request, outcome, output: output, folder: folder, headers: headers)
+            done?()
             metrics.finish(pipeline: name, status: status, seconds: BatchPlan.now() - arrival, bytesOut: sent, started: true)
         }
         if !pool.submit(job) {
             error(request, 503, "busy: \(options.queue) requests are waiting already; try again", extra: [("Retry-After", "1")])
+            done?()
             metrics.finish(pipeline: name, status: 503, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: true)
         }
     }
 
     /// Answers a run's outcome; returns the status and the bytes of output sent.
-    private func answer(_ request: HTTPRequest, _ outcome: WorkerProcess.Outcome, output: String, folder: String) -> (Int, Int) {
+    private func answer(_ request: HTTPRequest, _ outcome: WorkerProcess.Outcome, output: String, folder: String,
+                        headers extra: [(String, String)]) -> (Int, Int) {
         switch outcome {
         case .timedOut:
             error(request, 504, "the run took longer than the limit of \(options.timeout) s (--timeout)")
@@ -182,7 +214,7 @@ final class ServeRouter: Sendable {
             }
             let format = reply["format"]?.stringValue ?? ""
             let type = format == "pdf" ? "application/pdf" : ImageFormat(rawValue: format).map { "image/\($0.rawValue)" } ?? "application/octet-stream"
-            var headers = [("Content-Type", type)]
+            var headers = [("Content-Type", type)] + extra
             if let report = reply["report"] { headers.append(("Sumi-Report", Self.compact(report))) }
             respond(request, 200, headers, fd: fd, size: Int(info.st_size))
             return (200, Int(info.st_size))
@@ -205,13 +237,13 @@ final class ServeRouter: Sendable {
         return JSONValue.object(members.filter { $0.0 == "pipeline" || $0.0 == "ok" }).serialized()
     }
 
-    private func unknownPipeline(_ request: HTTPRequest, _ name: String) {
+    func unknownPipeline(_ request: HTTPRequest, _ name: String) {
         let names = catalog.entries.keys.sorted()
         error(request, 404, "no pipeline \"\(MessageText.cut(name))\"\(NameSuggestion.hint(name, in: names)) (pipelines: \(names.joined(separator: ", ")))")
     }
 
     /// A JSON error: `{"error": …, "stage": …, "parameter": …}`.
-    private func error(_ request: HTTPRequest, _ status: Int, _ message: String, stage: String? = nil, parameter: String? = nil,
+    func error(_ request: HTTPRequest, _ status: Int, _ message: String, stage: String? = nil, parameter: String? = nil,
                        extra: [(String, String)] = []) {
         let body: JSONValue = .object([
             ("error", .string(message)), ("stage", stage.map { .string($0) } ?? .null), ("parameter", parameter.map { .string($0) } ?? .null),
@@ -219,11 +251,11 @@ final class ServeRouter: Sendable {
         json(request, status, body, extra: extra)
     }
 
-    private func json(_ request: HTTPRequest, _ status: Int, _ value: JSONValue, extra: [(String, String)] = []) {
+    func json(_ request: HTTPRequest, _ status: Int, _ value: JSONValue, extra: [(String, String)] = []) {
         respond(request, status, [("Content-Type", "application/json")] + extra, Array((value.serialized() + "\n").utf8))
     }
 
-    private func respond(_ request: HTTPRequest, _ status: Int, _ headers: [(String, String)], _ body: [UInt8]) {
+    func respond(_ request: HTTPRequest, _ status: Int, _ headers: [(String, String)], _ body: [UInt8]) {
         request.respond(status: status, headers: headers + closing, body: body)
     }
 
