@@ -63,7 +63,7 @@ final class ServeServer {
 
     /// Starts `curl` for one request (`form`: `-F` fields, e.g. `input=@photo.jpg`, `width=50`);
     /// `finish` waits for it.
-    func start(_ method: String, _ path: String, body: String? = nil, form: [String] = []) throws -> (Process, String) {
+    func start(_ method: String, _ path: String, body: String? = nil, form: [String] = [], headers: [String] = []) throws -> (Process, String) {
         counter += 1
         let base = "\(folder)/response-\(counter)"
         let curl = Process()
@@ -71,6 +71,7 @@ final class ServeServer {
         var arguments = ["-s", "--max-time", "300", "-X", method, "-D", base + ".head", "-o", base + ".body", "-w", "%{http_code}"]
         if let body { arguments += ["--data-binary", "@" + body, "-H", "Content-Type: application/octet-stream"] }
         for field in form { arguments += ["-F", field] }
+        for header in headers { arguments += ["-H", header] }
         curl.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
         curl.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         curl.standardError = FileHandle.nullDevice
@@ -95,8 +96,8 @@ final class ServeServer {
         return Response(status: status, headers: headers, body: body)
     }
 
-    func request(_ method: String, _ path: String, body: String? = nil, form: [String] = []) throws -> Response {
-        finish(try start(method, path, body: body, form: form))
+    func request(_ method: String, _ path: String, body: String? = nil, form: [String] = [], headers: [String] = []) throws -> Response {
+        finish(try start(method, path, body: body, form: form, headers: headers))
     }
 
     /// The value of one `/metrics` line (`name{labels}` exactly as printed), 0 when absent.

@@ -249,4 +249,55 @@ import Testing
         #expect(try server.request("POST", "/run/thumbnail?width=20", body: Fixtures.photo).status == 200)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
+
+    /// The ETag docs/service.md describes, computed by Python's hashlib.
+    func expectedTag(pipeline: String, file: String, query: String) throws -> String {
+        let version = try CLI.run(["--version"]).stdout.split(separator: " ")[1]
+        let script = """
+        import hashlib, sys
+        data = open(sys.argv[1], "rb").read()
+        key = "\\n".join([sys.argv[2], hashlib.sha256(data).hexdigest(), sys.argv[3], sys.argv[4]])
+        print('"' + hashlib.sha256(key.encode()).hexdigest()[:32] + '"')
+        """
+        return try ProcessRunner.run("/usr/bin/python3", ["-c", script, file, pipeline, query, String(version)])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func getRunReadsBelowRootWithAnETag() throws {
+        let dir = try CLI.temporaryFolder("serve-root")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let root = dir + "/root"
+        try FileManager.default.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: root + "/sub/photo.jpg")
+        try FileManager.default.createSymbolicLink(atPath: root + "/escape.jpg", withDestinationPath: Fixtures.photo)
+        let server = try ServeServer(["--workers", "1", "--root", root], folder: dir)
+
+        let first = try server.request("GET", "/run/thumbnail?input=sub/photo.jpg&width=48")
+        #expect(first.status == 200 && first.headers["content-type"] == "image/jpeg", "\(first.text)")
+        try first.body.write(to: URL(fileURLWithPath: dir + "/got.jpg"))
+        #expect(CLI.identify(dir + "/got.jpg")?.width == 48)
+        let tag = try #require(first.headers["etag"])
+        #expect(tag == (try expectedTag(pipeline: "thumbnail", file: root + "/sub/photo.jpg", query: "width=48")))
+        #expect(first.headers["cache-control"]?.contains("max-age") == true)
+
+        // The same request with its ETag: 304, nothing run; another query: another ETag.
+        let again = try server.request("GET", "/run/thumbnail?input=sub/photo.jpg&width=48", headers: ["If-None-Match: " + tag])
+        #expect(again.status == 304 && again.body.isEmpty && again.headers["etag"] == tag)
+        let other = try server.request("GET", "/run/thumbnail?input=sub/photo.jpg&width=49")
+        #expect(other.status == 200 && other.headers["etag"] != nil && other.headers["etag"] != tag)
+
+        // Outside the root, by .. or by a symbolic link: 403; a missing file: 404.
+        let up = try server.request("GET", "/run/thumbnail?input=../../../../../../../../etc/passwd")
+        #expect(up.status == 403 && up.json?["parameter"] as? String == "input", "\(up.text)")
+        #expect(try server.request("GET", "/run/thumbnail?input=escape.jpg").status == 403)
+        #expect(try server.request("GET", "/run/thumbnail?input=sub/none.jpg").status == 404)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"304\"}") == 1)
+        #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+
+        // Without --root, GET /run is refused.
+        let plain = try ServeServer(["--workers", "1"], folder: dir + "/plain")
+        #expect(try plain.request("GET", "/run/thumbnail?input=sub/photo.jpg").status == 403)
+        #expect(plain.stop(SIGTERM, seconds: 30) == 0)
+    }
 }
