@@ -49,6 +49,7 @@ struct sumi_http_request {
     struct sumi_http_server *server;
     struct sumi_http_client *client;
     struct MHD_Connection *connection;
+    char *uri;              /* as the client sent it, query included */
     char *method;
     char *path;
     char *folder;
@@ -171,6 +172,7 @@ static void free_request(struct sumi_http_request *request) {
     remove_folder(request->folder);
     for (size_t i = 0; i < request->query_count * 2; i++) free(request->query[i]);
     free(request->query);
+    free(request->uri);
     free(request->method);
     free(request->path);
     free(request->folder);
@@ -268,19 +270,35 @@ static enum MHD_Result refuse_body(struct sumi_http_request *request) {
     return queue_plain(request->connection, 413, json);
 }
 
+static struct sumi_http_request *new_request(struct sumi_http_server *server, struct MHD_Connection *connection) {
+    struct sumi_http_request *request = calloc(1, sizeof *request);
+    if (!request) return NULL;
+    request->server = server;
+    request->connection = connection;
+    request->body_fd = -1;
+    request->file_fd = -1;
+    pthread_mutex_init(&request->lock, NULL);
+    return request;
+}
+
+/* Called with the request line's URI as sent, before anything else: keeps it (signed URLs sign it). */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *connection) {
+    struct sumi_http_request *request = new_request(cls, connection);
+    if (request) request->uri = strdup(uri ? uri : "");
+    return request;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
     (void)version;
     struct sumi_http_server *server = cls;
     struct sumi_http_request *request = *state;
     if (!request) {
-        request = calloc(1, sizeof *request);
+        request = new_request(server, connection);
         if (!request) return MHD_NO;
-        request->server = server;
-        request->connection = connection;
-        request->body_fd = -1;
-        request->file_fd = -1;
-        pthread_mutex_init(&request->lock, NULL);
+        *state = request;
+    }
+    if (!request->method) {
         request->method = strdup(method);
         request->path = strdup(url);
         *state = request;
@@ -408,6 +426,7 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         {MHD_OPTION_CONNECTION_TIMEOUT, options->idle_timeout, NULL},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, server},
         {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, server},
+        {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, server},
         {MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
@@ -454,6 +473,7 @@ unsigned long long sumi_http_refused_bodies(const sumi_http_server *server) { re
 unsigned long long sumi_http_slow_clients(const sumi_http_server *server) { return atomic_load(&server->slow_closed); }
 
 const char *sumi_http_method(const sumi_http_request *request) { return request->method; }
+const char *sumi_http_uri(const sumi_http_request *request) { return request->uri ? request->uri : request->path; }
 const char *sumi_http_path(const sumi_http_request *request) { return request->path; }
 const char *sumi_http_folder(const sumi_http_request *request) { return request->folder; }
 const char *sumi_http_body_path(const sumi_http_request *request) { return request->body_path; }

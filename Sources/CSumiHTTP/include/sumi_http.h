@@ -49,6 +49,8 @@ unsigned sumi_http_connections(const sumi_http_server *server);
 unsigned long long sumi_http_refused_bodies(const sumi_http_server *server);
 
 const char *sumi_http_method(const sumi_http_request *request);
+/* The request line's URI as sent (not decoded), query included. */
+const char *sumi_http_uri(const sumi_http_request *request);
 /* The path, without the query. */
 const char *sumi_http_path(const sumi_http_request *request);
 /* The folder made for the request (removed after the answer), or NULL when it has none (not POST). */

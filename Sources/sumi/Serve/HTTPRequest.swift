@@ -10,6 +10,8 @@ struct HTTPRequest: @unchecked Sendable {
     init(_ request: OpaquePointer) { self.request = request }
 
     var method: String { String(cString: sumi_http_method(request)) }
+    /// The request line's URI as sent (not decoded), query included.
+    var uri: String { String(cString: sumi_http_uri(request)) }
     /// The path without the query, percent-decoded.
     var path: String { String(cString: sumi_http_path(request)) }
     /// The request's folder (removed after the answer), for POST.

@@ -28,6 +28,9 @@ enum ServeCommand {
       --max-pixels N          Most pixels of a decoded image (default and largest 50000000).
       --connections N         Most connections at once (default 1024).
       --idle-timeout S        Seconds a connection may stay idle (default 30).
+      --token TOKEN           POST /run needs "Authorization: Bearer TOKEN" (or set SUMI_SERVE_TOKEN,
+                              which other users cannot see in the process list).
+      --key HEX --salt HEX    GET /run needs URLs signed with HMAC-SHA256 (docs/service.md).
       --header-timeout S      Seconds for a request's head, from the connection or the previous
                               answer on it (default 10).
       --min-body-rate BYTES   Bytes per second a body must average after its first second

@@ -25,12 +25,18 @@ struct ServeOptions {
     var headerTimeout = 10
     /// Bytes per second a body must average after its first second.
     var minBodyRate = 16384
+    /// The bearer token `POST /run` needs (`--token`, or `SUMI_SERVE_TOKEN`).
+    var token: String?
+    /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
+    var signature: URLSignature?
 
     static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
-                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate"]
+                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt"]
 
     static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
+        if let token = getenv("SUMI_SERVE_TOKEN").map({ String(cString: $0) }), !token.isEmpty { options.token = token }
+        var keyHex: String?, saltHex: String?
         var i = 0
         while i < argv.count {
             var name = argv[i]
@@ -79,10 +85,21 @@ struct ServeOptions {
                 options.maxPixelsGiven = true
             case "--connections": options.connectionLimit = try number(1, 100_000)
             case "--header-timeout": options.headerTimeout = try number(1, 3600)
+            case "--token":
+                guard !value.isEmpty else { throw SumiError.usage("--token needs a value") }
+                options.token = value
+            case "--key": keyHex = value
+            case "--salt": saltHex = value
             case "--min-body-rate": options.minBodyRate = try number(0, 1 << 30)
             default: options.idleTimeout = try number(1, 3600)
             }
             i += 1
+        }
+        if keyHex != nil || saltHex != nil {
+            guard let keyHex, let saltHex, let signature = URLSignature(keyHex: keyHex, saltHex: saltHex) else {
+                throw SumiError.usage("--key and --salt go together, each in hexadecimal (the key not empty)")
+            }
+            options.signature = signature
         }
         return options
     }

@@ -34,8 +34,28 @@ final class ServeRouter: Sendable {
     var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
 
     func handle(_ request: HTTPRequest) {
-        let path = request.path, method = request.method
+        var path = request.path
+        let method = request.method
+        // A signed URL: /SIGNATURE/run/…, the signature over the rest of the URI as sent.
+        var signed = false
+        if let signature = options.signature, let slash = path.dropFirst().firstIndex(of: "/"), path[slash...].hasPrefix("/run/") {
+            let segment = String(path[path.index(after: path.startIndex)..<slash])
+            let uri = request.uri
+            let rest = uri.hasPrefix("/" + segment + "/") ? String(uri.dropFirst(segment.count + 1)) : ""
+            guard signature.verifies(segment, path: rest) else { return error(request, 403, "the URL's signature does not match") }
+            signed = true
+            path = String(path[slash...])
+        }
         if path.hasPrefix("/run/") {
+            if method == "POST", let token = options.token {
+                let given = request.header("Authorization") ?? ""
+                guard URLSignature.constantTimeEqual(Array(given.utf8), Array("Bearer \(token)".utf8)) else {
+                    return error(request, 401, "POST /run needs the header Authorization: Bearer TOKEN", extra: [("WWW-Authenticate", "Bearer")])
+                }
+            }
+            if method != "POST", options.signature != nil, !signed {
+                return error(request, 403, "GET /run needs a signed URL: /SIGNATURE/run/… (see docs/service.md)")
+            }
             let name = String(path.dropFirst(5))
             switch method {
             case "POST": return run(request, name: name)
