@@ -300,4 +300,43 @@ import Testing
         #expect(try plain.request("GET", "/run/thumbnail?input=sub/photo.jpg").status == 403)
         #expect(plain.stop(SIGTERM, seconds: 30) == 0)
     }
+
+    /// imgproxy's signature of `path`, computed by Python's hmac.
+    func signature(keyHex: String, saltHex: String, path: String) throws -> String {
+        let script = """
+        import base64, hashlib, hmac, sys
+        key, salt = bytes.fromhex(sys.argv[1]), bytes.fromhex(sys.argv[2])
+        digest = hmac.new(key, salt + sys.argv[3].encode(), hashlib.sha256).digest()
+        print(base64.urlsafe_b64encode(digest).rstrip(b"=").decode())
+        """
+        return try ProcessRunner.run("/usr/bin/python3", ["-c", script, keyHex, saltHex, path])
+            .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    @Test func signedURLsAndTheTokenGuardRuns() throws {
+        let dir = try CLI.temporaryFolder("serve-signed")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let root = dir + "/root"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: root + "/photo.jpg")
+        // A key longer than SHA-256's block, so HMAC hashes it first.
+        let key = String(repeating: "943b421c9eb07c83", count: 5), salt = "520f986b998545b4"
+        let server = try ServeServer(["--workers", "1", "--root", root, "--key", key, "--salt", salt, "--token", "s3cret"], folder: dir)
+
+        let path = "/run/thumbnail?input=photo.jpg&width=36&format=png"
+        let sig = try signature(keyHex: key, saltHex: salt, path: path)
+        let signed = try server.request("GET", "/" + sig + path)
+        #expect(signed.status == 200 && signed.headers["content-type"] == "image/png", "\(signed.status) \(signed.text)")
+        try signed.body.write(to: URL(fileURLWithPath: dir + "/signed.png"))
+        #expect(CLI.identify(dir + "/signed.png")?.width == 36)
+        #expect(try server.request("GET", path).status == 403)
+        #expect(try server.request("GET", "/" + sig + path.replacingOccurrences(of: "36", with: "37")).status == 403)
+
+        let photo = Fixtures.photo
+        let anonymous = try server.request("POST", "/run/thumbnail?width=20", body: photo)
+        #expect(anonymous.status == 401 && anonymous.headers["www-authenticate"] == "Bearer", "\(anonymous.text)")
+        #expect(try server.request("POST", "/run/thumbnail?width=20", body: photo, headers: ["Authorization: Bearer wrong"]).status == 401)
+        #expect(try server.request("POST", "/run/thumbnail?width=20", body: photo, headers: ["Authorization: Bearer s3cret"]).status == 200)
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
 }
