@@ -18,6 +18,8 @@ TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libim
 TEST_PKGS += zsh fish
 # The HTTP client of the `sumi serve` tests.
 TEST_PKGS += curl
+# Parses deploy/kubernetes/*.yaml in a test.
+TEST_PKGS += python3-yaml
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).
 TEST_PKGS += $(if $(shell command -v rustc),,rustc)
 BENCH_PKGS := hyperfine libvips-tools time img2pdf
