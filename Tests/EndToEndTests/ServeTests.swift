@@ -111,6 +111,8 @@ import Testing
         let server = try ServeServer(["--workers", "1", "--pipelines", try slowPipelines(in: dir)], folder: dir)
         let running = try server.start("POST", "/run/slow", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
+        kill(server.process.processIdentifier, SIGTERM)
+        #expect(running.0.isRunning, "the run ended before SIGTERM: the drain was not exercised")
         let status = server.stop(SIGTERM, seconds: 120)
         let answer = server.finish(running)
         #expect(answer.status == 200 && answer.body.starts(with: [0x89, 0x50]), "\(answer.status) \(answer.text.prefix(200))")
@@ -122,7 +124,8 @@ import Testing
         let dir = try CLI.temporaryFolder("serve-crash")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let server = try ServeServer(["--workers", "1", "--pipelines", try slowPipelines(in: dir)], folder: dir)
-        let running = try server.start("POST", "/run/slow", body: Fixtures.photo)
+        // The huge run lasts long enough in any build to be caught running.
+        let running = try server.start("POST", "/run/huge", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
         let workers = server.workers
         #expect(workers.count == 1, "\(workers)")
@@ -132,7 +135,7 @@ import Testing
         let next = try server.request("POST", "/run/thumbnail?width=40", body: Fixtures.photo)
         #expect(next.status == 200 && next.headers["content-type"] == "image/jpeg", "\(next.text)")
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 1)
-        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"slow\",status=\"500\"}") == 1)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"huge\",status=\"500\"}") == 1)
         #expect(server.workers.count == 1 && server.workers != workers)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
