@@ -342,4 +342,18 @@ import Testing
         #expect(try server.request("POST", "/run/thumbnail?width=20", body: photo, headers: ["Authorization: Bearer s3cret"]).status == 200)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
+
+    @Test func aRunOverTheMemoryLimitIs422AndItsWorkerReplaced() throws {
+        let dir = try CLI.temporaryFolder("serve-memory")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // An idle worker holds about 16 MB; the huge run passes 24 MB within a fraction of a second.
+        let server = try ServeServer(["--workers", "1", "--max-memory", "24", "--pipelines", try slowPipelines(in: dir)], folder: dir)
+        let started = Date()
+        let over = try server.request("POST", "/run/huge", body: Fixtures.photo)
+        #expect(over.status == 422 && over.text.contains("--max-memory"), "\(over.status) \(over.text)")
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(try server.request("POST", "/run/thumbnail?width=20", body: Fixtures.photo).status == 200)
+        #expect(try server.metric("sumi_serve_worker_restarts_total") == 1)
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
 }

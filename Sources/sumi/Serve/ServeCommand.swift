@@ -26,6 +26,7 @@ enum ServeCommand {
                               also the longest drain after SIGTERM.
       --max-body BYTES        Largest request body (default 100000000; over: 413).
       --max-pixels N          Most pixels of a decoded image (default and largest 50000000).
+      --max-memory MB         Most resident memory of one worker (default 4096; over it: 422).
       --connections N         Most connections at once (default 1024).
       --idle-timeout S        Seconds a connection may stay idle (default 30).
       --token TOKEN           POST /run needs "Authorization: Bearer TOKEN" (or set SUMI_SERVE_TOKEN,
@@ -55,7 +56,7 @@ enum ServeCommand {
             let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped)
             guard !catalog.entries.isEmpty else { throw SumiError.usage("no pipelines to serve (give --pipelines DIR)") }
             let metrics = ServeMetrics()
-            let pool = try WorkerPool(workers: options.workers, queueLimit: options.queue, metrics: metrics)
+            let pool = try WorkerPool(workers: options.workers, queueLimit: options.queue, memoryLimit: options.maxMemory << 20, metrics: metrics)
             let router = ServeRouter(catalog: catalog, pool: pool, metrics: metrics, options: options)
             var settings = HTTPDaemon.Settings()
             settings.address = options.address

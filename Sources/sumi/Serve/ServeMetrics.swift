@@ -81,7 +81,7 @@ final class ServeMetrics: Sendable {
         lines.append("sumi_serve_bodies_refused_total \(refusedBodies)")
         family("sumi_serve_slow_clients_closed_total", "counter", "Connections closed for a request head not complete in time or a body too slow.")
         lines.append("sumi_serve_slow_clients_closed_total \(slowClients)")
-        family("sumi_serve_worker_restarts_total", "counter", "Workers replaced after a crash or a time-out.")
+        family("sumi_serve_worker_restarts_total", "counter", "Workers replaced after a crash, a time-out or running over --max-memory.")
         lines.append("sumi_serve_worker_restarts_total \(s.workerRestarts)")
         family("sumi_serve_worker_timeouts_total", "counter", "Workers killed for running over --timeout.")
         lines.append("sumi_serve_worker_timeouts_total \(s.workerTimeouts)")

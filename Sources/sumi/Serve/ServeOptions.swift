@@ -25,13 +25,15 @@ struct ServeOptions {
     var headerTimeout = 10
     /// Bytes per second a body must average after its first second.
     var minBodyRate = 16384
+    /// The most resident memory of one worker, in MB.
+    var maxMemory = SafeMode.maxResident >> 20
     /// The bearer token `POST /run` needs (`--token`, or `SUMI_SERVE_TOKEN`).
     var token: String?
     /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
     var signature: URLSignature?
 
     static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
-                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt"]
+                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt", "--max-memory"]
 
     static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
@@ -85,6 +87,7 @@ struct ServeOptions {
                 options.maxPixelsGiven = true
             case "--connections": options.connectionLimit = try number(1, 100_000)
             case "--header-timeout": options.headerTimeout = try number(1, 3600)
+            case "--max-memory": options.maxMemory = try number(1, 1 << 20)
             case "--token":
                 guard !value.isEmpty else { throw SumiError.usage("--token needs a value") }
                 options.token = value

@@ -216,6 +216,9 @@ final class ServeRouter: Sendable {
         case .crashed(let how):
             error(request, 500, "the run crashed: \(how); the worker was replaced")
             return (500, 0)
+        case .overMemory(let bytes):
+            error(request, 422, "the run used more than \(bytes >> 20) MB of memory, more than the limit of \(options.maxMemory) MB (--max-memory); stopped")
+            return (422, 0)
         case .answer(let reply):
             let status = Int(reply["status"]?.numberValue ?? 500)
             guard status == 200 else {

@@ -5,8 +5,9 @@ import SumiEngine
 import SumiKit
 
 /// The worker processes of `sumi serve` and the queue in front of them: one thread per worker takes
-/// the next job, sends it to its process and hands the outcome back. A worker that crashes or runs
-/// over the job's deadline is killed and replaced; the job gets `.crashed` or `.timedOut`.
+/// the next job, sends it to its process and hands the outcome back. A worker that crashes, runs
+/// over the job's deadline or over the memory limit is killed and replaced; the job gets `.crashed`,
+/// `.timedOut` or `.overMemory`.
 final class WorkerPool: @unchecked Sendable {
     /// One request for a worker.
     struct Job: Sendable {
@@ -24,11 +25,14 @@ final class WorkerPool: @unchecked Sendable {
     private var closed = false
 
     let queueLimit: Int
+    /// The most resident memory of one worker, in bytes.
+    let memoryLimit: Int
     let metrics: ServeMetrics
 
     /// Starts `workers` processes (failing if the first cannot start) and their threads.
-    init(workers: Int, queueLimit: Int, metrics: ServeMetrics) throws(SumiError) {
+    init(workers: Int, queueLimit: Int, memoryLimit: Int, metrics: ServeMetrics) throws(SumiError) {
         self.queueLimit = queueLimit
+        self.memoryLimit = memoryLimit
         self.metrics = metrics
         var processes: [WorkerProcess] = []
         for _ in 0..<workers { processes.append(try WorkerProcess.spawn()) }
@@ -82,7 +86,7 @@ final class WorkerPool: @unchecked Sendable {
                 outcome = .timedOut
             } else if let process = box.process {
                 sent = true
-                outcome = process.run(job.request, milliseconds: left)
+                outcome = process.run(job.request, milliseconds: left, memoryLimit: memoryLimit)
             } else {
                 outcome = .crashed("no worker could be started")
             }
@@ -91,7 +95,7 @@ final class WorkerPool: @unchecked Sendable {
             switch outcome {
             case .answer: break
             case .timedOut: if sent { replace(box, timedOut: true) }
-            case .crashed: replace(box, timedOut: false)
+            case .crashed, .overMemory: replace(box, timedOut: false)
             }
         }
     }

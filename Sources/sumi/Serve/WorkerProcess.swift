@@ -15,6 +15,8 @@ final class WorkerProcess {
         /// The worker ended or broke the protocol; the text says how.
         case crashed(String)
         case timedOut
+        /// The worker's resident memory passed the limit (in bytes); it was killed.
+        case overMemory(Int)
     }
 
     let pid: pid_t
@@ -93,18 +95,37 @@ final class WorkerProcess {
         return WorkerProcess(pid: pid, requests: down[1], answers: up[0])
     }
 
-    /// Sends one request and waits for its answer, at most `milliseconds`.
-    func run(_ request: JSONValue, milliseconds: Int) -> Outcome {
+    /// Sends one request and waits for its answer, at most `milliseconds`, looking at the worker's
+    /// resident memory ten times a second: over `memoryLimit` bytes, the worker is killed.
+    func run(_ request: JSONValue, milliseconds: Int, memoryLimit: Int) -> Outcome {
         do { try FileIO.writeAll(requests, Array((request.serialized() + "\n").utf8), path: "worker pipe") } catch {
             return .crashed(ending())
         }
-        switch reader.next(milliseconds: milliseconds) {
-        case .line(let line):
-            guard let answer = try? JSONParser.parse(line) else { return .crashed("the worker answered something not JSON") }
-            return .answer(answer)
-        case .closed: return .crashed(ending())
-        case .timedOut: return .timedOut
+        let end = BatchPlan.now() + Double(milliseconds) / 1000
+        while true {
+            let left = Int((end - BatchPlan.now()) * 1000)
+            if left <= 0 { return .timedOut }
+            switch reader.next(milliseconds: min(left, 100)) {
+            case .line(let line):
+                guard let answer = try? JSONParser.parse(line) else { return .crashed("the worker answered something not JSON") }
+                return .answer(answer)
+            case .closed: return .crashed(ending())
+            case .timedOut:
+                let resident = residentBytes()
+                if resident > memoryLimit {
+                    terminate()
+                    return .overMemory(resident)
+                }
+            }
         }
+    }
+
+    /// The worker's resident memory, from /proc/PID/statm (0 when it cannot be read).
+    func residentBytes() -> Int {
+        guard let bytes = try? FileIO.read("/proc/\(pid)/statm", limit: 4096) else { return 0 }
+        let fields = String(decoding: bytes, as: UTF8.self).split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     /// Kills the worker (if it still runs) and reaps it.
