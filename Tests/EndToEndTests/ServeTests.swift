@@ -66,6 +66,9 @@ import Testing
         let bad = try server.request("POST", "/run/thumbnail?width=wide", body: Fixtures.photo)
         #expect(bad.status == 400 && bad.json?["parameter"] as? String == "width", "\(bad.text)")
         #expect((bad.json?["error"] as? String)?.contains("wide") == true, "\(bad.text)")
+        let elsewhere = try server.request("POST", "/run/thumbnail?photo.path=/etc/passwd", body: Fixtures.photo)
+        #expect(elsewhere.status == 400 && elsewhere.json?["parameter"] as? String == "path", "\(elsewhere.text)")
+        #expect((elsewhere.json?["error"] as? String)?.contains("reads only its own files") == true, "\(elsewhere.text)")
         let output = try server.request("POST", "/run/thumbnail?output=/etc/x.jpg", body: Fixtures.photo)
         #expect(output.status == 400 && output.json?["parameter"] as? String == "output", "\(output.text)")
         let foreign = try server.request("POST", "/run/thumbnail", body: garbage)
@@ -91,15 +94,16 @@ import Testing
 
         // /metrics counts what was sent.
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"200\"}") == 2)
-        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"400\"}") == 3)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"400\"}") == 4)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"415\"}") == 1)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"unknown\",status=\"404\"}") == 1)
         #expect(try server.metric("sumi_serve_bodies_refused_total") == 1)
-        #expect(try server.metric("sumi_serve_request_seconds_count") == 7)
+        #expect(try server.metric("sumi_serve_request_seconds_count") == 8)
         #expect(try server.metric("sumi_serve_in_flight") == 0)
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 0)
-        // The bodies the workers were given: two photos, the bad-parameter one, the garbage.
-        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(3 * photoBytes + 5000))
+        // The bodies the workers were given: two photos, the bad-parameter one, the one reading
+        // elsewhere, the garbage.
+        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(4 * photoBytes + 5000))
         #expect(try server.metric("sumi_serve_sent_bytes_total") == Double(thumb.body.count + png.body.count))
         #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
         #expect(server.stop(SIGTERM, seconds: 30) == 0)

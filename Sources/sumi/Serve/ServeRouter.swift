@@ -222,9 +222,13 @@ final class ServeRouter: Sendable {
         case .answer(let reply):
             let status = Int(reply["status"]?.numberValue ?? 500)
             guard status == 200 else {
-                // The worker's messages are those of `sumi run --set`; here the values come from the query.
-                let message = (reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
+                // The worker's messages are those of `sumi run --safe --set`: here the values come from the
+                // query and the files from the request, and the server's paths are not shown.
+                var message = (reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
                     .replacing("--set names", with: "the query names").replacing("--set: ", with: "")
+                    .replacing("--safe: reads only the files given with -i (or below a folder given)",
+                               with: "a request reads only its own files (and those below --root)")
+                if let root = options.root { message = message.replacing(root + "/", with: "") }
                 error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
                 return (status, 0)
             }
