@@ -141,6 +141,12 @@ import Testing
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 1)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"huge\",status=\"500\"}") == 1)
         #expect(server.workers.count == 1 && server.workers != workers)
+        // A worker that dies while idle costs no request: it is replaced before the next one.
+        for pid in server.workers { kill(pid, SIGKILL) }
+        usleep(200_000)
+        let after = try server.request("POST", "/run/thumbnail?width=40", body: Fixtures.photo)
+        #expect(after.status == 200, "\(after.status) \(after.text)")
+        #expect(try server.metric("sumi_serve_worker_restarts_total") == 2)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
 

@@ -79,6 +79,8 @@ final class WorkerPool: @unchecked Sendable {
                 return queue.removeFirst()
             }
             guard let job else { return }
+            // A worker that died while idle is replaced before it is given the job.
+            if let process = box.process, !process.isAlive { replace(box, timedOut: false) }
             let left = Int((job.deadline - BatchPlan.now()) * 1000)
             var sent = false
             let outcome: WorkerProcess.Outcome

@@ -128,6 +128,17 @@ final class WorkerProcess {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
+    /// Whether the worker still runs (reaping it when it has ended).
+    var isAlive: Bool {
+        guard !reaped else { return false }
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid {
+            reaped = true
+            return false
+        }
+        return true
+    }
+
     /// Kills the worker (if it still runs) and reaps it.
     func terminate() {
         guard !reaped else { return }
