@@ -26,7 +26,7 @@ BENCH_PKGS := hyperfine libvips-tools time img2pdf
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge
 
-.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan test-parity
+.PHONY: all deps test-deps bench-deps build demo test bench examples samples clean test-cluster install fuzz test-asan test-parity test-serve
 
 all: build
 
@@ -59,6 +59,12 @@ build: deps
 	$(SWIFT) build -c $(CONFIG) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 -include Makefile.plugins
+
+# `sumi serve` under load and faults on loopback: 10,000 mixed requests at concurrency 64, 500
+# connections that never finish their head, vanishing clients; answers, /metrics, memory, leftovers
+# and SIGTERM checked (tools/serve-load.py, docs/service.md).
+test-serve: build
+	python3 tools/serve-load.py --sumi $(BIN)
 
 demo: build
 	@mkdir -p out
