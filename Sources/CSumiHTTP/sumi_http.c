@@ -427,7 +427,6 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, server},
         {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, server},
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, server},
-        {MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, NULL},
         {MHD_OPTION_END, 0, NULL},
     };
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;

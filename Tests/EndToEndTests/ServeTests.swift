@@ -366,4 +366,14 @@ import Testing
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 1)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
     }
+
+    @Test func aSecondServerOnTheSamePortIsRefused() throws {
+        let dir = try CLI.temporaryFolder("serve-port")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let server = try ServeServer(["--workers", "1"], folder: dir)
+        // It shared the port (SO_REUSEPORT) and split the traffic with the first.
+        let second = try ProcessRunner.run("/usr/bin/timeout", ["20", CLI.binary, "serve", "--listen", "127.0.0.1:\(server.port)", "--workers", "1"])
+        #expect(second.status == 2 && second.stderr.contains("Address already in use"), "\(second.status) \(second.stderr)")
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+    }
 }
