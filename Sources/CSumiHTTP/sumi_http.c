@@ -1,5 +1,5 @@
 #define _GNU_SOURCE
-#include "sumi_http.h"
+#include "sumi_http_internal.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,64 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* One connection, as the sweeper sees it (guarded by the server's clients_lock). */
-struct sumi_http_client {
-    int fd;
-    double since;             /* when the wait for the current request's head began */
-    double head_at;           /* when the head arrived; 0 while it has not */
-    unsigned long long body;  /* body bytes of the current request so far */
-    int uploading;            /* the head arrived and the body is arriving */
-    int closing;              /* shut down by the sweeper */
-    struct sumi_http_client *prev, *next;
-};
-
-struct sumi_http_server {
-    struct MHD_Daemon *daemon;
-    pthread_mutex_t clients_lock;
-    struct sumi_http_client *clients;
-    pthread_t sweeper;
-    int sweeping;
-    atomic_int stopping;
-    double header_timeout;
-    double min_body_rate;
-    atomic_ullong slow_closed;
-    sumi_http_handler handler;
-    void *context;
-    unsigned long long max_body;
-    char *temporary_base;
-    atomic_ullong refused;
-};
-
-struct sumi_http_request {
-    struct sumi_http_server *server;
-    struct sumi_http_client *client;
-    struct MHD_Connection *connection;
-    char *uri;              /* as the client sent it, query included */
-    char *method;
-    char *path;
-    char *folder;
-    char *body_path;
-    int body_fd;
-    unsigned long long body_size;
-    int too_large;          /* answered early (413, or 400 for a broken form): the rest of the body is dropped */
-    int dispatched;         /* handed to the handler */
-    int suspended;
-    int answered;           /* sumi_http_respond called */
-    char **query;           /* name, value, name, value... */
-    size_t query_count;
-    struct MHD_PostProcessor *form; /* multipart/form-data */
-    char **files;           /* field, path, field, path... */
-    size_t file_count;
-    int file_fd;            /* the file part being written */
-    int part_empty;         /* the current part has no byte yet */
-    int text_open;          /* the last query entry is a form text field still arriving */
-    int form_failed;
-    int is_form;
-    pthread_mutex_t lock;
-    struct MHD_Response *answer;
-    unsigned status;
-};
-
 static int remove_entry(const char *path, const struct stat *info, int flag, struct FTW *walk) {
     (void)info; (void)flag; (void)walk;
     remove(path);
@@ -85,82 +27,10 @@ static void remove_folder(const char *folder) {
     if (folder) nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* Appends a pair to a list of name, value, name, value... */
-static int append_pair(char ***list, size_t *count, const char *name, const char *value) {
-    char **grown = realloc(*list, (*count + 1) * 2 * sizeof(char *));
-    if (!grown) return -1;
-    *list = grown;
-    grown[*count * 2] = strdup(name ? name : "");
-    grown[*count * 2 + 1] = strdup(value ? value : "");
-    if (!grown[*count * 2] || !grown[*count * 2 + 1]) {
-        free(grown[*count * 2]);
-        free(grown[*count * 2 + 1]);
-        return -1;
-    }
-    (*count)++;
-    return 0;
-}
-
 static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const char *key, const char *value) {
     (void)kind;
     struct sumi_http_request *request = cls;
-    return append_pair(&request->query, &request->query_count, key, value) == 0 ? MHD_YES : MHD_NO;
-}
-
-static int write_all(int fd, const char *at, size_t size) {
-    while (size > 0) {
-        ssize_t written = write(fd, at, size);
-        if (written < 0 && errno == EINTR) continue;
-        if (written <= 0) return -1;
-        at += written;
-        size -= (size_t)written;
-    }
-    return 0;
-}
-
-/* One piece of a multipart/form-data body: file parts go to files `upload-N` in the request's folder,
-   text parts join the query's pairs. */
-static enum MHD_Result on_form_part(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
-                                    const char *content_type, const char *transfer_encoding, const char *data,
-                                    uint64_t off, size_t size) {
-    (void)kind; (void)content_type; (void)transfer_encoding;
-    struct sumi_http_request *request = cls;
-    if (filename) {
-        request->text_open = 0;
-        if (off == 0 && !(request->file_fd >= 0 && request->part_empty)) {
-            if (request->file_fd >= 0) close(request->file_fd);
-            char path[4200];
-            snprintf(path, sizeof path, "%s/upload-%zu", request->folder, request->file_count);
-            request->file_fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            if (request->file_fd < 0 || append_pair(&request->files, &request->file_count, key, path) != 0) {
-                request->form_failed = 1;
-                return MHD_NO;
-            }
-            request->part_empty = 1;
-        }
-        if (size > 0) {
-            request->part_empty = 0;
-            if (write_all(request->file_fd, data, size) != 0) { request->form_failed = 1; return MHD_NO; }
-        }
-        return MHD_YES;
-    }
-    if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
-    size_t last = request->query_count;
-    if (off == 0 || !request->text_open || last == 0) {
-        if (append_pair(&request->query, &request->query_count, key, "") != 0) { request->form_failed = 1; return MHD_NO; }
-        request->text_open = 1;
-        last = request->query_count;
-    }
-    if (size > 0) {
-        char **value = &request->query[(last - 1) * 2 + 1];
-        size_t length = strlen(*value);
-        char *grown = realloc(*value, length + size + 1);
-        if (!grown) { request->form_failed = 1; return MHD_NO; }
-        memcpy(grown + length, data, size);
-        grown[length + size] = 0;
-        *value = grown;
-    }
-    return MHD_YES;
+    return sumi_http_append_pair(&request->query, &request->query_count, key, value) == 0 ? MHD_YES : MHD_NO;
 }
 
 static void free_request(struct sumi_http_request *request) {
@@ -180,74 +50,6 @@ static void free_request(struct sumi_http_request *request) {
     if (request->answer) MHD_destroy_response(request->answer);
     pthread_mutex_destroy(&request->lock);
     free(request);
-}
-
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* Tracks connections for the sweeper: added when accepted, removed before libmicrohttpd closes them. */
-static void on_connection(void *cls, struct MHD_Connection *connection, void **socket_context,
-                          enum MHD_ConnectionNotificationCode code) {
-    struct sumi_http_server *server = cls;
-    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
-        struct sumi_http_client *client = calloc(1, sizeof *client);
-        if (!client || !info) { free(client); return; }
-        client->fd = info->connect_fd;
-        client->since = now_seconds();
-        pthread_mutex_lock(&server->clients_lock);
-        client->next = server->clients;
-        if (server->clients) server->clients->prev = client;
-        server->clients = client;
-        pthread_mutex_unlock(&server->clients_lock);
-        *socket_context = client;
-    } else if (*socket_context) {
-        struct sumi_http_client *client = *socket_context;
-        pthread_mutex_lock(&server->clients_lock);
-        if (client->prev) client->prev->next = client->next; else server->clients = client->next;
-        if (client->next) client->next->prev = client->prev;
-        pthread_mutex_unlock(&server->clients_lock);
-        free(client);
-        *socket_context = NULL;
-    }
-}
-
-/* Every 200 ms: shuts down (libmicrohttpd then closes) connections whose request head is not complete
-   within the header time-out, and uploads slower than the least body rate after their first second. */
-static void *sweep(void *cls) {
-    struct sumi_http_server *server = cls;
-    while (!atomic_load(&server->stopping)) {
-        struct timespec pause = {0, 200000000};
-        nanosleep(&pause, NULL);
-        double now = now_seconds();
-        pthread_mutex_lock(&server->clients_lock);
-        for (struct sumi_http_client *c = server->clients; c; c = c->next) {
-            if (c->closing) continue;
-            int slow_head = c->head_at == 0 && now - c->since > server->header_timeout;
-            double body_time = now - c->head_at - 1;
-            int slow_body = c->uploading && body_time > 0 && (double)c->body < server->min_body_rate * body_time;
-            if (slow_head || slow_body) {
-                c->closing = 1;
-                shutdown(c->fd, SHUT_RDWR);
-                atomic_fetch_add(&server->slow_closed, 1);
-            }
-        }
-        pthread_mutex_unlock(&server->clients_lock);
-    }
-    return NULL;
-}
-
-static void client_update(struct sumi_http_request *request, int head, unsigned long long bytes, int uploading) {
-    struct sumi_http_client *client = request->client;
-    if (!client) return;
-    pthread_mutex_lock(&request->server->clients_lock);
-    if (head) client->head_at = now_seconds();
-    client->body += bytes;
-    client->uploading = uploading;
-    pthread_mutex_unlock(&request->server->clients_lock);
 }
 
 static enum MHD_Result queue_plain(struct MHD_Connection *connection, unsigned status, const char *json) {
@@ -304,7 +106,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         *state = request;
         const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
         request->client = info ? info->socket_context : NULL;
-        client_update(request, 1, 0, strcmp(method, "POST") == 0);
+        sumi_http_client_update(request, 1, 0, strcmp(method, "POST") == 0);
         MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
         if (strcmp(method, "POST") == 0) {
             const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
@@ -320,7 +122,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
             const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
             if (type && strncasecmp(type, "multipart/form-data", 19) == 0) {
                 request->is_form = 1;
-                request->form = MHD_create_post_processor(connection, 64 * 1024, on_form_part, request);
+                request->form = MHD_create_post_processor(connection, 64 * 1024, sumi_http_on_form_part, request);
                 if (!request->form) {
                     request->too_large = 1; /* answered: the rest of the body is dropped */
                     return queue_plain(connection, 400, "{\"error\":\"a multipart/form-data body without a boundary\"}\n");
@@ -342,7 +144,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         if (request->body_fd < 0 && !request->form) return MHD_YES; /* a body on GET: ignored */
         if (request->body_size + size > server->max_body) return refuse_body(request);
         request->body_size += size;
-        client_update(request, 0, size, 1);
+        sumi_http_client_update(request, 0, size, 1);
         if (request->form) {
             if (request->form_failed) return MHD_YES;
             if (MHD_post_process(request->form, upload_data, size) != MHD_YES) {
@@ -352,13 +154,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
             }
             return MHD_YES;
         }
-        if (write_all(request->body_fd, upload_data, size) != 0)
+        if (sumi_http_write_all(request->body_fd, upload_data, size) != 0)
             return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
         return MHD_YES;
     }
     if (!request->dispatched) {
         request->dispatched = 1;
-        client_update(request, 0, 0, 0);
+        sumi_http_client_update(request, 0, 0, 0);
         if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
         /* Destroying the form's processor hands over its last part, so the part's file closes after. */
         if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
@@ -389,7 +191,7 @@ static void on_completed(void *cls, struct MHD_Connection *connection, void **st
     if (request && request->client) {
         /* The next request on this connection has the header time-out from now. */
         pthread_mutex_lock(&server->clients_lock);
-        request->client->since = now_seconds();
+        request->client->since = sumi_http_now();
         request->client->head_at = 0;
         request->client->body = 0;
         request->client->uploading = 0;
@@ -425,7 +227,7 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         {MHD_OPTION_CONNECTION_LIMIT, options->connection_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, options->idle_timeout, NULL},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, server},
-        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)on_connection, server},
+        {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)sumi_http_on_connection, server},
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, server},
         {MHD_OPTION_END, 0, NULL},
     };
@@ -440,7 +242,7 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         free(server);
         return NULL;
     }
-    server->sweeping = pthread_create(&server->sweeper, NULL, sweep, server) == 0;
+    server->sweeping = pthread_create(&server->sweeper, NULL, sumi_http_sweep, server) == 0;
     return server;
 }
 
