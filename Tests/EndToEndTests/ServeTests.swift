@@ -153,7 +153,7 @@ import Testing
     @Test func aFullQueueIs503AndARunOverTheTimeoutIs504() throws {
         let dir = try CLI.temporaryFolder("serve-limits")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let server = try ServeServer(["--workers", "1", "--queue", "1", "--timeout", "4", "--pipelines", try slowPipelines(in: dir)],
+        let server = try ServeServer(["--workers", "1", "--queue", "1", "--timeout", "8", "--pipelines", try slowPipelines(in: dir)],
                                      folder: dir)
         let running = try server.start("POST", "/run/huge", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
