@@ -18,6 +18,8 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
 BUILD_PKGS += liblcms2-dev libheif-dev
 # TIFF and GIF input (BMP is read by our own code; gdk-pixbuf remains for the other formats its loaders bring).
 BUILD_PKGS += libtiff-dev libgif-dev
+# `sumi serve`: the HTTP daemon.
+BUILD_PKGS += libmicrohttpd-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.
@@ -26,6 +28,10 @@ TEST_PKGS += libtiff-tools
 TEST_PKGS += libvips-tools
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
+# The HTTP client of the `sumi serve` tests.
+TEST_PKGS += curl
+# Parses deploy/kubernetes/*.yaml in a test.
+TEST_PKGS += python3-yaml
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).
 TEST_PKGS += $(if $(shell command -v rustc),,rustc)
 BENCH_PKGS := hyperfine libvips-tools time img2pdf
@@ -39,7 +45,7 @@ PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
 .PHONY: all deps test-deps bench-deps package-deps build demo test bench examples samples clean test-cluster install uninstall \
-        deb test-package image fuzz test-asan test-parity conformance
+        deb test-package image fuzz test-asan test-parity conformance test-serve
 
 all: build
 
@@ -75,6 +81,12 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 -include Makefile.plugins
+
+# `sumi serve` under load and faults on loopback: 10,000 mixed requests at concurrency 64, 500
+# connections that never finish their head, vanishing clients; answers, /metrics, memory, leftovers
+# and SIGTERM checked (tools/serve-load.py, docs/service.md).
+test-serve: build
+	python3 tools/serve-load.py --sumi $(BIN)
 
 demo: build
 	@mkdir -p out

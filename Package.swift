@@ -44,6 +44,9 @@ let package = Package(
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.
         .target(name: "CSumiICU", path: "Sources/CSumiICU", linkerSettings: [.linkedLibrary("icuuc")]),
+        // libmicrohttpd for `sumi serve`: its MHD_start_daemon is variadic, and request bodies arrive
+        // through a callback; the shim starts the daemon and streams bodies into files.
+        .target(name: "CSumiHTTP", path: "Sources/CSumiHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
         // The versioned C ABI between the host and plugin libraries.
         .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
         // The version string from the VERSION file.
@@ -86,7 +89,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "sumi",
-            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage", "CSumiHTTP"],
             path: "Sources/sumi"
         ),
 

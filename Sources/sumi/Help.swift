@@ -28,6 +28,7 @@ enum Help {
       schema     Print a JSON Schema of manifests, with every stage's parameters (for editors).
       graph      Print the stage graph as Graphviz DOT (--svg: rendered by dot).
       completion Print a shell completion script (stages and parameters from their descriptors).
+      serve      Serve the pipelines over HTTP (see 'sumi serve --help' and docs/service.md).
 
     EXAMPLES
       sumi run pipelines/thumbnail.json -i photo.jpg -o thumb.png --set width=256
@@ -170,6 +171,7 @@ enum Help {
         case "inspect": inspect
         case "schema": schema
         case "graph": graph
+        case "serve": ServeCommand.help
         default: nil
         }
     }

@@ -1,0 +1,109 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiEngine
+import SumiKit
+
+/// The options of `sumi serve`.
+struct ServeOptions {
+    var address = "127.0.0.1"
+    var port: UInt16 = 8080
+    var pipelineFolders: [String] = []
+    /// The folder requests may read files below (besides their own uploads).
+    var root: String?
+    var workers = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    var queue = 64
+    /// Seconds from a request's arrival to its answer; also the drain time after SIGTERM.
+    var timeout = 60
+    var maxBody = 100_000_000
+    var maxPixels = SafeMode.maxPixels
+    var maxPixelsGiven = false
+    var connectionLimit = 1024
+    /// Seconds a connection may stay idle.
+    var idleTimeout = 30
+    /// Seconds for a request's head.
+    var headerTimeout = 10
+    /// Bytes per second a body must average after its first second.
+    var minBodyRate = 16384
+    /// The most resident memory of one worker, in MB.
+    var maxMemory = SafeMode.maxResident >> 20
+    /// The bearer token `POST /run` needs (`--token`, or `SUMI_SERVE_TOKEN`).
+    var token: String?
+    /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
+    var signature: URLSignature?
+
+    static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
+                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt", "--max-memory"]
+
+    static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
+        var options = ServeOptions()
+        if let token = getenv("SUMI_SERVE_TOKEN").map({ String(cString: $0) }), !token.isEmpty { options.token = token }
+        var keyHex: String?, saltHex: String?
+        var i = 0
+        while i < argv.count {
+            var name = argv[i]
+            var inline: String?
+            if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard names.contains(name) else {
+                throw SumiError.usage("unknown option \(name) for 'sumi serve'\(NameSuggestion.hint(name, in: names)) (try 'sumi serve --help')")
+            }
+            let value: String
+            if let inline { value = inline } else {
+                guard i + 1 < argv.count else { throw SumiError.usage("option \(name) needs a value") }
+                i += 1
+                value = argv[i]
+            }
+            func number(_ low: Int, _ high: Int) throws(SumiError) -> Int {
+                guard let n = Int(value), n >= low, n <= high else {
+                    throw SumiError.usage("\(name) needs a whole number from \(low) to \(high), got \"\(value)\"")
+                }
+                return n
+            }
+            switch name {
+            case "--listen":
+                guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]),
+                      colon != value.startIndex else {
+                    throw SumiError.usage("--listen needs ADDRESS:PORT (an IPv4 address; port 0 picks a free one), got \"\(value)\"")
+                }
+                options.address = String(value[..<colon])
+                options.port = port
+            case "--pipelines":
+                guard FileIO.isDirectory(value) else { throw SumiError.usage("--pipelines \(value): not a folder") }
+                options.pipelineFolders.append(value)
+            case "--root":
+                guard FileIO.isDirectory(value), let root = SafePaths.canonical(value) else {
+                    throw SumiError.usage("--root \(value): not a folder")
+                }
+                options.root = root
+            case "--workers": options.workers = try number(1, 256)
+            case "--queue": options.queue = try number(1, 100_000)
+            case "--timeout": options.timeout = try number(1, 3600)
+            case "--max-body": options.maxBody = try number(1, 1 << 40)
+            case "--max-pixels":
+                options.maxPixels = try number(1, SafeMode.maxPixels)
+                options.maxPixelsGiven = true
+            case "--connections": options.connectionLimit = try number(1, 100_000)
+            case "--header-timeout": options.headerTimeout = try number(1, 3600)
+            case "--max-memory": options.maxMemory = try number(1, 1 << 20)
+            case "--token":
+                guard !value.isEmpty else { throw SumiError.usage("--token needs a value") }
+                options.token = value
+            case "--key": keyHex = value
+            case "--salt": saltHex = value
+            case "--min-body-rate": options.minBodyRate = try number(0, 1 << 30)
+            default: options.idleTimeout = try number(1, 3600)
+            }
+            i += 1
+        }
+        if keyHex != nil || saltHex != nil {
+            guard let keyHex, let saltHex, let signature = URLSignature(keyHex: keyHex, saltHex: saltHex) else {
+                throw SumiError.usage("--key and --salt go together, each in hexadecimal (the key not empty)")
+            }
+            options.signature = signature
+        }
+        return options
+    }
+}

@@ -1,0 +1,295 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiCodecs
+import SumiEngine
+import SumiKit
+import Synchronization
+
+/// Answers the requests of `sumi serve` (see docs/service.md): runs go to the worker pool, the rest
+/// is answered on the daemon's thread.
+final class ServeRouter: Sendable {
+    let catalog: PipelineCatalog
+    let pool: WorkerPool
+    let metrics: ServeMetrics
+    let options: ServeOptions
+    private let draining = Atomic<Bool>(false)
+    /// The daemon's counts: bodies refused with 413, slow clients closed (set once the daemon runs).
+    private let daemonCounts = Mutex<(@Sendable () -> (refused: Int, slow: Int))?>(nil)
+
+    /// The most bytes of the `Sumi-Report` header.
+    static let reportLimit = 4096
+
+    init(catalog: PipelineCatalog, pool: WorkerPool, metrics: ServeMetrics, options: ServeOptions) {
+        self.catalog = catalog
+        self.pool = pool
+        self.metrics = metrics
+        self.options = options
+    }
+
+    func countDaemon(_ counts: @escaping @Sendable () -> (refused: Int, slow: Int)) { daemonCounts.withLock { $0 = counts } }
+
+    /// From now on runs are refused with 503 and answers close their connection.
+    func startDraining() { draining.store(true, ordering: .sequentiallyConsistent) }
+    var isDraining: Bool { draining.load(ordering: .sequentiallyConsistent) }
+
+    func handle(_ request: HTTPRequest) {
+        var path = request.path
+        let method = request.method
+        // A signed URL: /SIGNATURE/run/…, the signature over the rest of the URI as sent.
+        var signed = false
+        if let signature = options.signature, let slash = path.dropFirst().firstIndex(of: "/"), path[slash...].hasPrefix("/run/") {
+            let segment = String(path[path.index(after: path.startIndex)..<slash])
+            let uri = request.uri
+            let rest = uri.hasPrefix("/" + segment + "/") ? String(uri.dropFirst(segment.count + 1)) : ""
+            guard signature.verifies(segment, path: rest) else { return error(request, 403, "the URL's signature does not match") }
+            signed = true
+            path = String(path[slash...])
+        }
+        if path.hasPrefix("/run/") {
+            if method == "POST", let token = options.token {
+                let given = request.header("Authorization") ?? ""
+                guard URLSignature.constantTimeEqual(Array(given.utf8), Array("Bearer \(token)".utf8)) else {
+                    return error(request, 401, "POST /run needs the header Authorization: Bearer TOKEN", extra: [("WWW-Authenticate", "Bearer")])
+                }
+            }
+            if method != "POST", options.signature != nil, !signed {
+                return error(request, 403, "GET /run needs a signed URL: /SIGNATURE/run/… (see docs/service.md)")
+            }
+            let name = String(path.dropFirst(5))
+            switch method {
+            case "POST": return run(request, name: name)
+            case "GET", "HEAD": return runFromRoot(request, name: name)
+            default: return error(request, 405, "\(method) /run: POST the image, or GET a file below --root", extra: [("Allow", "GET, HEAD, POST")])
+            }
+        }
+        guard method == "GET" || method == "HEAD" else {
+            return error(request, 405, "\(method) \(path): only GET is served here", extra: [("Allow", "GET, HEAD")])
+        }
+        switch path {
+        case "/healthz": json(request, 200, .object([("ok", .bool(true))]))
+        case "/readyz":
+            if !isDraining && pool.isReady(expected: options.workers) {
+                json(request, 200, .object([("ready", .bool(true))]))
+            } else {
+                error(request, 503, isDraining ? "draining: the server is stopping" : "not ready: a worker is restarting or the queue is full",
+                      extra: [("Retry-After", "1")])
+            }
+        case "/metrics":
+            let counts = daemonCounts.withLock { $0?() } ?? (refused: 0, slow: 0)
+            let text = metrics.text(queued: pool.queued, busy: pool.running, workers: pool.workers,
+                                    refusedBodies: counts.refused, slowClients: counts.slow)
+            respond(request, 200, [("Content-Type", "text/plain; version=0.0.4")], Array(text.utf8))
+        case "/pipelines": json(request, 200, catalog.listing())
+        default:
+            if path.hasPrefix("/pipelines/") {
+                let name = String(path.dropFirst("/pipelines/".count))
+                guard let entry = catalog.entries[name] else { return unknownPipeline(request, name) }
+                return json(request, 200, catalog.describe(entry))
+            }
+            error(request, 404, "no such endpoint: \(path) (see GET /pipelines, POST /run/{pipeline}, /healthz, /readyz, /metrics)")
+        }
+    }
+
+    /// `POST /run/{name}?NAME=VALUE&…` with the image as the body.
+    private func run(_ request: HTTPRequest, name: String) {
+        let arrival = BatchPlan.now()
+        let label = catalog.entries[name] == nil ? "unknown" : name
+        func refuse(_ status: Int, _ message: String, parameter: String? = nil, extra: [(String, String)] = []) {
+            error(request, status, message, parameter: parameter, extra: extra)
+            metrics.finish(pipeline: label, status: status, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
+        }
+        guard let entry = catalog.entries[name] else {
+            unknownPipeline(request, name)
+            return metrics.finish(pipeline: label, status: 404, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
+        }
+        if isDraining { return refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")]) }
+        guard let folder = request.folder, request.bodySize > 0 else {
+            return refuse(400, "no image: send the image as the request body (or as the form's \"input\" file)", parameter: "input")
+        }
+        // The files the run reads: the body, or the form's files named after path parameters.
+        var inputs: [String] = []
+        var reads: [String] = []
+        var fileSets: [JSONValue] = []
+        if request.isForm {
+            for (field, path) in request.files {
+                guard let param = entry.manifest.parameter(named: field), SafePaths.involvesPath(param.type), field != "output" else {
+                    let names = entry.manifest.params.filter { SafePaths.involvesPath($0.type) && $0.name != "output" }.map(\.name)
+                    return refuse(400, "the form's file field \"\(MessageText.cut(field))\" names no path parameter (path parameters: \(names.joined(separator: ", ")))", parameter: field)
+                }
+                reads.append(path)
+                if field == "input" {
+                    inputs.append(path)
+                } else if case .list = param.type {
+                    return refuse(400, "several files for \"\(field)\" are not served yet; only \"input\" takes a list", parameter: field)
+                } else if fileSets.contains(where: { $0.arrayValue?.first?.stringValue == field }) {
+                    return refuse(400, "one file for \"\(field)\", got several", parameter: field)
+                } else {
+                    fileSets.append(.array([.string(field), .string(path)]))
+                }
+            }
+            guard !inputs.isEmpty else { return refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
+            var takesList = false
+            if case .list? = entry.manifest.parameter(named: "input")?.type { takesList = true }
+            if inputs.count > 1 && !takesList {
+                return refuse(400, "one file for \"input\", got \(inputs.count) (this pipeline takes one image)", parameter: "input")
+            }
+        } else if let body = request.bodyPath {
+            inputs = [body]
+            reads = [body]
+        }
+        do throws(Refusal) {
+            let (description, output) = try describe(entry, inputs: inputs, reads: reads, fileSets: fileSets, query: request.query, folder: folder)
+            enqueue(request, name: name, arrival: arrival, description: description, output: output, folder: folder, bytesIn: request.bodySize)
+        } catch {
+            refuse(error.status, error.message, parameter: error.parameter)
+        }
+    }
+
+    /// A request refused before it runs.
+    struct Refusal: Error {
+        let status: Int
+        let message: String
+        var parameter: String?
+    }
+
+    /// The worker's request description and the output path: the query checked (`input` and
+    /// `output` are not settable, `format` picks the output's extension, `max-pixels` is the
+    /// server's), the run reading `inputs` and `reads` (uploaded files) and writing into `folder`.
+    func describe(_ entry: PipelineCatalog.Entry, inputs: [String], reads: [String], fileSets: [JSONValue],
+                  query: [(name: String, value: String)], folder: String) throws(Refusal) -> (JSONValue, String) {
+        var sets: [JSONValue] = fileSets
+        var ext = entry.outputExtension
+        for (key, value) in query {
+            switch key {
+            case "input", "output":
+                throw Refusal(status: 400, message: "\"\(key)\" cannot be set: the input is the request body, the output the answer", parameter: key)
+            case "format":
+                guard let format = ImageFormat(fileExtension: value), ImageFormat.writable.contains(format) else {
+                    let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
+                    throw Refusal(status: 400, message: "format: expected one of \(names), got \"\(MessageText.cut(value))\"", parameter: "format")
+                }
+                ext = value.lowercased()
+            default:
+                if key.hasSuffix(".max-pixels") {
+                    throw Refusal(status: 400, message: "max-pixels is the server's limit (--max-pixels), not a request's", parameter: key)
+                }
+                sets.append(.array([.string(key), .string(value)]))
+            }
+        }
+        if options.maxPixelsGiven {
+            for id in entry.decodeIDs { sets.append(.array([.string("\(id).max-pixels"), .string("\(options.maxPixels)")])) }
+        }
+        let output = folder + "/output." + ext
+        var description: [(String, JSONValue)] = [
+            ("manifest", .string(entry.path)), ("inputs", .array(inputs.map { .string($0) })), ("output", .string(output)),
+            ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
+        ]
+        if let root = options.root { description.append(("root", .string(root))) }
+        return (.object(description), output)
+    }
+
+    /// Queues a run (503 when the queue is full) and answers when it ends, with `headers` added to a
+    /// successful answer; `done` runs after the answer (or the refusal).
+    func enqueue(_ request: HTTPRequest, name: String, arrival: Double, description: JSONValue, output: String, folder: String,
+                 bytesIn: Int, headers: [(String, String)] = [], done: (@Sendable () -> Void)? = nil) {
+        metrics.start(bytesIn: bytesIn)
+        let job = WorkerPool.Job(request: description, deadline: arrival + Double(options.timeout)) { [self] outcome in
+            let (status, sent) = answer(request, outcome, output: output, folder: folder, headers: headers)
+            done?()
+            metrics.finish(pipeline: name, status: status, seconds: BatchPlan.now() - arrival, bytesOut: sent, started: true)
+        }
+        if !pool.submit(job) {
+            error(request, 503, "busy: \(options.queue) requests are waiting already; try again", extra: [("Retry-After", "1")])
+            done?()
+            metrics.finish(pipeline: name, status: 503, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: true)
+        }
+    }
+
+    /// Answers a run's outcome; returns the status and the bytes of output sent.
+    private func answer(_ request: HTTPRequest, _ outcome: WorkerProcess.Outcome, output: String, folder: String,
+                        headers extra: [(String, String)]) -> (Int, Int) {
+        switch outcome {
+        case .timedOut:
+            error(request, 504, "the run took longer than the limit of \(options.timeout) s (--timeout)")
+            return (504, 0)
+        case .crashed(let how):
+            error(request, 500, "the run crashed: \(how); the worker was replaced")
+            return (500, 0)
+        case .overMemory(let bytes):
+            error(request, 422, "the run used more than \(bytes >> 20) MB of memory, more than the limit of \(options.maxMemory) MB (--max-memory); stopped")
+            return (422, 0)
+        case .answer(let reply):
+            let status = Int(reply["status"]?.numberValue ?? 500)
+            guard status == 200 else {
+                // The worker's messages are those of `sumi run --safe --set`: here the values come from the
+                // query and the files from the request, and the server's paths are not shown.
+                var message = (reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
+                    .replacing("--set names", with: "the query names").replacing("--set: ", with: "")
+                    .replacing("--safe: reads only the files given with -i (or below a folder given)",
+                               with: "a request reads only its own files (and those below --root)")
+                if let root = options.root { message = message.replacing(root + "/", with: "") }
+                error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
+                return (status, 0)
+            }
+            let fd = open(output, O_RDONLY | O_CLOEXEC)
+            var info = stat()
+            guard fd >= 0, fstat(fd, &info) == 0 else {
+                if fd >= 0 { close(fd) }
+                error(request, 500, "the run wrote no output")
+                return (500, 0)
+            }
+            let format = reply["format"]?.stringValue ?? ""
+            let type = format == "pdf" ? "application/pdf" : ImageFormat(rawValue: format).map { "image/\($0.rawValue)" } ?? "application/octet-stream"
+            var headers = [("Content-Type", type)] + extra
+            if let report = reply["report"] { headers.append(("Sumi-Report", Self.compact(report))) }
+            respond(request, 200, headers, fd: fd, size: Int(info.st_size))
+            return (200, Int(info.st_size))
+        }
+    }
+
+    /// The run report for the `Sumi-Report` header: without the server's file paths, and at most
+    /// `reportLimit` bytes (the stage list goes first, then the outputs).
+    static func compact(_ report: JSONValue) -> String {
+        guard var members = report.objectValue else { return report.serialized() }
+        members = members.map { key, value in
+            guard key == "outputs", let outputs = value.arrayValue else { return (key, value) }
+            return (key, .array(outputs.map { output in .object((output.objectValue ?? []).filter { $0.0 != "path" }) }))
+        }
+        for dropped in ["", "stages", "outputs"] {
+            members.removeAll { $0.0 == dropped }
+            let text = JSONValue.object(members).serialized()
+            if text.utf8.count <= reportLimit { return text }
+        }
+        return JSONValue.object(members.filter { $0.0 == "pipeline" || $0.0 == "ok" }).serialized()
+    }
+
+    func unknownPipeline(_ request: HTTPRequest, _ name: String) {
+        let names = catalog.entries.keys.sorted()
+        error(request, 404, "no pipeline \"\(MessageText.cut(name))\"\(NameSuggestion.hint(name, in: names)) (pipelines: \(names.joined(separator: ", ")))")
+    }
+
+    /// A JSON error: `{"error": …, "stage": …, "parameter": …}`.
+    func error(_ request: HTTPRequest, _ status: Int, _ message: String, stage: String? = nil, parameter: String? = nil,
+                       extra: [(String, String)] = []) {
+        let body: JSONValue = .object([
+            ("error", .string(message)), ("stage", stage.map { .string($0) } ?? .null), ("parameter", parameter.map { .string($0) } ?? .null),
+        ])
+        json(request, status, body, extra: extra)
+    }
+
+    func json(_ request: HTTPRequest, _ status: Int, _ value: JSONValue, extra: [(String, String)] = []) {
+        respond(request, status, [("Content-Type", "application/json")] + extra, Array((value.serialized() + "\n").utf8))
+    }
+
+    func respond(_ request: HTTPRequest, _ status: Int, _ headers: [(String, String)], _ body: [UInt8]) {
+        request.respond(status: status, headers: headers + closing, body: body)
+    }
+
+    private func respond(_ request: HTTPRequest, _ status: Int, _ headers: [(String, String)], fd: Int32, size: Int) {
+        request.respond(status: status, headers: headers + closing, fd: fd, size: size)
+    }
+
+    /// While draining, every answer closes its connection.
+    private var closing: [(String, String)] { isDraining ? [("Connection", "close")] : [] }
+}

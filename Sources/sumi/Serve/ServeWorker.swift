@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import SumiEngine
+import SumiKit
+
+/// The hidden worker mode of `sumi serve` (`sumi __serve-worker`): a process started by the server
+/// that runs one request at a time. It reads a request description, one JSON line, from descriptor 3
+/// and writes the answer, one JSON line, to descriptor 4; it ends when descriptor 3 closes. Each run
+/// goes through the same steps as `sumi run --safe MANIFEST -i BODY -o OUTPUT --set NAME=VALUE…`
+/// (the server starts workers with `SUMI_SAFE=1`), so query values are checked as `--set` values.
+enum ServeWorker {
+    static let command = "__serve-worker"
+    static let requestDescriptor: Int32 = 3
+    static let answerDescriptor: Int32 = 4
+
+    static func main() -> Int32 {
+        let reader = LineReader(fd: requestDescriptor)
+        while case .line(let line) = reader.next() {
+            let answer: JSONValue
+            do { answer = run(try JSONParser.parse(line)) } catch {
+                answer = failure(status: 500, SumiError(.run, "the request description is not JSON: \(error)"))
+            }
+            let text = Array((answer.serialized() + "\n").utf8)
+            do { try FileIO.writeAll(answerDescriptor, text, path: "answer pipe") } catch { return 1 }
+        }
+        return 0
+    }
+
+    /// Runs one request: `{"manifest", "inputs": [PATH…], "output", "set": [[NAME, VALUE]…],
+    /// "reads": [PATH…] (the uploaded files), "root"?}`. Answers
+    /// `{"status", "report", "format"}` or `{"status", "error", "stage", "parameter"}`.
+    static func run(_ request: JSONValue) -> JSONValue {
+        let inputs = (request["inputs"]?.arrayValue ?? []).compactMap(\.stringValue)
+        guard let manifest = request["manifest"]?.stringValue, !inputs.isEmpty, let output = request["output"]?.stringValue else {
+            return failure(status: 500, SumiError(.run, "the request description lacks manifest, inputs or output"))
+        }
+        var arguments = Arguments(command: .run)
+        arguments.target = manifest
+        arguments.inputs = inputs
+        arguments.output = output
+        arguments.quiet = true
+        for pair in request["set"]?.arrayValue ?? [] {
+            guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { continue }
+            arguments.sets.append((name, value))
+        }
+        var invocation: Invocation?
+        do throws(SumiError) {
+            let prepared = try Invocation(arguments: arguments)
+            invocation = prepared
+            guard let planned = prepared.runs.first else { throw SumiError.usage("nothing to run") }
+            let values = try PipelineBuilder.parameterValues(prepared.manifest, overrides: planned.overrides)
+            let pipeline = try PipelineBuilder(registry: prepared.registry).build(prepared.manifest, values: values)
+            // Files are read only from the uploads and below the server's --root.
+            let roots = (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue) + (request["root"]?.stringValue.map { [$0] } ?? [])
+            try SafeMode.current.check(pipeline, inputs: arguments.inputs + roots, output: arguments.output)
+            let result = try Runner(pipeline: pipeline, warn: { _ in }).run()
+            let format = result.outputs.first { $0.file.path == output }?.file.format ?? result.outputs.first?.file.format ?? ""
+            return .object([("status", .number(200)), ("format", .string(format)),
+                            ("report", RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))])
+        } catch {
+            let located = invocation?.locate(error) ?? error
+            return failure(status: status(of: located), located)
+        }
+    }
+
+    /// The HTTP status of a failed run: 400 for a bad request (usage: parameters, limits), 415 when
+    /// no decoder recognises the body, 422 for a recognised image the run could not use.
+    static func status(of error: SumiError) -> Int {
+        if error.kind == .usage { return 400 }
+        if error.message.contains("not a supported image") || error.message.contains("empty file") { return 415 }
+        return 422
+    }
+
+    static func failure(status: Int, _ error: SumiError) -> JSONValue {
+        var members: [(String, JSONValue)] = [("status", .number(Double(status))), ("error", .string(error.message))]
+        members.append(("stage", error.stage.map { .string($0) } ?? .null))
+        members.append(("parameter", error.parameter.map { .string($0) } ?? .null))
+        return .object(members)
+    }
+}

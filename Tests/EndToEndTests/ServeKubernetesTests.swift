@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// `deploy/kubernetes/sumi-serve.yaml` parsed (by PyYAML) and checked against `sumi serve`: its
+/// options exist, the probes reach the endpoints on the port it listens on, the grace period covers
+/// the drain, and the Service and the autoscaler point at the Deployment.
+@Suite struct ServeKubernetesTests {
+    @Test func theManifestsMatchTheServer() throws {
+        let script = """
+        import json, sys, yaml
+        print(json.dumps(list(yaml.safe_load_all(open(sys.argv[1])))))
+        """
+        let parsed = try ProcessRunner.run("/usr/bin/python3", ["-c", script, CLI.root + "/deploy/kubernetes/sumi-serve.yaml"])
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(parsed.stdout.utf8)) as? [[String: Any]])
+        func document(_ kind: String) -> [String: Any]? { documents.first { $0["kind"] as? String == kind } }
+        let deployment = try #require(document("Deployment"))
+        let service = try #require(document("Service"))
+        let autoscaler = try #require(document("HorizontalPodAutoscaler"))
+        let name = try #require((deployment["metadata"] as? [String: Any])?["name"] as? String)
+
+        let spec = try #require(deployment["spec"] as? [String: Any])
+        let pod = try #require((spec["template"] as? [String: Any])?["spec"] as? [String: Any])
+        let labels = try #require(((spec["template"] as? [String: Any])?["metadata"] as? [String: Any])?["labels"] as? [String: String])
+        let container = try #require((pod["containers"] as? [[String: Any]])?.first)
+        let args = try #require(container["args"] as? [String])
+        #expect(args.first == "serve")
+
+        // Every option the manifest gives is one `sumi serve --help` lists.
+        let help = try CLI.run(["serve", "--help"]).stdout
+        for option in args where option.hasPrefix("--") { #expect(help.contains(option), "\(option)") }
+        func value(_ option: String) -> String? { args.firstIndex(of: option).flatMap { $0 + 1 < args.count ? args[$0 + 1] : nil } }
+        let listen = try #require(value("--listen"))
+        let port = try #require(Int(listen.split(separator: ":").last ?? ""))
+        let timeout = Int(value("--timeout") ?? "60") ?? 60
+
+        let ports = try #require(container["ports"] as? [[String: Any]])
+        #expect(ports.contains { $0["containerPort"] as? Int == port && $0["name"] as? String == "http" })
+        let readiness = try #require((container["readinessProbe"] as? [String: Any])?["httpGet"] as? [String: Any])
+        let liveness = try #require((container["livenessProbe"] as? [String: Any])?["httpGet"] as? [String: Any])
+        #expect(readiness["path"] as? String == "/readyz" && readiness["port"] as? String == "http")
+        #expect(liveness["path"] as? String == "/healthz" && liveness["port"] as? String == "http")
+        let grace = try #require(pod["terminationGracePeriodSeconds"] as? Int)
+        #expect(grace >= timeout + 5, "the grace period \(grace) s does not cover a drain of \(timeout) s")
+
+        let selector = try #require((service["spec"] as? [String: Any])?["selector"] as? [String: String])
+        #expect(selector.allSatisfy { labels[$0.key] == $0.value })
+        let target = try #require((autoscaler["spec"] as? [String: Any])?["scaleTargetRef"] as? [String: Any])
+        #expect(target["kind"] as? String == "Deployment" && target["name"] as? String == name)
+    }
+}
