@@ -14,14 +14,17 @@ enum Installation {
     /// The Debian multiarch triplet the package and `make install` use for private libraries.
     static let triplet = "x86_64-linux-gnu"
 
-    /// The folder holding the running binary (symbolic links resolved), or nil if it cannot be read.
-    static let binaryFolder: String? = {
+    /// The running binary's path, as the kernel knows it (symbolic links resolved), or nil if it
+    /// cannot be read.
+    static let executable: String? = {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
-        let path = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return FileIO.directory(of: path)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }()
+
+    /// The folder holding the running binary.
+    static var binaryFolder: String? { executable.map(FileIO.directory) }
 
     /// The share folder (`…/share/sumi`), or the source tree when running from the build tree.
     static let shareFolder: String? = {

@@ -69,6 +69,14 @@ import Testing
         let elsewhere = try server.request("POST", "/run/thumbnail?photo.path=/etc/passwd", body: Fixtures.photo)
         #expect(elsewhere.status == 400 && elsewhere.json?["parameter"] as? String == "path", "\(elsewhere.text)")
         #expect((elsewhere.json?["error"] as? String)?.contains("reads only its own files") == true, "\(elsewhere.text)")
+        // A font file elsewhere gets one answer whether it exists, is no font or is missing.
+        var fontAnswers: [String] = []
+        for font in ["/etc/shadow", "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/nonexistent/x.ttf"] {
+            let answer = try server.request("POST", "/run/caption?label.font=\(font)", body: Fixtures.photo)
+            #expect(answer.status == 400 && answer.json?["parameter"] as? String == "font", "\(answer.text)")
+            fontAnswers.append(answer.text.replacingOccurrences(of: font, with: "FONT"))
+        }
+        #expect(Set(fontAnswers).count == 1, "\(fontAnswers)")
         let output = try server.request("POST", "/run/thumbnail?output=/etc/x.jpg", body: Fixtures.photo)
         #expect(output.status == 400 && output.json?["parameter"] as? String == "output", "\(output.text)")
         let foreign = try server.request("POST", "/run/thumbnail", body: garbage)
@@ -95,15 +103,16 @@ import Testing
         // /metrics counts what was sent.
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"200\"}") == 2)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"400\"}") == 4)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"caption\",status=\"400\"}") == 3)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"415\"}") == 1)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"unknown\",status=\"404\"}") == 1)
         #expect(try server.metric("sumi_serve_bodies_refused_total") == 1)
-        #expect(try server.metric("sumi_serve_request_seconds_count") == 8)
+        #expect(try server.metric("sumi_serve_request_seconds_count") == 11)
         #expect(try server.metric("sumi_serve_in_flight") == 0)
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 0)
         // The bodies the workers were given: two photos, the bad-parameter one, the one reading
-        // elsewhere, the garbage.
-        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(4 * photoBytes + 5000))
+        // elsewhere, the three with a font file elsewhere, the garbage.
+        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(7 * photoBytes + 5000))
         #expect(try server.metric("sumi_serve_sent_bytes_total") == Double(thumb.body.count + png.body.count))
         #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
         #expect(server.stop(SIGTERM, seconds: 30) == 0)

@@ -29,7 +29,6 @@ install -m644 "$ROOT/debian/copyright" "$STAGE/usr/share/doc/sumi/copyright"
   # A fixed date per release keeps the package reproducible.
   echo " -- $MAINTAINER  $(date -u -d "@${SOURCE_DATE_EPOCH:-$(git -C "$ROOT" log -1 --format=%ct 2>/dev/null || date +%s)}" -R)"
 } | gzip -9n > "$STAGE/usr/share/doc/sumi/changelog.gz"
-gzip -9n < "$ROOT/CHANGELOG.md" > "$STAGE/usr/share/doc/sumi/CHANGELOG.md.gz"
 for f in "$STAGE"/usr/share/doc/sumi/*.md; do gzip -9n "$f"; done
 chmod 644 "$STAGE"/usr/share/doc/sumi/*
 

@@ -98,7 +98,7 @@ chmod 644 "$D/share/man/man1/sumi.1.gz"
 chmod 644 "$BASH_DIR/sumi" "$ZSH_DIR/_sumi" "$FISH_DIR/sumi.fish"
 
 # Documentation.
-for doc in README.md docs/architecture.md docs/plugins.md docs/scale-out.md; do
+for doc in README.md CHANGELOG.md docs/architecture.md docs/plugins.md docs/scale-out.md docs/install.md docs/service.md; do
   install -m644 "$ROOT/$doc" "$D/share/doc/sumi/$(basename "$doc")"
 done
 echo "Installed sumi $VERSION in $D"

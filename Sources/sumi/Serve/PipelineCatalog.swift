@@ -49,21 +49,6 @@ struct PipelineCatalog: Sendable {
         return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: []))
     }
 
-    /// The shipped `pipelines/` folder: `../share/sumi/pipelines` beside the executable (as
-    /// `make install` lays it out), else that of the source tree the executable was built in.
-    static func shippedFolder(executable: String) -> String? {
-        var folder = FileIO.directory(of: executable)
-        let installed = folder + "/../share/sumi/pipelines"
-        if FileIO.isDirectory(installed) { return SafePaths.canonical(installed) ?? installed }
-        for _ in 0..<6 {
-            if FileIO.isDirectory(folder + "/pipelines"), FileIO.exists(folder + "/Package.swift") { return folder + "/pipelines" }
-            let parent = FileIO.directory(of: folder)
-            if parent == folder { break }
-            folder = parent
-        }
-        return nil
-    }
-
     /// `GET /pipelines`: every pipeline, by name.
     func listing() -> JSONValue {
         .array(entries.keys.sorted().compactMap { entries[$0].map(describe) })

@@ -52,7 +52,7 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do throws(SumiError) {
             let options = try ServeOptions.parse(argv)
-            let shipped = PipelineCatalog.shippedFolder(executable: WorkerProcess.executable)
+            let shipped = Installation.pipelinesFolder
             let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped)
             guard !catalog.entries.isEmpty else { throw SumiError.usage("no pipelines to serve (give --pipelines DIR)") }
             let metrics = ServeMetrics()

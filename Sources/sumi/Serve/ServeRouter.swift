@@ -228,6 +228,8 @@ final class ServeRouter: Sendable {
                     .replacing("--set names", with: "the query names").replacing("--set: ", with: "")
                     .replacing("--safe: reads only the files given with -i (or below a folder given)",
                                with: "a request reads only its own files (and those below --root)")
+                    .replacing("--safe: a font file must lie below the folders of the -i inputs",
+                               with: "a font file must be one of the request's files or lie below --root")
                 if let root = options.root { message = message.replacing(root + "/", with: "") }
                 error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
                 return (status, 0)

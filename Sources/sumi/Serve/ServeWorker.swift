@@ -50,11 +50,16 @@ enum ServeWorker {
             invocation = prepared
             guard let planned = prepared.runs.first else { throw SumiError.usage("nothing to run") }
             let values = try PipelineBuilder.parameterValues(prepared.manifest, overrides: planned.overrides)
+            // Files are read only from the uploads and below the server's --root (font files too:
+            // the request's folder and --root), checked before any stage is made.
+            let reads = arguments.inputs + (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue)
+                + (request["root"]?.stringValue.map { [$0] } ?? [])
+            let safe = SafeMode.current
+            let roots = safe.roots(items: prepared.items, inputs: reads, output: arguments.output)
+            try safe.check(prepared.manifest, values: values, registry: prepared.registry, roots: roots, inputs: reads)
             let pipeline = try PipelineBuilder(registry: prepared.registry).build(prepared.manifest, values: values)
-            // Files are read only from the uploads and below the server's --root.
-            let roots = (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue) + (request["root"]?.stringValue.map { [$0] } ?? [])
-            try SafeMode.current.check(pipeline, inputs: arguments.inputs + roots, output: arguments.output)
-            let result = try Runner(pipeline: pipeline, warn: { _ in }).run()
+            let result = try Runner(pipeline: pipeline, writeConfinement: safe.writeConfinement(output: arguments.output),
+                                    warn: { _ in }).run()
             let format = result.outputs.first { $0.file.path == output }?.file.format ?? result.outputs.first?.file.format ?? ""
             return .object([("status", .number(200)), ("format", .string(format)),
                             ("report", RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))])

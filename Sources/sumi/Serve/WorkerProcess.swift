@@ -39,12 +39,7 @@ final class WorkerProcess {
     }
 
     /// This executable, as the kernel knows it.
-    static let executable: String = {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return CommandLine.arguments.first ?? "sumi" }
-        return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }()
+    static let executable = Installation.executable ?? CommandLine.arguments.first ?? "sumi"
 
     /// Starts a worker.
     static func spawn() throws(SumiError) -> WorkerProcess {
