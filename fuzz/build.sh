@@ -18,7 +18,7 @@ swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
 [ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
 
 objects=()
-for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU; do
+for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion; do
   while IFS= read -r o; do objects+=("$o"); done < <(find "$REL/$module.build" -name '*.o' | sort)
 done
 flags=(-I "$REL/Modules")
