@@ -6,7 +6,7 @@
 #   tools/package/install.sh uninstall PREFIX [DESTDIR]
 #
 # Layout (PREFIX=/usr for the Debian package, /usr/local by default):
-#   bin/sumi                                    the binary, RUNPATH $ORIGIN/../lib/<triplet>/sumi
+#   bin/sumi                                    the binary, RUNPATH PREFIX/lib/<triplet>/sumi
 #   lib/<triplet>/sumi/                         the Swift runtime libraries the binary needs (private)
 #   lib/<triplet>/sumi/plugins/                 the system plugin folder (loaded in every mode)
 #   share/sumi/pipelines/                       the shipped pipelines and their samples
@@ -56,8 +56,10 @@ install -d "$D/bin" "$PRIVATE/plugins" "$D/share/sumi" "$D/include/sumi" "$D/lib
            "$D/share/man/man1" "$BASH_DIR" "$ZSH_DIR" "$FISH_DIR" "$D/share/doc/sumi"
 
 # The binary, and beside it the Swift runtime it was linked with (everything ldd finds outside the
-# system's library folders), found through a RUNPATH relative to the binary. Swift plugins link the
-# same runtime by soname, so they share this copy (see docs/plugins.md).
+# system's library folders), found through an absolute RUNPATH: $ORIGIN would need /proc mounted
+# (glibc finds the binary's folder through /proc/self/exe), which a bare chroot lacks. Swift
+# plugins link the same runtime by soname, so they share this copy (see docs/install.md).
+RUNPATH="$PREFIX/lib/$TRIPLET/sumi"
 install -m755 "$BIN" "$D/bin/sumi"
 strip --strip-unneeded "$D/bin/sumi"
 ldd "$BIN" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
@@ -65,7 +67,7 @@ ldd "$BIN" | awk '$3 ~ /^\// {print $3}' | while read -r lib; do
     /lib/*|/usr/lib/*) ;;
     *) install -m644 "$lib" "$PRIVATE/$(basename "$lib")"
        strip --strip-unneeded "$PRIVATE/$(basename "$lib")"
-       patchelf --set-rpath '$ORIGIN' "$PRIVATE/$(basename "$lib")" ;;
+       patchelf --set-rpath "$RUNPATH" "$PRIVATE/$(basename "$lib")" ;;
   esac
 done
 # Swift plugins built in debug mode also need the toolchain's Onone support library.
@@ -73,9 +75,9 @@ onone=$(dirname "$(ldd "$BIN" | awk '/libswiftCore.so/ {print $3}')")/libswiftSw
 if [ -f "$onone" ]; then
   install -m644 "$onone" "$PRIVATE/"
   strip --strip-unneeded "$PRIVATE/libswiftSwiftOnoneSupport.so"
-  patchelf --set-rpath '$ORIGIN' "$PRIVATE/libswiftSwiftOnoneSupport.so"
+  patchelf --set-rpath "$RUNPATH" "$PRIVATE/libswiftSwiftOnoneSupport.so"
 fi
-patchelf --set-rpath "\$ORIGIN/../lib/$TRIPLET/sumi" "$D/bin/sumi"
+patchelf --set-rpath "$RUNPATH" "$D/bin/sumi"
 
 # Shipped pipelines with their samples; the plugin header, its pkg-config file and the Swift SDK.
 rm -rf "$D/share/sumi/pipelines" "$D/share/sumi/sdk"
