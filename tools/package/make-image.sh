@@ -42,16 +42,26 @@ buildah config --user sumi --workingdir /home/sumi --entrypoint '["/usr/bin/sumi
 user=$(buildah inspect --format '{{.OCIv1.Config.User}}' "$container")
 [ -n "$user" ] && [ "$user" != root ] && [ "$user" != 0 ] || fail "the image runs as '$user'"
 mnt=$(buildah mount "$container")
-for tool in cc gcc swift; do [ -e "$mnt/usr/bin/$tool" ] && fail "the image has $tool"; done
-if command -v podman >/dev/null && podman --storage-driver vfs run --rm "containers-storage:$container" --version >/dev/null 2>&1; then
-  version=$(podman --storage-driver vfs run --rm "containers-storage:$container" --version)
+for tool in cc gcc swift; do
+  if [ -e "$mnt/usr/bin/$tool" ]; then fail "the image has $tool"; fi
+done
+image="localhost/sumi:$VERSION"
+buildah commit --quiet "$container" "$image" >/dev/null
+if command -v podman >/dev/null && podman --storage-driver vfs run --rm "$image" --version >/dev/null 2>&1; then
+  version=$(podman --storage-driver vfs run --rm "$image" --version)
+  how="podman run"
 else
-  version=$(chroot --userspec=10001:10001 "$mnt" /usr/bin/sumi --version)
+  # As a container runtime would: /proc mounted (Swift reads a program's arguments there).
+  mount -t proc proc "$mnt/proc"
+  version=$(chroot --userspec=10001:10001 "$mnt" /usr/bin/sumi --version) || true
+  umount "$mnt/proc"
+  how="chroot as uid 10001 (podman cannot run containers here)"
 fi
 buildah umount "$container" >/dev/null
 [[ "$version" == "sumi $VERSION "* ]] || fail "sumi --version in the image printed: $version"
 
 archive="$OUT/sumi-$VERSION.oci.tar"
 rm -f "$archive"
-buildah commit --quiet "$container" "oci-archive:$archive:sumi:$VERSION" >/dev/null
-echo "$archive ($version, user $user)"
+buildah push --quiet "$image" "oci-archive:$archive:sumi:$VERSION" >/dev/null
+buildah rmi "$image" >/dev/null 2>&1 || true
+echo "$archive: $version (by $how), user $user, $(du -h "$archive" | cut -f1)"
