@@ -39,7 +39,7 @@ final class WorkerPool: @unchecked Sendable {
         alive = workers
         for process in processes {
             let box = ProcessBox(process)
-            DetachedThread.detach { [self] in self.serve(box) }
+            PosixThreads.detach { [self] in self.serve(box) }
         }
     }
 
