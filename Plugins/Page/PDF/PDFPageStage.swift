@@ -13,7 +13,7 @@ public struct PDFPageStage: Stage {
     static let path = Parameter<String>(required: "path", type: .path, summary: "the PDF file to write (- for standard output)")
     static let scale = Parameter<Double>("scale", default: 1, min: 0, minExclusive: true, summary: "image pixels per PDF point")
     static let viewport = Parameter<ViewportSpec>("viewport", default: .unset,
-                                                  summary: "rectangle the PDF opens on, in image pixels (top-left origin), \"capture:N\" for the N-th stitched capture, or \"none\"")
+                                                  summary: "rectangle the PDF opens on, in image pixels (top-left origin), \"capture:N\" for the N-th stitched capture from the top of the page (from 0), or \"none\"")
     static let currentPage = Parameter<Int>("current-page", default: 0, min: 0,
                                             summary: "the page (from 0) the viewport belongs to and the PDF opens on")
     static let compression = Parameter<Compression>("compression", default: .auto,
