@@ -52,6 +52,11 @@ final class ServeMetrics: Sendable {
             lines.append("# HELP \(name) \(help)")
             lines.append("# TYPE \(name) \(type)")
         }
+        /// A family of one unlabelled sample.
+        func single(_ name: String, _ type: String, _ help: String, _ value: Int) {
+            family(name, type, help)
+            lines.append("\(name) \(value)")
+        }
         family("sumi_serve_requests_total", "counter", "POST /run requests answered, by pipeline and HTTP status.")
         for pipeline in s.requests.keys.sorted() {
             for (status, count) in (s.requests[pipeline] ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -65,26 +70,16 @@ final class ServeMetrics: Sendable {
         lines.append("sumi_serve_request_seconds_bucket{le=\"+Inf\"} \(s.latencyCount)")
         lines.append("sumi_serve_request_seconds_sum \(s.latencySum)")
         lines.append("sumi_serve_request_seconds_count \(s.latencyCount)")
-        family("sumi_serve_in_flight", "gauge", "POST /run requests accepted and not yet answered.")
-        lines.append("sumi_serve_in_flight \(s.inFlight)")
-        family("sumi_serve_queued", "gauge", "Requests waiting for a worker.")
-        lines.append("sumi_serve_queued \(queued)")
-        family("sumi_serve_workers_busy", "gauge", "Workers running a request.")
-        lines.append("sumi_serve_workers_busy \(busy)")
-        family("sumi_serve_workers", "gauge", "Worker processes running.")
-        lines.append("sumi_serve_workers \(workers)")
-        family("sumi_serve_received_bytes_total", "counter", "Request body bytes received by POST /run.")
-        lines.append("sumi_serve_received_bytes_total \(s.bytesIn)")
-        family("sumi_serve_sent_bytes_total", "counter", "Output bytes sent by POST /run.")
-        lines.append("sumi_serve_sent_bytes_total \(s.bytesOut)")
-        family("sumi_serve_bodies_refused_total", "counter", "Requests refused with 413 while their body arrived (over --max-body).")
-        lines.append("sumi_serve_bodies_refused_total \(refusedBodies)")
-        family("sumi_serve_slow_clients_closed_total", "counter", "Connections closed for a request head not complete in time or a body too slow.")
-        lines.append("sumi_serve_slow_clients_closed_total \(slowClients)")
-        family("sumi_serve_worker_restarts_total", "counter", "Workers replaced after a crash, a time-out or running over --max-memory.")
-        lines.append("sumi_serve_worker_restarts_total \(s.workerRestarts)")
-        family("sumi_serve_worker_timeouts_total", "counter", "Workers killed for running over --timeout.")
-        lines.append("sumi_serve_worker_timeouts_total \(s.workerTimeouts)")
+        single("sumi_serve_in_flight", "gauge", "POST /run requests accepted and not yet answered.", s.inFlight)
+        single("sumi_serve_queued", "gauge", "Requests waiting for a worker.", queued)
+        single("sumi_serve_workers_busy", "gauge", "Workers running a request.", busy)
+        single("sumi_serve_workers", "gauge", "Worker processes running.", workers)
+        single("sumi_serve_received_bytes_total", "counter", "Request body bytes received by POST /run.", s.bytesIn)
+        single("sumi_serve_sent_bytes_total", "counter", "Output bytes sent by POST /run.", s.bytesOut)
+        single("sumi_serve_bodies_refused_total", "counter", "Requests refused with 413 while their body arrived (over --max-body).", refusedBodies)
+        single("sumi_serve_slow_clients_closed_total", "counter", "Connections closed for a request head not complete in time or a body too slow.", slowClients)
+        single("sumi_serve_worker_restarts_total", "counter", "Workers replaced after a crash, a time-out or running over --max-memory.", s.workerRestarts)
+        single("sumi_serve_worker_timeouts_total", "counter", "Workers killed for running over --timeout.", s.workerTimeouts)
         return lines.joined(separator: "\n") + "\n"
     }
 
