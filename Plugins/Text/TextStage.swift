@@ -115,7 +115,7 @@ public struct TextStage: Stage {
         style.stroke = try parameters[Self.stroke]
         style.strokeColor = try parameters[Self.strokeColor]
         style.cornerRadius = try parameters[Self.cornerRadius]
-        let shadow = try parameters[Self.shadow].trimmingCharacters(in: " ")
+        let shadow = try parameters[Self.shadow].trimming(" ")
         if !shadow.isEmpty {
             style.shadow = try TextShadow(parsing: shadow)
         }
@@ -128,7 +128,7 @@ public struct TextStage: Stage {
         align = try parameters[Self.align]
         wrapWidth = try parameters[Self.width]
         lineHeight = try parameters[Self.lineHeight]
-        let language = try parameters[Self.language]?.trimmingCharacters(in: " ")
+        let language = try parameters[Self.language]?.trimming(" ")
         self.language = language?.isEmpty == false ? language : nil
         direction = try parameters[Self.direction]
         var breakOptions = LineBreakOptions()
@@ -161,7 +161,7 @@ public struct TextStage: Stage {
         case .integer(let n)?: numbers = [Double(n)]
         case let other?:
             let parts = other.description.split(separator: ",", omittingEmptySubsequences: false)
-            numbers = parts.compactMap { Double(String($0).trimmingCharacters(in: " ")) }
+            numbers = parts.compactMap { Double(String($0).trimming(" ")) }
             guard numbers.count == parts.count, (1...4).contains(numbers.count) else {
                 throw StageError.invalidParameter("padding", "expected a number or \"top,right,bottom,left\", got \"\(other)\"")
             }

@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: ["jpg", "png", "webp", "tif", "heic", "avif"])
     func everyEncoderWritesTheProfileBack(ext: String) throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let adobe = try TestProfiles.load(TestProfiles.adobeRGBPath)
         let image = colourStrip(Self.testColors, profile: adobe)
         try encode(image, to: folder.file("out.\(ext)"))
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func stripWritesNoProfileAndLeavesPixels() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let image = colourStrip(Self.testColors, profile: try TestProfiles.load(TestProfiles.adobeRGBPath))
         try encode(image, to: folder.file("out.png"), ["profile": .string("strip")])
         let back = try ImageDecoder.decode(try folder.read("out.png"), name: "out.png")
@@ -42,7 +42,7 @@ import Testing
     /// missing conversion would leave red red instead of green).
     @Test(arguments: [TestProfiles.adobeRGBPath, TestProfiles.swappedPath])
     func srgbConversionMatchesTransicc(profilePath: String) throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let image = colourStrip(Self.testColors, profile: try TestProfiles.load(profilePath))
         try encode(image, to: folder.file("out.png"), ["profile": .string("srgb")])
         let back = try ImageDecoder.decode(try folder.read("out.png"), name: "out.png")
@@ -64,7 +64,7 @@ import Testing
     /// Display P3 built from its published primaries: sRGB colours are inside its gamut, so sRGB →
     /// P3 → sRGB returns them; its red is more saturated than sRGB's (P3 red shown as sRGB clips).
     @Test func displayP3FromPublishedPrimaries() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let p3 = try #require(ColorProfile.displayP3()?.iccData())
         let p3Path = try folder.write(p3, to: "p3.icc")
         var image = colourStrip(Self.testColors, profile: nil)
@@ -84,7 +84,7 @@ import Testing
 
     /// A PNG tagged Display P3 with `cICP` (as iPhone screenshots are) decodes with a P3 profile.
     @Test func pngCICPDisplayP3() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         try encode(colourStrip([(255, 0, 0)], profile: nil), to: folder.file("plain.png"))
         var png = try folder.read("plain.png")
         let chunk: [UInt8] = [0, 0, 0, 4] + Array("cICP".utf8) + [12, 13, 0, 1]

@@ -33,7 +33,7 @@ import Testing
         return found
     }
 
-    func writeJPEG(xmp: [UInt8], in folder: PhotoScratch) throws -> String {
+    func writeJPEG(xmp: [UInt8], in folder: ScratchFolder) throws -> String {
         var image = Fixtures.smooth(width: 48, height: 32)
         image.metadata.xmp = xmp
         let path = folder.file("big.jpg")
@@ -44,7 +44,7 @@ import Testing
     @Test func md5MatchesKnownDigests() throws {
         #expect(MD5.hex([]) == "D41D8CD98F00B204E9800998ECF8427E")
         #expect(MD5.hex(Array("abc".utf8)) == "900150983CD24FB0D6963F7D28E17F72")
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let bytes = (0..<200_003).map { UInt8(truncatingIfNeeded: $0 * 7 + $0 / 251) }
         let path = try folder.write(bytes, to: "data.bin")
         let md5sum = String(decoding: try runTool(["/usr/bin/md5sum", path]).output, as: UTF8.self).prefix(32)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func largeXMPIsWrittenAsExtendedXMPAndReadBackWhole() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let (packet, description) = Self.largeXMP(size: 150_000)
         let path = try writeJPEG(xmp: packet, in: folder)
         let jpeg = try folder.read("big.jpg")
@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func exiftoolsExtendedXMPIsRead() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let path = folder.file("plain.jpg")
         _ = try StageHarness(EncodeStage.self).run(["path": .path(path)], inputs: ["in": .image(Fixtures.smooth(width: 48, height: 32))])
         let description = Self.largeXMP(size: 100_000).description
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test(arguments: [true, false]) func inconsistentExtensionIsWarnedAndDropped(remove: Bool) throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let (packet, description) = Self.largeXMP(size: 150_000)
         _ = try writeJPEG(xmp: packet, in: folder)
         let bad = Self.damaged(try folder.read("big.jpg"), index: remove ? 2 : 1, remove: remove)

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func limitedRangeAlphaIsExpanded() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = folder.file("source.png")
         #expect(try runTool(["/usr/bin/convert", "-size", "48x32", "gradient:red-blue", "-depth", "8", "-alpha", "set",
                              "-channel", "A", "-fx", "i/w", "+channel", source]).status == 0)

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func gridDecodesAtItsCanvasLikeHeifConvert() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         // Four tiles on a canvas that crops the last column and row, and an ispe that agrees.
         let bytes = Self.grid(rows: 2, columns: 2, width: 100, height: 120, ispe: (100, 120))
         let path = try folder.write(bytes, to: "grid.heic")
@@ -123,7 +123,7 @@ import Testing
         #expect(message?.contains("'clap' box at byte") == true, "\(message ?? "no error")")
         #expect(message?.contains("meta") == false, "\(message ?? "")")
         // A valid clap crops as heif-convert does.
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         var cropped = HEIFFileBuilder()
         cropped.items = [HEIFFileBuilder.tile(id: 1, extra: [HEIFFileBuilder.clap(width: 40, height: 24)])]
         let path = try folder.write(cropped.build(), to: "crop.heic")
@@ -146,7 +146,7 @@ import Testing
     }
 
     @Test func overlayDecodesLikeHeifConvert() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let bytes = Self.overlay([(0, 0), (40, 30)])
         let path = try folder.write(bytes, to: "overlay.heic")
         let image = try ImageDecoder.decode(bytes, name: "overlay.heic")

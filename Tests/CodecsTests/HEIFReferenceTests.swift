@@ -28,14 +28,14 @@ import Testing
     }
 
     /// heif-convert's PNG of `path`, decoded.
-    static func reference(_ path: String, in folder: PhotoScratch) throws -> Image {
+    static func reference(_ path: String, in folder: ScratchFolder) throws -> Image {
         let png = folder.file("reference-\(UUID().uuidString).png")
         #expect(try runTool(["/usr/bin/heif-convert", path, png]).status == 0)
         return try ImageDecoder.decode([UInt8](try Data(contentsOf: URL(fileURLWithPath: png))), name: png)
     }
 
     @Test func primaryNamingTheThumbnailDecodesTheTopLevelImage() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = folder.file("source.png")
         #expect(try runTool(["/usr/bin/convert", "-size", "96x64", "gradient:#d03020-#2040c0", "-depth", "8", source]).status == 0)
         let heic = folder.file("thumb.heic")
@@ -64,7 +64,7 @@ import Testing
     /// on the coded image, listed before or after `ispe`, or on a grid of it, as cameras write.
     @Test(arguments: [("first", false), ("last", false), ("first", true)])
     func tenBitHEIFWithIrotDecodesTurned(irot: String, grid: Bool) throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = folder.file("source.png")
         #expect(try runTool(["/usr/bin/convert", "-size", "64x48", "gradient:#d03020-#2040c0", "-fill", "white",
                              "-draw", "rectangle 4,4 12,12", "-depth", "16", source]).status == 0)

@@ -7,7 +7,7 @@ import Testing
     let encoder = StageHarness(EncodeStage.self)
 
     /// A HEIC made by libheif's own heif-enc from a JPEG carrying Adobe RGB and EXIF.
-    func heicFromHeifEnc(_ folder: PhotoScratch, size: String = "96x64") throws -> String {
+    func heicFromHeifEnc(_ folder: ScratchFolder, size: String = "96x64") throws -> String {
         let jpeg = folder.file("source.jpg")
         #expect(try runTool(["/usr/bin/convert", "-size", size, "gradient:#d03020-#2040c0", "-profile",
                              TestProfiles.adobeRGBPath, "-quality", "95", jpeg]).status == 0)
@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func decodesHeifEncOutputWithProfileAndEXIF() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let heic = try heicFromHeifEnc(folder)
         let image = try ImageDecoder.decode(try folder.read("photo.heic"), name: heic)
         #expect(image.width == 96 && image.height == 64)
@@ -34,7 +34,7 @@ import Testing
     }
 
     @Test func alphaSurvivesHEIFDecode() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let (translucent, _) = Fixtures.translucent(width: 64, height: 48)
         _ = try encoder.run(["path": .path(folder.file("a.png"))], inputs: ["in": .image(translucent)])
         #expect(try runTool(["/usr/bin/heif-enc", "-L", folder.file("a.png"), "-o", folder.file("a.heic")]).status == 0)
@@ -47,7 +47,7 @@ import Testing
 
     @Test(arguments: ["heic", "avif"])
     func encodesWithQuality(ext: String) throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let smooth = Fixtures.smooth(width: 96, height: 64)
         _ = try encoder.run(["path": .path(folder.file("hi.\(ext)")), "quality": .integer(90)], inputs: ["in": .image(smooth)])
         _ = try encoder.run(["path": .path(folder.file("lo.\(ext)")), "quality": .integer(20)], inputs: ["in": .image(smooth)])
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func maxPixelsIsCheckedFromTheHeader() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         _ = try heicFromHeifEnc(folder)
         var bytes = try folder.read("photo.heic")
         // Every ispe box claims 100000×100000.
@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func truncatedHEICIsAnError() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         _ = try heicFromHeifEnc(folder)
         let bytes = try folder.read("photo.heic")
         for length in [bytes.count / 2, bytes.count - 20, 40] {
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func heifWithoutPrimaryImageIsAnError() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         _ = try heicFromHeifEnc(folder)
         var bytes = try folder.read("photo.heic")
         let pitm = Array("pitm".utf8)

@@ -40,7 +40,7 @@ struct LazyLibraryTests {
         return table
     }
 
-    func recodeManifest(in folder: PhotoScratch) throws -> String {
+    func recodeManifest(in folder: ScratchFolder) throws -> String {
         try folder.write(Array("""
             {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
              "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "encode", "with": {"path": "${output}"}}]}
@@ -57,7 +57,7 @@ struct LazyLibraryTests {
     }
 
     @Test func heifDecodeLoadsLibheif() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         try folder.write(try HEIFEncoder.encode(Fixtures.smooth(width: 32, height: 16), format: .heif, quality: 80,
                                                 metadata: OutputMetadata()), to: "in.heic")
         let manifest = try recodeManifest(in: folder)
@@ -69,7 +69,7 @@ struct LazyLibraryTests {
     }
 
     @Test func unusableLibrariesAreClearErrorsOnlyWhereNeeded() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let libraries = folder.file("lib")
         try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
         for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0"] {

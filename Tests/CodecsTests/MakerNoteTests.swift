@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func selfContainedMakerNoteSurvivesJPEGToTIFF() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         var image = Fixtures.smooth(width: 48, height: 32)
         image.metadata.exif = Self.exif(make: "NIKON CORPORATION", makerNote: Self.nikonNote)
         let encoder = StageHarness(EncodeStage.self)
@@ -75,7 +75,7 @@ import Testing
         #expect(MakerNote.isSelfContained(Array("opaque vendor data".utf8)[...], littleEndian: true))
         #expect(MakerNote.isSelfContained(Self.nikonNote[...], littleEndian: true))
 
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         var image = Fixtures.smooth(width: 48, height: 32)
         image.metadata.exif = Self.exif(make: "Canon", makerNote: canon + [UInt8](repeating: 0x41, count: 40))
         _ = try StageHarness(EncodeStage.self).run(["path": .path(folder.file("out.tiff"))], inputs: ["in": .image(image)])

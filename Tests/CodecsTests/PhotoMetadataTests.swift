@@ -8,7 +8,7 @@ import Testing
     let encoder = StageHarness(EncodeStage.self)
 
     /// A 64×48 camera JPEG: Orientation 6 (turn 90° clockwise), GPS, a thumbnail, XMP with GPS.
-    func cameraJPEG(in folder: PhotoScratch) throws -> String {
+    func cameraJPEG(in folder: ScratchFolder) throws -> String {
         let path = folder.file("camera.jpg")
         let thumb = folder.file("thumb.jpg")
         #expect(try runTool(["/usr/bin/convert", "-size", "64x48", "gradient:red-blue", "-quality", "95", path]).status == 0)
@@ -31,7 +31,7 @@ import Testing
 
     @Test(arguments: ["jpg", "png", "webp", "heic", "tif"])
     func exifKeptWithOrientationAppliedAndThumbnailDropped(ext: String) throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = try cameraJPEG(in: folder)
         #expect(try exifTool(source)["ThumbnailLength"] != nil)
         let output = folder.file("out.\(ext)")
@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func orientationNotAppliedIsKept() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = try cameraJPEG(in: folder)
         let image = try decoder.runImage(["path": .path(source), "orient": .bool(false)])
         _ = try encoder.run(["path": .path(folder.file("out.jpg"))], inputs: ["in": .image(image)])
@@ -59,7 +59,7 @@ import Testing
     }
 
     @Test func stripLocationRemovesGPSOnly() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = try cameraJPEG(in: folder)
         try recode(source, to: folder.file("out.jpg"), ["metadata": .string("strip-location")])
         let tags = try exifTool(folder.file("out.jpg"))
@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func stripRemovesEXIFAndXMP() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = try cameraJPEG(in: folder)
         try recode(source, to: folder.file("out.jpg"), ["metadata": .string("strip")])
         let tags = try exifTool(folder.file("out.jpg"))
@@ -81,7 +81,7 @@ import Testing
     /// A big-endian EXIF block whose pointers loop back to IFD0 or lead outside the block: decode
     /// and encode finish, and what is written is readable.
     @Test func exifWithLoopingAndOutOfRangeOffsets() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         // IFD0 at 8: Orientation 1, ExifIFD -> 8 (itself), GPS -> 0x7FFFFFF0; next IFD -> 8 (loop).
         var tiff: [UInt8] = Array("MM".utf8) + [0, 42, 0, 0, 0, 8, 0, 3]
         tiff += [0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, 1, 0, 0]
@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func garbageEXIFIsDroppedWithAWarning() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         #expect(try runTool(["/usr/bin/convert", "-size", "20x10", "xc:orange", folder.file("plain.jpg")]).status == 0)
         var generator = SystemRandomNumberGenerator()
         let garbage = (0..<65_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func pngAndWebPCarryEXIFAndXMPThroughDecode() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let source = try cameraJPEG(in: folder)
         for ext in ["png", "webp", "tif"] {
             try recode(source, to: folder.file("a.\(ext)"))

@@ -3,30 +3,6 @@ import SumiCodecs
 import SumiKit
 import Testing
 
-/// A fresh folder made by mkdtemp under $TMPDIR (or /tmp), removed when the value goes away.
-final class PhotoScratch {
-    let path: String
-
-    init() throws {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(base)/sumi-photos-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw StageError("mkdtemp failed") }
-        path = String(cString: made)
-    }
-
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    func file(_ name: String) -> String { "\(path)/\(name)" }
-
-    @discardableResult
-    func write(_ bytes: [UInt8], to name: String) throws -> String {
-        try Data(bytes).write(to: URL(fileURLWithPath: file(name)))
-        return file(name)
-    }
-
-    func read(_ name: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: URL(fileURLWithPath: file(name)))) }
-}
-
 /// Debian's profiles used by the tests.
 enum TestProfiles {
     static let adobeRGBPath = "/usr/share/color/icc/colord/AdobeRGB1998.icc"

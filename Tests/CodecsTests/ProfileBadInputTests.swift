@@ -13,7 +13,7 @@ import Testing
         }
     }
 
-    func plainJPEG(_ folder: PhotoScratch) throws -> [UInt8] {
+    func plainJPEG(_ folder: ScratchFolder) throws -> [UInt8] {
         #expect(try runTool(["/usr/bin/convert", "-size", "16x8", "xc:#c83228", folder.file("plain.jpg")]).status == 0)
         return try folder.read("plain.jpg")
     }
@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func chunksOutOfOrderAreJoinedBySequence() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let adobe = try TestProfiles.load(TestProfiles.adobeRGBPath)
         let jpeg = insertingSegments(iccSegments(adobe, count: 3, order: [3, 1, 2]), into: try plainJPEG(folder))
         let (image, warnings) = try decodeWarnings(jpeg)
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aMissingChunkDropsTheProfileWithAWarning() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let adobe = try TestProfiles.load(TestProfiles.adobeRGBPath)
         let jpeg = insertingSegments(iccSegments(adobe, count: 3, order: [1, 3]), into: try plainJPEG(folder))
         let (image, warnings) = try decodeWarnings(jpeg)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func truncatedAndCorruptProfilesAreTreatedAsSRGB() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let adobe = try TestProfiles.load(TestProfiles.adobeRGBPath)
         let plain = try plainJPEG(folder)
         let truncated = insertingSegments(iccSegments(Array(adobe.prefix(adobe.count / 2)), count: 1, order: [1]), into: plain)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func aNonRGBProfileIsIgnored() throws {
-        let folder = try PhotoScratch()
+        let folder = try ScratchFolder("photos")
         let gray = try TestProfiles.load("/usr/share/color/icc/Gray.icc")
         let (image, warnings) = try decodeWarnings(insertingSegments(iccSegments(gray, count: 1, order: [1]), into: try plainJPEG(folder)))
         #expect(image.metadata.iccProfile == nil)

@@ -15,6 +15,7 @@ final class ScratchFolder {
 
     func file(_ name: String) -> String { "\(path)/\(name)" }
 
+    @discardableResult
     func write(_ bytes: [UInt8], to name: String) throws -> String {
         let target = file(name)
         try Data(bytes).write(to: URL(fileURLWithPath: target))

@@ -1,4 +1,5 @@
 import Foundation
+import SumiKit
 
 /// Runs the `sumi` binary as a user would and captures what it prints.
 enum CLI {
@@ -43,13 +44,9 @@ enum CLI {
         try ProcessRunner.run(binary, arguments, environment: environment, in: directory, stdin: stdin)
     }
 
-    /// A fresh temporary folder.
+    /// A fresh temporary folder (`TemporaryFolder.make`).
     static func temporaryFolder(_ name: String) throws -> String {
-        var base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        if base.isEmpty { base = "/tmp" }
-        var template = Array("\(base)/sumi-e2e-\(name)-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        return String(cString: made)
+        try TemporaryFolder.make("e2e-\(name)")
     }
 
     /// Runs an external tool and returns its stdout (nil when it failed).

@@ -6,12 +6,8 @@ import Testing
 @Suite struct ColourAndMetadataTests {
     static let adobeRGB = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
 
-    /// A fresh mkdtemp folder.
-    func folder() throws -> String {
-        var template = Array((NSTemporaryDirectory() + "sumi-colour-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw CocoaError(.fileWriteUnknown) }
-        return String(cString: made)
-    }
+    /// A fresh temporary folder.
+    func folder() throws -> String { try CLI.temporaryFolder("colour") }
 
     /// A 1170×780 grey-and-blue JPEG tagged Adobe RGB (1998), with camera EXIF.
     func adobePhoto(in dir: String) throws -> String {

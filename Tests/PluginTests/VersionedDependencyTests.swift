@@ -1,4 +1,5 @@
 import Foundation
+import SumiKit
 import Testing
 
 /// A plugin package depends on Sumi the way a user's would: by URL and version, not by local path.
@@ -55,12 +56,7 @@ import Testing
         #expect(resolved.contains("\"version\" : \"9.8.7\""), "\(resolved)")
     }
 
-    func makeTemporaryFolder() throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array((base + "/sumi-versioned-XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else { throw TestFailure("mkdtemp failed") }
-        return String(cString: made)
-    }
+    func makeTemporaryFolder() throws -> String { try TemporaryFolder.make("versioned") }
 
     struct TestFailure: Error, CustomStringConvertible {
         var description: String

@@ -33,6 +33,9 @@ import SumiKit
         (#"{"sumi": 1, "stages": []}"#, #""stages" is empty"#),
         (#"{"sumi": 1, "stages": [{"stage": "solid", "wiht": {}}]}"#, #"stages[0] (solid): unknown key "wiht""#),
         (#"{"sumi": 1, "stages": [{"stage": "sold"}]}"#, #"stages[0] (sold): unknown stage "sold" (did you mean "solid"?)"#),
+        // The one "did you mean" rule: case is ignored, and a unique prefix is suggested.
+        (#"{"sumi": 1, "stages": [{"stage": "SOLID"}]}"#, #"unknown stage "SOLID" (did you mean "solid"?)"#),
+        (#"{"sumi": 1, "stages": [{"stage": "inv"}]}"#, #"unknown stage "inv" (did you mean "invert"?)"#),
         (#"{"sumi": 1, "stages": [{"stage": "solid", "with": {"size": "big"}}]}"#,
          #"stages[0] (solid): parameter "size": expected a size ("WxH" or [W, H]), got "big""#),
         (#"{"sumi": 1, "stages": [{"stage": "solid", "with": {"colour": "red"}}]}"#, #"parameter "colour": unknown parameter"#),

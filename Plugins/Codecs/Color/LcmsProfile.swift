@@ -90,7 +90,7 @@ public final class LcmsProfile {
     var colorSpaceName: String {
         let signature = cmsGetColorSpace(handle).rawValue
         let bytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: signature >> UInt32($0)) }
-        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " ")
+        return String(decoding: bytes, as: UTF8.self).trimming(" ")
     }
 
     /// The profile's description ("Adobe RGB (1998)", ...), empty when it has none.
@@ -108,13 +108,5 @@ public final class LcmsProfile {
         var bytes = [UInt8](repeating: 0, count: Int(size))
         guard bytes.withUnsafeMutableBytes({ cmsSaveProfileToMem(handle, $0.baseAddress, &size) }) != 0 else { return nil }
         return bytes
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        var text = Substring(self)
-        while text.last == set { text = text.dropLast() }
-        return String(text)
     }
 }

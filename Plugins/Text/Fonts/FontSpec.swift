@@ -14,7 +14,7 @@ enum FontSpec: Sendable, Hashable {
     /// Reads the parameter: text with a `/` or a font file extension is a path, anything else a
     /// comma-separated family list.
     init(parsing text: String) {
-        let trimmed = text.trimmingCharacters(in: " \t")
+        let trimmed = text.trimming(" \t")
         let lower = trimmed.lowercased()
         let fontExtensions = [".ttf", ".otf", ".ttc", ".otc", ".woff", ".woff2", ".pfb", ".pfa", ".dfont"]
         if trimmed.contains("/") || fontExtensions.contains(where: { lower.hasSuffix($0) }) {
@@ -22,19 +22,9 @@ enum FontSpec: Sendable, Hashable {
         } else {
             let parts = trimmed.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
             let names = (parts.first.map(String.init) ?? "").split(separator: ",")
-                .map { String($0).trimmingCharacters(in: " \t\"'") }.filter { !$0.isEmpty }
-            let properties = parts.count > 1 ? String(parts[1]).trimmingCharacters(in: " \t") : ""
+                .map { String($0).trimming(" \t\"'") }.filter { !$0.isEmpty }
+            let properties = parts.count > 1 ? String(parts[1]).trimming(" \t") : ""
             self = .families(names.isEmpty ? ["sans-serif"] : names, properties: properties)
         }
-    }
-}
-
-extension String {
-    /// The string without the given leading and trailing characters.
-    func trimmingCharacters(in set: String) -> String {
-        let chars = Set(set)
-        guard let start = firstIndex(where: { !chars.contains($0) }) else { return "" }
-        let end = lastIndex(where: { !chars.contains($0) }) ?? start
-        return String(self[start...end])
     }
 }

@@ -16,7 +16,7 @@ struct FontVariations: Sendable {
 
     init(parsing text: String) throws(StageError) {
         for part in text.split(separator: ",") {
-            let item = String(part).trimmingCharacters(in: " ")
+            let item = String(part).trimming(" ")
             guard !item.isEmpty else { continue }
             var v = hb_variation_t()
             guard hb_variation_from_string(item, Int32(item.utf8.count), &v) != 0, v.value.isFinite else {

@@ -7,7 +7,7 @@ enum OpenTypeFeatures {
     static func parse(_ text: String) throws(StageError) -> [hb_feature_t] {
         var features: [hb_feature_t] = []
         for part in text.split(separator: ",") {
-            let item = String(part).trimmingCharacters(in: " ")
+            let item = String(part).trimming(" ")
             guard !item.isEmpty else { continue }
             var feature = hb_feature_t()
             guard hb_feature_from_string(item, Int32(item.utf8.count), &feature) != 0 else {

@@ -12,7 +12,7 @@ struct TextShadow: Sendable, Hashable {
     /// blur 0, colour black at 60%).
     init(parsing text: String) throws(StageError) {
         let parts = text.split(separator: ",", maxSplits: 3, omittingEmptySubsequences: false)
-            .map { String($0).trimmingCharacters(in: " ") }
+            .map { String($0).trimming(" ") }
         func number(_ i: Int, _ name: String) throws(StageError) -> Double {
             guard let v = Double(parts[i]), v.isFinite, abs(v) <= 10_000 else {
                 throw StageError.invalidParameter("shadow", "\(name) \"\(parts[i])\" is not a number within ±10000; "

@@ -48,7 +48,7 @@ public struct PipelineBuilder {
         for entry in manifest.stages {
             guard let factory = registry.factory(named: entry.stage) else {
                 let names = registry.all.map(\.descriptor.name)
-                let hint = Self.closest(entry.stage, in: names).map { " (did you mean \"\($0)\"?)" } ?? ""
+                let hint = NameSuggestion.hint(entry.stage, in: names)
                 let broken = registry.brokenLibraries.map { "\($0.path) (\($0.reason))" }
                 let brokenNote = broken.isEmpty ? "" : "; plugin libraries that failed to load, which may offer it: " + broken.joined(separator: "; ")
                 throw fail(entry, "unknown stage \"\(MessageText.cut(entry.stage))\"\(hint); known stages: \(names.joined(separator: ", "))\(brokenNote)")
@@ -207,25 +207,5 @@ public struct PipelineBuilder {
             throw cycle(stuck)
         }
         return order
-    }
-
-    /// The known name nearest to a misspelt one (edit distance ≤ 2).
-    static func closest(_ name: String, in names: [String]) -> String? {
-        func distance(_ a: [Character], _ b: [Character]) -> Int {
-            var previous = Array(0...b.count)
-            for (i, ca) in a.enumerated() {
-                var current = [i + 1]
-                for (j, cb) in b.enumerated() {
-                    current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (ca == cb ? 0 : 1)))
-                }
-                previous = current
-            }
-            return previous[b.count]
-        }
-        // The distance is at least the difference in length: most names need no table at all.
-        let length = name.count
-        let scored = names.filter { abs($0.count - length) <= 2 }
-            .map { ($0, distance(Array(name), Array($0))) }.filter { $0.1 <= 2 }
-        return scored.min { $0.1 < $1.1 }?.0
     }
 }

@@ -41,11 +41,18 @@ public struct TemporaryFolder: Sendable {
         }
     }
 
-    /// Makes a fresh folder named `sumi-LABEL-XXXXXX` under `$TMPDIR` (or `/tmp`).
-    public static func make(_ label: String) throws(StageError) -> String {
+    /// `$TMPDIR` without trailing slashes, or `/tmp` when it is unset or empty.
+    public static var base: String {
         var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
         if base.isEmpty { base = "/tmp" }
         while base.count > 1 && base.hasSuffix("/") { base.removeLast() }
+        return base
+    }
+
+    /// Makes a fresh folder named `sumi-LABEL-XXXXXX` under `base`; the label keeps its letters,
+    /// digits and dashes (others become dashes) and at most 40 characters.
+    public static func make(_ label: String) throws(StageError) -> String {
+        let base = Self.base
         let safeLabel = String(label.map { $0.isLetter || $0.isNumber || $0 == "-" ? $0 : "-" }.prefix(40))
         var template = Array("\(base)/sumi-\(safeLabel)-XXXXXX".utf8CString)
         let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }

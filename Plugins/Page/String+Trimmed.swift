@@ -1,8 +1,0 @@
-extension StringProtocol {
-    /// The text without leading and trailing spaces, tabs and newlines.
-    var trimmed: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-        return String(self[first...last])
-    }
-}
