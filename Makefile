@@ -47,7 +47,7 @@ PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
 .PHONY: all deps test-deps bench-deps package-deps build demo test bench examples samples clean test-cluster install uninstall \
-        deb test-package image fuzz test-asan test-parity conformance test-serve
+        deb test-package image fuzz test-asan test-parity conformance test-serve man
 
 all: build
 
@@ -83,6 +83,11 @@ build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 
 -include Makefile.plugins
+
+# docs/sumi.1 is generated from the option table (Sources/sumi/Options): after changing an option,
+# a command or the man page's prose, `make man` writes it again (a test keeps the two equal).
+man: build
+	$(BIN) __man > docs/sumi.1
 
 # `sumi serve` under load and faults on loopback: 10,000 mixed requests at concurrency 64, 500
 # connections that never finish their head, vanishing clients; answers, /metrics, memory, leftovers

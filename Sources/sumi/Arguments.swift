@@ -1,12 +1,13 @@
 import SumiEngine
 import SumiKit
 
-/// The parsed command line.
+/// The parsed command line. Which options each command takes, and what follows them, is
+/// `OptionTable`'s; this type holds their values.
 struct Arguments {
-    enum Command: String, CaseIterable { case run, validate, stages, inspect, schema, graph, completion }
+    typealias Command = CommandName
 
     var command: Command
-    /// The manifest (run, validate) or stage name (inspect).
+    /// The manifest (run, validate, graph), stage name (inspect) or shell (completion).
     var target: String?
     var inputs: [String] = []
     var output: String?
@@ -25,24 +26,9 @@ struct Arguments {
             let names = Command.allCases.map(\.rawValue)
             throw SumiError.usage("unknown command \"\(first)\"\(NameSuggestion.hint(first, in: names)) (commands: \(names.joined(separator: ", ")); try 'sumi --help')")
         }
+        let spec = OptionTable.command(command)
         var args = Arguments(command: command)
         var i = 1
-        func value(_ option: String) throws(SumiError) -> String {
-            guard i + 1 < argv.count else { throw SumiError.usage("option \(option) needs a value") }
-            i += 1
-            return argv[i]
-        }
-        let allowed: [Command: Set<String>] = [
-            .run: Set(["-i", "--input", "-o", "--output", "--set", "--plugin-path", "--jobs", "-j", "--json", "--quiet", "-q"])
-                .union(BatchOptions.runOptions),
-            .validate: Set(["--set", "--plugin-path", "-i", "--input", "-o", "--output", "--json", "--quiet", "-q"])
-                .union(BatchOptions.validateOptions),
-            .stages: ["--json", "--plugin-path"],
-            .inspect: ["--json", "--plugin-path"],
-            .schema: ["--plugin-path"],
-            .completion: ["--plugin-path"],
-            .graph: ["--plugin-path", "--set", "-i", "--input", "-o", "--output", "--svg"],
-        ]
         while i < argv.count {
             var arg = argv[i]
             var inlineValue: String?
@@ -50,20 +36,26 @@ struct Arguments {
                 inlineValue = String(arg[arg.index(after: eq)...])
                 arg = String(arg[..<eq])
             }
-            func optionValue() throws(SumiError) -> String {
-                if let inlineValue { return inlineValue }
-                return try value(arg)
-            }
+            var option: ProgramOption?
             if arg.hasPrefix("-") && arg != "-" {
-                let options = allowed[command, default: []]
-                guard options.contains(arg) else {
-                    let hint = NameSuggestion.hint(arg, in: options.filter { $0.hasPrefix("--") }.sorted())
+                guard let known = spec.option(named: arg) else {
+                    let hint = NameSuggestion.hint(arg, in: spec.options.map(\.long))
                     throw SumiError.usage("unknown option \(arg) for 'sumi \(command.rawValue)'\(hint) (try 'sumi \(command.rawValue) --help')")
                 }
+                if inlineValue != nil, !known.takesValue { throw SumiError.usage("option \(arg) takes no value") }
+                option = known
             }
-            switch arg {
-            case "-i", "--input": args.inputs.append(try optionValue())
-            case "-o", "--output": args.output = try optionValue()
+            func optionValue() throws(SumiError) -> String {
+                if let inlineValue { return inlineValue }
+                guard i + 1 < argv.count else {
+                    throw SumiError.usage("option \(arg) needs \(option?.valueDescription ?? "a value")")
+                }
+                i += 1
+                return argv[i]
+            }
+            switch option?.long {
+            case "--input": args.inputs.append(try optionValue())
+            case "--output": args.output = try optionValue()
             case "--set":
                 let pair = try optionValue()
                 guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
@@ -71,19 +63,22 @@ struct Arguments {
                 }
                 args.sets.append((String(pair[..<eq]), String(pair[pair.index(after: eq)...])))
             case "--plugin-path": args.pluginPaths.append(try optionValue())
-            case "--jobs", "-j":
+            case "--jobs":
                 let text = try optionValue()
                 guard let n = Int(text), n >= 1, n <= 1024 else {
                     throw SumiError.usage("--jobs needs a whole number from 1 to 1024, got \"\(text)\"")
                 }
                 args.jobs = n
             case "--json": args.json = true
-            case "--quiet", "-q": args.quiet = true
-            default:
-                if try args.batch.parse(arg, value: optionValue) { break }
-                if args.target == nil {
+            case "--quiet": args.quiet = true
+            case let long?:
+                guard try args.batch.parse(long, value: optionValue) else {
+                    throw SumiError.usage("option \(arg) is declared for 'sumi \(command.rawValue)' but not read")
+                }
+            case nil:
+                if args.target == nil, spec.operand != .none {
                     args.target = arg
-                } else if command == .run || command == .validate {
+                } else if spec.operand == .pipeline(inputs: true) {
                     // Positional inputs after the manifest, as after -i.
                     args.inputs.append(arg)
                 } else {
@@ -101,8 +96,8 @@ struct Arguments {
             guard args.target != nil else { throw SumiError.usage("'sumi graph' needs a manifest or an inline pipeline") }
         case .completion:
             guard args.target != nil else { throw SumiError.usage("'sumi completion' needs a shell: bash, zsh or fish") }
-        case .stages, .schema:
-            if let t = args.target { throw SumiError.usage("unexpected argument \"\(t)\"") }
+        case .stages, .schema, .formats, .serve:
+            break
         }
         return args
     }

@@ -25,16 +25,13 @@ struct BatchOptions {
     /// `graph --svg`.
     var svg = false
 
-    static let runOptions: Set<String> = ["-r", "--recursive", "--strict", "-n", "--dry-run", "--shard", "--shard-by",
-                                          "--skip-existing", "--print-inline", "--print-manifest"]
-    static let validateOptions: Set<String> = ["-r", "--recursive", "--strict", "--template"]
-
-    /// Takes `option` if it is one of these; `value` reads the option's value.
+    /// Takes `option` (its long name, as `OptionTable` declares it) if it is one of these; `value`
+    /// reads the option's value.
     mutating func parse(_ option: String, value: () throws(SumiError) -> String) throws(SumiError) -> Bool {
         switch option {
-        case "-r", "--recursive": recursive = true
+        case "--recursive": recursive = true
         case "--strict": strict = true
-        case "-n", "--dry-run": dryRun = true
+        case "--dry-run": dryRun = true
         case "--shard": shard = try value()
         case "--shard-by": shardBy = try value()
         case "--skip-existing": skipExisting = true

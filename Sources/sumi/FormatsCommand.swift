@@ -5,31 +5,12 @@ import SumiKit
 /// `sumi formats [--json] [--plugin-path DIR]...`: what each image format reads and writes, with
 /// colour profile and metadata support; then the formats of the plugins in the configured folders
 /// (`--plugin-path`, `SUMI_PLUGIN_PATH`), with their extensions and library.
-enum FormatsCommand {
-    static func execute(_ arguments: [String]) -> Int32 {
-        var json = false
-        var pluginPaths: [String] = []
-        var rest = arguments[...]
-        while let argument = rest.popFirst() {
-            switch argument {
-            case "--json": json = true
-            case "--plugin-path":
-                guard let folder = rest.popFirst() else {
-                    Terminal.error(SumiError.usage("--plugin-path needs a folder"))
-                    return 2
-                }
-                pluginPaths.append(folder)
-            default:
-                Terminal.error(SumiError.usage("formats takes only --json and --plugin-path DIR, got \(MessageText.cut(argument))"))
-                return 2
-            }
-        }
-        do throws(SumiError) {
-            _ = try StageCatalog.registry(pluginPaths: pluginPaths)
-        } catch {
-            Terminal.error(error)
-            return error.exitCode
-        }
+struct FormatsCommand {
+    let arguments: Arguments
+
+    func execute() throws(SumiError) -> Int32 {
+        let json = arguments.json
+        _ = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
         let plugins = ImageFormatRegistry.shared.formats
         if json {
             let rows = FormatSupport.all.map { row in

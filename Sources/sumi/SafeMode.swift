@@ -41,8 +41,8 @@ struct SafeMode: Sendable {
         var rest: [String] = []
         for argument in CommandLine.arguments.dropFirst() {
             switch argument {
-            case "--safe": mode.safe = true
-            case "--allow-manifest-plugins": mode.allowManifestPlugins = true
+            case OptionTable.safe.long: mode.safe = true
+            case OptionTable.allowManifestPlugins.long: mode.allowManifestPlugins = true
             default: rest.append(argument)
             }
         }

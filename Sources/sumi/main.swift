@@ -26,14 +26,18 @@ if argv.count >= 2, argv.dropFirst().contains(where: { $0 == "--help" || $0 == "
 }
 if argv.first == "help", argv.count >= 2 {
     guard argv.count == 2, let text = Help.text(for: argv[1]) else {
-        Terminal.error(SumiError.usage("no help for \"\(argv.dropFirst().joined(separator: " "))\" (commands: \(Arguments.Command.allCases.map(\.rawValue).joined(separator: ", ")))"))
+        Terminal.error(SumiError.usage("no help for \"\(argv.dropFirst().joined(separator: " "))\" (commands: \(CommandName.allCases.map(\.rawValue).joined(separator: ", ")))"))
         exit(2)
     }
     Terminal.standardOutput(text + "\n")
     exit(Terminal.exitStatus(0))
 }
 
-if argv.first == "formats" { exit(Terminal.exitStatus(FormatsCommand.execute(Array(argv.dropFirst())))) }
+// The man page, generated from the option table (docs/sumi.1 is this output; `make man` writes it).
+if argv == [ManPage.command] {
+    Terminal.standardOutput(ManPage.text)
+    exit(Terminal.exitStatus(0))
+}
 
 do {
     let arguments = try Arguments.parse(argv)
@@ -46,6 +50,8 @@ do {
     case .schema: exit(Terminal.exitStatus(try SchemaCommand(arguments: arguments).execute()))
     case .graph: exit(Terminal.exitStatus(try GraphCommand(arguments: arguments).execute()))
     case .completion: exit(Terminal.exitStatus(try CompletionCommand(arguments: arguments).execute()))
+    case .formats: exit(Terminal.exitStatus(try FormatsCommand(arguments: arguments).execute()))
+    case .serve: exit(ServeCommand.main(Array(argv.dropFirst())))
     }
 } catch {
     Terminal.error(error)

@@ -1,0 +1,4 @@
+/// The commands of `sumi`, in the order help, completions and the man page list them.
+enum CommandName: String, CaseIterable, Sendable {
+    case run, validate, stages, inspect, schema, graph, formats, completion, serve
+}

@@ -1,0 +1,34 @@
+extension OptionTable {
+    static let serve = ProgramCommand(
+        .serve, summary: "Serve the pipelines over HTTP (docs/service.md).",
+        description: """
+        Serves the shipped pipelines and those of each --pipelines folder over HTTP: POST /run/{pipeline}?NAME=VALUE&... \
+        with the image as the body answers the output image; GET /pipelines, /pipelines/{name}, /healthz, /readyz, \
+        /metrics. Each run happens in a worker process; SIGTERM (or SIGINT) stops accepting, lets the runs in \
+        flight finish (up to --timeout) and exits 0. See docs/service.md.
+        """,
+        options: [
+            ProgramOption("--listen", .text, "ADDRESS:PORT",
+                "IPv4 address and port (default 127.0.0.1:8080; port 0 picks a free one, printed on standard error)."),
+            ProgramOption("--pipelines", .folder, "DIR", repeatable: true, "More pipelines (one manifest per .json file)."),
+            ProgramOption("--root", .folder, "DIR", "Files below DIR may be read by runs (besides the uploaded image)."),
+            ProgramOption("--workers", .number, "N", "Worker processes (1 to 256; default: the number of cores)."),
+            ProgramOption("--queue", .number, "N", "Requests that may wait for a worker (default 64; more: 503)."),
+            ProgramOption("--timeout", .number, "S",
+                "Seconds from a request's arrival to its answer (default 60; over: 504); also the longest drain after SIGTERM."),
+            ProgramOption("--max-body", .number, "BYTES", "Largest request body (default 100000000; over: 413)."),
+            ProgramOption("--max-pixels", .number, "N", "Most pixels of a decoded image (default and largest 50000000)."),
+            ProgramOption("--max-memory", .number, "MB", "Most resident memory of one worker (default 4096; over it: 422)."),
+            ProgramOption("--connections", .number, "N", "Most connections at once (default 1024)."),
+            ProgramOption("--idle-timeout", .number, "S", "Seconds a connection may stay idle (default 30)."),
+            ProgramOption("--header-timeout", .number, "S",
+                "Seconds for a request's head, from the connection or the previous answer on it (default 10)."),
+            ProgramOption("--min-body-rate", .number, "BYTES",
+                "Bytes per second a body must average after its first second (default 16384; 0: no limit)."),
+            ProgramOption("--token", .text, "TOKEN",
+                "POST /run needs \"Authorization: Bearer TOKEN\" (or set SUMI_SERVE_TOKEN, which other users cannot see in the process list)."),
+            ProgramOption("--key", .text, "HEX", "With --salt: GET /run needs URLs signed with HMAC-SHA256 (docs/service.md)."),
+            ProgramOption("--salt", .text, "HEX", "The salt of signed GET /run URLs, with --key."),
+            help,
+        ])
+}
