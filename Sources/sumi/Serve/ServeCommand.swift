@@ -8,39 +8,9 @@ import SumiKit
 /// processes; SIGTERM (or SIGINT) stops accepting, lets the runs in flight finish (up to
 /// `--timeout`), and exits 0.
 enum ServeCommand {
-    static let help = """
-    Usage: sumi serve [--listen ADDRESS:PORT] [--pipelines DIR]... [options]
-
-    Serves the shipped pipelines and those of each --pipelines folder over HTTP:
-    POST /run/{pipeline}?NAME=VALUE&... with the image as the body answers the output image;
-    GET /pipelines, /pipelines/{name}, /healthz, /readyz, /metrics. See docs/service.md.
-
-    Options:
-      --listen ADDRESS:PORT   IPv4 address and port (default 127.0.0.1:8080; port 0 picks a free one,
-                              printed on standard error).
-      --pipelines DIR         More pipelines (one manifest per .json file; repeatable).
-      --root DIR              Files below DIR may be read by runs (besides the uploaded image).
-      --workers N             Worker processes (default: the number of cores).
-      --queue N               Requests that may wait for a worker (default 64; more: 503).
-      --timeout S             Seconds from a request's arrival to its answer (default 60; over: 504);
-                              also the longest drain after SIGTERM.
-      --max-body BYTES        Largest request body (default 100000000; over: 413).
-      --max-pixels N          Most pixels of a decoded image (default and largest 50000000).
-      --max-memory MB         Most resident memory of one worker (default 4096; over it: 422).
-      --connections N         Most connections at once (default 1024).
-      --idle-timeout S        Seconds a connection may stay idle (default 30).
-      --token TOKEN           POST /run needs "Authorization: Bearer TOKEN" (or set SUMI_SERVE_TOKEN,
-                              which other users cannot see in the process list).
-      --key HEX --salt HEX    GET /run needs URLs signed with HMAC-SHA256 (docs/service.md).
-      --header-timeout S      Seconds for a request's head, from the connection or the previous
-                              answer on it (default 10).
-      --min-body-rate BYTES   Bytes per second a body must average after its first second
-                              (default 16384; 0: no limit).
-    """
-
     static func main(_ argv: [String]) -> Int32 {
         if argv.contains("--help") || argv.contains("-h") {
-            Terminal.standardOutput(help + "\n")
+            Terminal.standardOutput((Help.text(for: CommandName.serve.rawValue) ?? "") + "\n")
             return 0
         }
         // The signals are waited for here: blocked before any thread starts, so every thread
@@ -67,9 +37,7 @@ enum ServeCommand {
             settings.headerTimeout = Double(options.headerTimeout)
             settings.minBodyRate = Double(options.minBodyRate)
             settings.maxBody = options.maxBody
-            var base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-            if base.isEmpty { base = "/tmp" }
-            settings.temporaryBase = base
+            settings.temporaryBase = TemporaryFolder.base
             let daemon = try HTTPDaemon(settings) { router.handle($0) }
             router.countDaemon { [weak daemon] in (daemon?.refusedBodies ?? 0, daemon?.slowClients ?? 0) }
             Terminal.standardError("sumi serve: listening on http://\(options.address):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")

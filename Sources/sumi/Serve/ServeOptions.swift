@@ -32,8 +32,8 @@ struct ServeOptions {
     /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
     var signature: URLSignature?
 
-    static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
-                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt", "--max-memory"]
+    /// The options `OptionTable.serve` declares (each takes a value).
+    static let names = OptionTable.serve.options.filter(\.takesValue).map(\.long)
 
     static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
