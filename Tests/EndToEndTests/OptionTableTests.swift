@@ -91,6 +91,32 @@ import Testing
         #expect(committed.hasPrefix(".TH SUMI 1 \"2026\" \"sumi \(version)\""), "\(committed.prefix(60))")
     }
 
+    /// Every option a command's help lists is one its parser reads (not refused, not left unread):
+    /// the run, validate and graph calls stop afterwards at a manifest that does not exist.
+    @Test func everyListedOptionIsParsed() throws {
+        let dir = try CLI.temporaryFolder("parse")
+        let operands = ["run": [dir + "/none.json"], "validate": [dir + "/none.json"], "graph": [dir + "/none.json"],
+                        "inspect": ["scale"], "completion": ["bash"]]
+        let values = ["--set": "width=1", "-i": dir + "/in.png", "--input": dir + "/in.png", "-o": dir + "/out.png",
+                      "--output": dir + "/out.png", "--plugin-path": dir, "--shard-by": "hash", "--shard": "1/2"]
+        var checked = 0
+        for command in try commands() where command != "serve" {
+            let help = try CLI.run([command, "--help"]).stdout
+            for name in Self.options(inHelp: help) where name != "-h" && name != "--help" {
+                let label = help.split(separator: "\n").first { $0.hasPrefix("  \(name)") || $0.contains(", \(name)") } ?? ""
+                let words = (label.dropFirst(2).components(separatedBy: "  ").first ?? "").split(separator: " ")
+                let takesValue = words.contains { !$0.hasPrefix("-") }
+                let arguments = [command] + (operands[command] ?? []) + [name] + (takesValue ? [values[name] ?? "1"] : [])
+                let r = try CLI.run(arguments)
+                #expect(!r.stderr.contains("unknown option") && !r.stderr.contains("but not read") && !r.stderr.contains("takes no value")
+                        && !r.stderr.contains("needs "), "\(arguments): \(r.stderr)")
+                #expect(r.status == 0 || (r.stderr + r.stdout).contains("none.json"), "\(arguments): \(r.status) \(r.stderr)")
+                checked += 1
+            }
+        }
+        #expect(checked > 40, "\(checked)")
+    }
+
     @Test func optionsAreCheckedByTheTable() throws {
         let bogus = try CLI.run(["formats", "--bogus"])
         #expect(bogus.status == 2 && bogus.stderr.contains("unknown option --bogus for 'sumi formats'"), "\(bogus.stderr)")
