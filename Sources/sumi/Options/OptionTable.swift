@@ -31,7 +31,7 @@ enum OptionTable {
         + "exit status 2. May stand anywhere on the command line.")
     static let allowManifestPlugins = ProgramOption("--allow-manifest-plugins",
         "Load the manifest's plugins outside the plugin folders (their code runs). May stand anywhere on the command line.")
-    static let help = ProgramOption("--help", short: "-h", "Show this help.")
+    static let help = ProgramOption("--help", short: "-h", "Show this command's help.")
     static let version = ProgramOption("--version", short: "-V", "Print the version and the plugin ABI versions.")
 
     /// The options that may stand anywhere on the command line (`SafeMode` takes them out first).
