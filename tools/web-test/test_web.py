@@ -91,7 +91,7 @@ def measure_result(browser, folder, photo, label):
     return dict(zip(names, box))
 
 
-def caption_flow(browser, url, folder, photo, text, drag, label, shots=None):
+def caption_flow(browser, url, folder, photo, text, drag, label):
     """Mouse and keys: upload, type, drag by `drag`, nudge 3 right and 2 down, render, measure."""
     browser.open(url)
     upload(browser, photo)
@@ -115,8 +115,6 @@ def caption_flow(browser, url, folder, photo, text, drag, label, shots=None):
     nudged = browser.rect("#caption")
     check(abs(nudged["left"] - after["left"] - 3) < 0.01 and abs(nudged["top"] - after["top"] - 2) < 0.01,
           "%s: arrow keys moved the caption 3 right and 2 down" % label)
-    if shots:
-        browser.screenshot(os.path.join(shots, "caption-editor.png"))
     browser.element("#render").click()
     browser.wait(lambda d: d.find_element("id", "download").get_attribute("href"), seconds=180, message="the rendered result")
     box = measure_result(browser, folder, photo, label)
@@ -232,7 +230,7 @@ def page_flow(browser, url, folder, sumi, label, choose=2, keyboard=False, shots
     browser.wait(lambda d: link.get_attribute("data-viewport") == "capture:%d" % choose and link.get_attribute("href"),
                  seconds=180, message="the PDF opening on capture %d" % choose)
     if shots:
-        browser.screenshot(os.path.join(shots, "page-builder.png"))
+        browser.screenshot(os.path.join(shots, "web-page.png"))
     pdf = os.path.join(folder, "page-%s.pdf" % label.replace(" ", "-"))
     with open(pdf, "wb") as f:
         f.write(browser.fetch(link.get_attribute("href")))
@@ -249,6 +247,22 @@ def page_flow(browser, url, folder, sumi, label, choose=2, keyboard=False, shots
           "%s: the PDF (%gx%g) opens on capture %d from the top (rows %d-%d)" % (label, width, height, choose, top, top + 844))
     labels_check(browser, label)
     browser.screenshot(os.path.join(folder, "%s.png" % label.replace(" ", "-")))
+
+
+def docs_flow(browser, url, folder, shots, name, size, drag):
+    """The README's picture: a styled caption (emoji too, set directly: ChromeDriver types only BMP text)."""
+    browser.open(url)
+    upload(browser, os.path.join(folder, "photo.jpg"))
+    browser.element("#fill").click()
+    for selector, value in [("#size", size), ("#color", "#b3261e"), ("#corner-radius", "10"), ("#border", "0"),
+                            ("#shadow", "2, 2, 4, #00000099"), ("#text", "東京タワー Tokyo Tower 🗼")]:
+        browser.set_value(selector, value)
+    wait_label(browser, "東京タワー Tokyo Tower 🗼")
+    ActionChains(browser.driver).drag_and_drop_by_offset(browser.element("#caption"), *drag).perform()
+    browser.element("#render").click()
+    browser.wait(lambda d: d.find_element("id", "download").get_attribute("href"), seconds=180, message="the rendered result")
+    browser.driver.execute_script("window.scrollTo(0, 0); document.activeElement.blur()")
+    browser.screenshot(os.path.join(shots, name))
 
 
 def token_flow(browser, sumi, folder, photo):
@@ -281,7 +295,7 @@ def main():
         server = harness.Server(sumi, folder)
         browser = harness.Browser(folder)
         browser.viewport(1280, 900)
-        caption_flow(browser, server.url, folder, photo, "Tokyo 東京タワー", (-80, 50), "desktop photo", shots=args.screenshots)
+        caption_flow(browser, server.url, folder, photo, "Tokyo 東京タワー", (-80, 50), "desktop photo")
         labels_check(browser, "desktop")
         caption_flow(browser, server.url, folder, portrait, "Portrait 縦", (40, 120), "desktop orientation 6")
         keyboard_flow(browser, server.url, folder, photo, "desktop keyboard")
@@ -294,9 +308,10 @@ def main():
         page_flow(browser, server.url, folder, sumi, "phone page", choose=4)
         token_flow(browser, sumi, folder, photo)
         if args.screenshots:
+            browser.viewport(1280, 900)
+            docs_flow(browser, server.url, folder, args.screenshots, "web-caption.png", "20", (-60, -90))
             browser.viewport(390, 844)
-            caption_flow(browser, server.url, folder, photo, "Hello 日本語", (30, -25), "phone screenshot")
-            browser.screenshot(os.path.join(args.screenshots, "caption-editor-phone.png"))
+            docs_flow(browser, server.url, folder, args.screenshots, "web-caption-phone.png", "12", (-20, -40))
     except Exception as error:  # a step that could not run is a failure with its reason
         failures.append("%s: %s" % (type(error).__name__, error))
         print("FAIL %s: %s" % (type(error).__name__, error), flush=True)
