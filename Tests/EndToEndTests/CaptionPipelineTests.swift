@@ -150,7 +150,8 @@ import Testing
     @Test func contractExampleError() throws {
         let dir = try CLI.temporaryFolder("caption-size")
         let text = try String(contentsOfFile: CLI.root + "/pipelines/caption.json", encoding: .utf8)
-            .replacingOccurrences(of: "\"size\": 17", with: "\"size\": -3")
+            .replacingOccurrences(of: "\"default\": 17}", with: "\"default\": -3}")
+        #expect(text.contains("\"default\": -3}"))
         try text.write(toFile: dir + "/caption.json", atomically: true, encoding: .utf8)
         let r = try CLI.run(["run", dir + "/caption.json"], in: dir)
         #expect(r.status == 2)

@@ -122,6 +122,16 @@ def caption_flow(browser, url, folder, photo, text, drag, label):
     return box
 
 
+def error_flow(browser, label):
+    """A value the service refuses: its message beside the control it names, gone once corrected."""
+    browser.set_value("#size", "0")
+    browser.wait(lambda d: d.find_element("id", "size-error").text, message="the error beside #size")
+    message = browser.element("#size-error").text
+    check("size" in message, "%s: the refused size is explained beside its control: %r" % (label, message))
+    browser.set_value("#size", "17")
+    browser.wait(lambda d: not d.find_element("id", "size-error").text, message="the error cleared")
+
+
 def keyboard_flow(browser, url, folder, photo, label):
     """Tab, type, arrow keys and Enter only (the file itself is given to #photo: file dialogs are
     the system's, not the page's)."""
@@ -297,6 +307,7 @@ def main():
         browser.viewport(1280, 900)
         caption_flow(browser, server.url, folder, photo, "Tokyo 東京タワー", (-80, 50), "desktop photo")
         labels_check(browser, "desktop")
+        error_flow(browser, "desktop")
         caption_flow(browser, server.url, folder, portrait, "Portrait 縦", (40, 120), "desktop orientation 6")
         keyboard_flow(browser, server.url, folder, photo, "desktop keyboard")
         page_flow(browser, server.url, folder, sumi, "desktop page", choose=2, shots=args.screenshots)
