@@ -127,7 +127,8 @@ def error_flow(browser, label):
     browser.set_value("#size", "0")
     browser.wait(lambda d: d.find_element("id", "size-error").text, message="the error beside #size")
     message = browser.element("#size-error").text
-    check("size" in message, "%s: the refused size is explained beside its control: %r" % (label, message))
+    elsewhere = browser.element("#text-error").text or browser.element("#render-error").text
+    check(message and not elsewhere, "%s: the refused size is explained beside #size (%r), nowhere else" % (label, message))
     browser.set_value("#size", "17")
     browser.wait(lambda d: not d.find_element("id", "size-error").text, message="the error cleared")
 
