@@ -56,6 +56,7 @@ class Browser:
     def __init__(self, folder):
         options = webdriver.ChromeOptions()
         options.binary_location = "/usr/bin/chromium"
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                          "--force-device-scale-factor=1", "--window-size=1400,1000", "--lang=en-GB",
                          "--user-data-dir=" + os.path.join(folder, "chromium-profile")]:
@@ -102,6 +103,12 @@ class Browser:
             "const e = document.querySelector(arguments[0]); e.value = arguments[1];"
             "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));",
             selector, value)
+
+    def console_errors(self, expected=("status of 400", "status of 401")):
+        """The page's console errors since the last call (script errors, refused loads), without
+        the refusals a test provoked on purpose."""
+        return [entry["message"] for entry in self.driver.get_log("browser")
+                if entry["level"] == "SEVERE" and not any(e in entry["message"] for e in expected)]
 
     def screenshot(self, path):
         self.driver.save_screenshot(path)

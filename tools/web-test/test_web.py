@@ -301,6 +301,7 @@ def main():
     folder = tempfile.mkdtemp(prefix="sumi-test-web-")
     started = time.monotonic()
     browser = server = None
+    console = []
     try:
         photo, portrait, heic = make_photos(folder)
         server = harness.Server(sumi, folder)
@@ -329,10 +330,12 @@ def main():
         print("FAIL %s: %s" % (type(error).__name__, error), flush=True)
     finally:
         if browser:
+            console = browser.console_errors()
             browser.quit()
         if server:
             server.stop()
     leftovers = [n for n in os.listdir(folder) if n.startswith("sumi-serve-")]
+    check(not console, "the page logged no script error or refused load: %s" % console)
     check(not leftovers, "no request folder left behind (%s)" % leftovers)
     print("test-web: %d failure(s) in %.0f s; screenshots and results in %s" % (len(failures), time.monotonic() - started, folder))
     if not failures and not args.keep:
