@@ -14,6 +14,7 @@ enum ServeCommand {
     Serves the shipped pipelines and those of each --pipelines folder over HTTP:
     POST /run/{pipeline}?NAME=VALUE&... with the image as the body answers the output image;
     GET /pipelines, /pipelines/{name}, /healthz, /readyz, /metrics. See docs/service.md.
+    GET / is a caption editor and page builder for a web browser.
 
     Options:
       --listen ADDRESS:PORT   IPv4 address and port (default 127.0.0.1:8080; port 0 picks a free one,
