@@ -20,6 +20,7 @@ import Testing
         let again = try server.request("GET", "/", headers: ["If-None-Match: " + tag])
         #expect(again.status == 304 && again.body.isEmpty)
         for (path, type) in [("/index.html", "text/html; charset=utf-8"), ("/app.js", "text/javascript; charset=utf-8"),
+                             ("/caption.js", "text/javascript; charset=utf-8"),
                              ("/style.css", "text/css; charset=utf-8"), ("/favicon.svg", "image/svg+xml")] {
             let r = try server.request("GET", path)
             #expect(r.status == 200 && r.headers["content-type"] == type, "\(path): \(r.status) \(r.headers)")

@@ -86,7 +86,7 @@ for p in thumbnail caption fullpage caption-label preview page-preview; do
 done
 head -c 5 "$CHROOT/tmp/out/fullpage.pdf" | grep -q '%PDF-' || fail "fullpage.pdf is not a PDF"
 # The web editor sumi serve offers at /.
-for f in index.html app.js style.css; do
+for f in index.html app.js service.js caption.js page.js style.css; do
   [ -s "$CHROOT/usr/share/sumi/web/$f" ] || fail "the package lacks /usr/share/sumi/web/$f"
 done
 
