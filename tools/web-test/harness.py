@@ -104,9 +104,9 @@ class Browser:
             "e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true}));",
             selector, value)
 
-    def console_errors(self, expected=("status of 400", "status of 401")):
+    def console_errors(self, expected=("status of 400", "status of 401", "status of 415")):
         """The page's console errors since the last call (script errors, refused loads), without
-        the refusals a test provoked on purpose."""
+        the refusals the test provokes on purpose (400, 401, 415)."""
         return [entry["message"] for entry in self.driver.get_log("browser")
                 if entry["level"] == "SEVERE" and not any(e in entry["message"] for e in expected)]
 

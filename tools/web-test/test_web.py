@@ -122,8 +122,15 @@ def caption_flow(browser, url, folder, photo, text, drag, label):
     return box
 
 
-def error_flow(browser, label):
-    """A value the service refuses: its message beside the control it names, gone once corrected."""
+def error_flow(browser, folder, label):
+    """A file no decoder reads and a value the service refuses: each message beside its control."""
+    garbage = os.path.join(folder, "notes.jpg")
+    with open(garbage, "w") as f:
+        f.write("not a photo\n" * 100)
+    browser.element("#photo").send_keys(garbage)
+    browser.wait(lambda d: d.find_element("id", "photo-error").text, message="the error beside #photo")
+    check("not a supported image" in browser.element("#photo-error").text,
+          "%s: a file that is no image is explained beside #photo: %r" % (label, browser.element("#photo-error").text))
     browser.set_value("#size", "0")
     browser.wait(lambda d: d.find_element("id", "size-error").text, message="the error beside #size")
     message = browser.element("#size-error").text
@@ -309,7 +316,7 @@ def main():
         browser.viewport(1280, 900)
         caption_flow(browser, server.url, folder, photo, "Tokyo 東京タワー", (-80, 50), "desktop photo")
         labels_check(browser, "desktop")
-        error_flow(browser, "desktop")
+        error_flow(browser, folder, "desktop")
         caption_flow(browser, server.url, folder, portrait, "Portrait 縦", (40, 120), "desktop orientation 6")
         keyboard_flow(browser, server.url, folder, photo, "desktop keyboard")
         page_flow(browser, server.url, folder, sumi, "desktop page", choose=2, shots=args.screenshots)
@@ -335,7 +342,7 @@ def main():
         if server:
             server.stop()
     leftovers = [n for n in os.listdir(folder) if n.startswith("sumi-serve-")]
-    check(not console, "the page logged no script error or refused load: %s" % console)
+    check(not console, "the page logged no script error or unexpected refused load: %s" % console)
     check(not leftovers, "no request folder left behind (%s)" % leftovers)
     print("test-web: %d failure(s) in %.0f s; screenshots and results in %s" % (len(failures), time.monotonic() - started, folder))
     if not failures and not args.keep:
