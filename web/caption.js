@@ -89,8 +89,10 @@ async function drawLabel() {
   const element = $("caption");
   element.classList.add("stale");
   const parameters = styleParameters();
+  // Drawn for the screen's pixels (device pixel ratio), shown at its size in preview pixels.
+  const scale = Math.min(4, Math.max(1, Math.round((window.devicePixelRatio || 1) * 100) / 100));
   try {
-    const { blob } = await run("caption-label", form(parameters));
+    const { blob } = await run("caption-label", form(Object.assign({ scale }, parameters)));
     if (id !== caption.labelRequest) return;
     const url = URL.createObjectURL(blob);
     const image = new Image();
@@ -98,12 +100,13 @@ async function drawLabel() {
     await image.decode();
     if (id !== caption.labelRequest) { URL.revokeObjectURL(url); return; }
     // Keep the caption's anchor point where it was while the drawing changes size.
-    caption.size = { width: image.naturalWidth, height: image.naturalHeight };
+    caption.size = { width: image.naturalWidth / scale, height: image.naturalHeight / scale };
     const old = element.getAttribute("src");
     if (old && old.startsWith("blob:")) URL.revokeObjectURL(old);
     element.src = url;
-    element.style.width = `${image.naturalWidth}px`;
-    element.style.height = `${image.naturalHeight}px`;
+    element.style.width = `${caption.size.width}px`;
+    element.style.height = `${caption.size.height}px`;
+    element.dataset.scale = String(scale);
     element.hidden = false;
     element.classList.remove("stale");
     delete element.dataset.error;

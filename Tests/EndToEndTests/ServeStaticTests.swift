@@ -68,6 +68,13 @@ import Testing
         let found = String(decoding: box, as: UTF8.self).split { "x+".contains($0) }.compactMap { Int($0) }
         #expect(found.count == 4 && zip(found, [size.width, size.height, 100, 200]).allSatisfy { abs($0 - $1) <= 1 },
                 "box \(found), label \(size.width)x\(size.height) at 100,200")
+        // scale=2 (a screen's device pixel ratio): encode's layer-scale draws twice the pixels a side.
+        let sharp = try server.request("POST", "/run/caption-label", form: style + ["scale=2"])
+        let sharpPath = dir + "/label-2x.png"
+        try sharp.body.write(to: URL(fileURLWithPath: sharpPath))
+        let double = try #require(CLI.identify(sharpPath))
+        #expect(abs(double.width - 2 * size.width) <= 1 && abs(double.height - 2 * size.height) <= 1,
+                "\(double.width)x\(double.height) at scale 2, \(size.width)x\(size.height) at 1")
         // A body for a pipeline that takes no image is refused, naming -i's parameter.
         let stray = try server.request("POST", "/run/caption-label?text=x", body: Fixtures.photo)
         #expect(stray.status == 400, "\(stray.status) \(stray.text)")

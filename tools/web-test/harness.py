@@ -64,12 +64,12 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.driver.set_script_timeout(120)
 
-    def viewport(self, width, height):
-        """The layout viewport exactly `width`×`height` CSS pixels at device pixel ratio 1."""
+    def viewport(self, width, height, ratio=1):
+        """The layout viewport exactly `width`×`height` CSS pixels at device pixel ratio `ratio`."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 600})
+                                    {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": width < 600})
         size = self.driver.execute_script("return [window.innerWidth, window.innerHeight, window.devicePixelRatio]")
-        assert size == [width, height, 1], "viewport %r, wanted %dx%d at 1" % (size, width, height)
+        assert size == [width, height, ratio], "viewport %r, wanted %dx%d at %g" % (size, width, height, ratio)
 
     def open(self, url):
         self.driver.get(url)

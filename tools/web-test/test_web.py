@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """`make test-web`: Sumi's caption editor and page builder (web/, served by `sumi serve` at `/`) in
-headless Chromium, driven by Selenium, at 1280x900 and 390x844, device pixel ratio 1.
+headless Chromium, driven by Selenium, at 1280x900 and 390x844, device pixel ratio 1 (and one
+caption pass at 390x844 and ratio 2, where the caption is drawn for the screen's pixels).
 
 Caption view: upload a photo, type a caption (Latin and Japanese), drag the caption by a known
 offset and nudge it with the arrow keys, render, download; the caption is found in the
@@ -103,6 +104,14 @@ def caption_flow(browser, url, folder, photo, text, drag, label):
     wait_label(browser, text)
     browser.wait(lambda d: d.execute_script("return document.getElementById('caption').dataset.background === arguments[0]", FILL),
                  message="the caption drawn with its box filled")
+    # The caption is Sumi's drawing for the screen's pixels: its PNG is the device pixel ratio
+    # times its box (within the pixel the PNG rounds up).
+    ratio, natural = browser.driver.execute_script(
+        "const c = document.getElementById('caption'); return [window.devicePixelRatio, [c.naturalWidth, c.naturalHeight]]")
+    box = browser.rect("#caption")
+    check(all(abs(n - ratio * b) < 1 for n, b in zip(natural, (box["width"], box["height"]))),
+          "%s: the caption's drawing is %dx%d pixels for a %.2fx%.2f box at device pixel ratio %g"
+          % (label, natural[0], natural[1], box["width"], box["height"], ratio))
     before = browser.rect("#caption")
     ActionChains(browser.driver).drag_and_drop_by_offset(browser.element("#caption"), *drag).perform()
     after = browser.rect("#caption")
@@ -326,6 +335,10 @@ def main():
         labels_check(browser, "phone")
         caption_flow(browser, server.url, folder, heic, "HEIC 写真", (-20, 30), "phone heic")
         page_flow(browser, server.url, folder, sumi, "phone page", choose=4)
+        # A phone's own pixels: the caption drawn at device pixel ratio 2, placed the same.
+        browser.viewport(390, 844, 2)
+        caption_flow(browser, server.url, folder, photo, "Retina 高精細", (25, 40), "phone ratio 2")
+        browser.viewport(390, 844)
         token_flow(browser, sumi, folder, photo)
         if args.screenshots:
             browser.viewport(1280, 900)
