@@ -67,7 +67,7 @@ class Browser:
     def viewport(self, width, height, ratio=1):
         """The layout viewport exactly `width`×`height` CSS pixels at device pixel ratio `ratio`."""
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                                    {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": width < 600})
+                                    {"width": width, "height": height, "deviceScaleFactor": ratio, "mobile": False})
         size = self.driver.execute_script("return [window.innerWidth, window.innerHeight, window.devicePixelRatio]")
         assert size == [width, height, ratio], "viewport %r, wanted %dx%d at %g" % (size, width, height, ratio)
 
