@@ -58,7 +58,7 @@ class Browser:
         options.binary_location = "/usr/bin/chromium"
         options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                         "--force-device-scale-factor=1", "--window-size=1400,1000", "--lang=en-GB",
+                         "--hide-scrollbars", "--window-size=1400,1000", "--lang=en-GB",
                          "--user-data-dir=" + os.path.join(folder, "chromium-profile")]:
             options.add_argument(argument)
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
