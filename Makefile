@@ -47,7 +47,7 @@ PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
 .PHONY: all deps test-deps bench-deps package-deps build demo test bench examples samples clean test-cluster install uninstall \
-        deb test-package image fuzz test-asan test-parity conformance test-serve man
+        deb test-package image fuzz test-asan test-parity conformance test-serve man test-web docs-screenshots
 
 all: build
 
@@ -88,6 +88,19 @@ build: deps
 # a command or the man page's prose, `make man` writes it again (a test keeps the two equal).
 man: build
 	$(BIN) __man > docs/sumi.1
+
+# The web editor (web/, served by `sumi serve` at /) in headless Chromium through Selenium, at
+# 1280x900 and 390x844 (tools/web-test/test_web.py; Debian's python3 for Debian's selenium and Pillow).
+# PREBUILT=1 (CI): the binary make test built, not rebuilt with make build's flags.
+WEB_TEST_PKGS := chromium chromium-driver python3-selenium python3-pil libimage-exiftool-perl libheif-examples qpdf poppler-utils imagemagick
+test-web: $(if $(PREBUILT),,build)
+	$(call apt_install,$(WEB_TEST_PKGS))
+	/usr/bin/python3 tools/web-test/test_web.py --sumi $(BIN)
+
+# Refreshes the pictures of the editor that README.md and docs/service.md show (docs/images).
+docs-screenshots: $(if $(PREBUILT),,build)
+	$(call apt_install,$(WEB_TEST_PKGS))
+	/usr/bin/python3 tools/web-test/test_web.py --sumi $(BIN) --screenshots docs/images
 
 # `sumi serve` under load and faults on loopback: 10,000 mixed requests at concurrency 64, 500
 # connections that never finish their head, vanishing clients; answers, /metrics, memory, leftovers

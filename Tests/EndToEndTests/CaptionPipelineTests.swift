@@ -24,6 +24,32 @@ import Testing
         #expect(ok.status == 0, "\(ok.stderr)")
     }
 
+    /// The manifest before it offered the style parameters: with their defaults the caption
+    /// pipeline writes the same bytes, for the default caption and a dragged Japanese one.
+    static let plainManifest = """
+    {"sumi": 1, "name": "caption",
+     "params": {"input": {"type": "path"}, "output": {"type": "path"}, "text": {"type": "string", "default": "Hello"},
+                "frame": {"type": "size", "default": "390x260"}, "offset": {"type": "point", "default": "0,0"}},
+     "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},
+                {"id": "label", "stage": "text", "with": {"text": "${text}", "size": 17, "color": "red", "padding": 16, "border": 1, "border-color": "black"}},
+                {"id": "placed", "stage": "place", "from": {"base": "photo", "layer": "label"}, "with": {"frame": "${frame}", "offset": "${offset}"}},
+                {"id": "out", "stage": "blend", "from": {"base": "photo", "layer": "placed"}},
+                {"stage": "encode", "with": {"path": "${output}", "quality": 90}}]}
+    """
+
+    @Test func styleParametersLeaveTheDefaultOutputUnchanged() throws {
+        let dir = try CLI.temporaryFolder("caption-defaults")
+        let plain = dir + "/plain.json"
+        try Self.plainManifest.write(toFile: plain, atomically: true, encoding: .utf8)
+        for (name, sets) in [("default.jpg", [String]()), ("story.png", ["--set", "text=東京タワー Tokyo", "--set", "offset=40,-30"])] {
+            let shipped = try CLI.run(["run", CLI.root + "/pipelines/caption.json", "-i", Fixtures.photo, "-o", dir + "/shipped-" + name] + sets)
+            let before = try CLI.run(["run", plain, "-i", Fixtures.photo, "-o", dir + "/plain-" + name] + sets)
+            #expect(shipped.status == 0 && before.status == 0, "\(shipped.stderr) \(before.stderr)")
+            let a = FileManager.default.contents(atPath: dir + "/shipped-" + name), b = FileManager.default.contents(atPath: dir + "/plain-" + name)
+            #expect(a != nil && a == b, "\(name) differs")
+        }
+    }
+
     @Test func runsWithNoArguments() throws {
         let dir = try CLI.temporaryFolder("caption-default")
         let r = try CLI.run(["run", CLI.root + "/pipelines/caption.json", "--json"], in: dir)
@@ -124,7 +150,8 @@ import Testing
     @Test func contractExampleError() throws {
         let dir = try CLI.temporaryFolder("caption-size")
         let text = try String(contentsOfFile: CLI.root + "/pipelines/caption.json", encoding: .utf8)
-            .replacingOccurrences(of: "\"size\": 17", with: "\"size\": -3")
+            .replacingOccurrences(of: "\"default\": 17}", with: "\"default\": -3}")
+        #expect(text.contains("\"default\": -3}"))
         try text.write(toFile: dir + "/caption.json", atomically: true, encoding: .utf8)
         let r = try CLI.run(["run", dir + "/caption.json"], in: dir)
         #expect(r.status == 2)

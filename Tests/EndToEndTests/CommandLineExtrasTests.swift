@@ -88,7 +88,7 @@ import Testing
         if let python = ["/usr/bin/python3"].first(where: FileManager.default.isExecutableFile(atPath:)),
            CLI.tool(python, ["-c", "import jsonschema"]) != nil {
             try r.stdoutData.write(to: URL(fileURLWithPath: "\(dir)/schema.json"))
-            for manifest in ["caption", "fullpage", "thumbnail"] {
+            for manifest in ["caption", "caption-label", "fullpage", "page-preview", "preview", "thumbnail"] {
                 let ok = CLI.tool(python, ["-c", "import json,jsonschema,sys; jsonschema.validate(json.load(open(sys.argv[2])), json.load(open(sys.argv[1])))",
                                            "\(dir)/schema.json", "\(CLI.root)/pipelines/\(manifest).json"])
                 #expect(ok != nil, "\(manifest).json does not match the schema")

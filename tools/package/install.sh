@@ -10,6 +10,7 @@
 #   lib/<triplet>/sumi/                         the Swift runtime libraries the binary needs (private)
 #   lib/<triplet>/sumi/plugins/                 the system plugin folder (loaded in every mode)
 #   share/sumi/pipelines/                       the shipped pipelines and their samples
+#   share/sumi/web/                             the web editor `sumi serve` offers at /
 #   share/sumi/sdk/                             the Swift plugin SDK package
 #   include/sumi/sumi_plugin.h, lib/<triplet>/pkgconfig/sumi-plugin.pc
 #   share/man/man1/sumi.1.gz, bash/zsh/fish completions, share/doc/sumi/
@@ -80,8 +81,10 @@ fi
 patchelf --set-rpath "$RUNPATH" "$D/bin/sumi"
 
 # Shipped pipelines with their samples; the plugin header, its pkg-config file and the Swift SDK.
-rm -rf "$D/share/sumi/pipelines" "$D/share/sumi/sdk"
+rm -rf "$D/share/sumi/pipelines" "$D/share/sumi/sdk" "$D/share/sumi/web"
 cp -R "$ROOT/pipelines" "$D/share/sumi/pipelines"
+install -d "$D/share/sumi/web"
+install -m644 "$ROOT"/web/* "$D/share/sumi/web/"
 install -m644 "$ROOT/Sources/CSumiPlugin/include/sumi_plugin.h" "$D/include/sumi/sumi_plugin.h"
 sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$VERSION|g" -e "s|@TRIPLET@|$TRIPLET|g" \
     "$ROOT/tools/package/sumi-plugin.pc.in" > "$D/lib/$TRIPLET/pkgconfig/sumi-plugin.pc"

@@ -6,7 +6,7 @@
 # mmdebstrap makes a clean bookworm root (with the tools the checks use: man-db, bash-completion, a C
 # compiler and pkg-config, installed before the file list is taken), `apt-get install ./sumi_*.deb`
 # runs inside it, and then, inside the root and so without the Swift toolchain: `sumi --version`,
-# `ldd` (Debian's libraries and the package's own only), the three shipped pipelines by name on their
+# `ldd` (Debian's libraries and the package's own only), the six shipped pipelines by name on their
 # samples, a caption on a HEIC photo, `man sumi`, a bash completion, a C plugin built with
 # `cc $(pkg-config --cflags sumi-plugin)` (from --plugin-path and from the system plugin folder) and
 # a Swift SDK plugin built on this machine as docs/plugins.md says, against the packaged SDK. Last,
@@ -77,14 +77,18 @@ done
 
 step "the shipped pipelines by name"
 inroot mkdir -p /tmp/out
-for p in thumbnail caption fullpage; do
-  ext=jpg; [ $p = fullpage ] && ext=pdf
+for p in thumbnail caption fullpage caption-label preview page-preview; do
+  ext=jpg; [ $p = fullpage ] && ext=pdf; [ $p = caption-label ] && ext=png
   inroot sh -c "cd /tmp && sumi run $p -o /tmp/out/$p.$ext --json" > "$WORK/$p.json" 2>"$WORK/$p.err" \
     || fail "sumi run $p: $(cat "$WORK/$p.err")"
   grep -q '"ok": *true' "$WORK/$p.json" || fail "sumi run $p: $(cat "$WORK/$p.json")"
   [ -s "$CHROOT/tmp/out/$p.$ext" ] || fail "sumi run $p wrote nothing"
 done
 head -c 5 "$CHROOT/tmp/out/fullpage.pdf" | grep -q '%PDF-' || fail "fullpage.pdf is not a PDF"
+# The web editor sumi serve offers at /.
+for f in index.html app.js service.js caption.js page.js style.css; do
+  [ -s "$CHROOT/usr/share/sumi/web/$f" ] || fail "the package lacks /usr/share/sumi/web/$f"
+done
 
 step "a caption on a HEIC photo"
 command -v heif-enc >/dev/null || fail "heif-enc (libheif-examples) is needed on the build machine"

@@ -1,7 +1,7 @@
 import SumiKit
 
-/// `encode`: writes an image (or a layer, rasterised at its own size on transparent) to a file in
-/// PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF, atomically, with the image's colour profile,
+/// `encode`: writes an image (or a layer, rasterised on transparent at its own size times
+/// `layer-scale`) to a file in PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF, atomically, with the image's colour profile,
 /// EXIF and XMP (see `ProfileMode`, `MetadataMode`); or in a plugin's format (`ImageFormatRegistry`), whose
 /// encoder is handed the side data those modes leave.
 public struct EncodeStage: Stage, RowStage {
@@ -17,6 +17,8 @@ public struct EncodeStage: Stage, RowStage {
                                              summary: "colour that formats without alpha (JPEG, BMP) flatten onto")
     static let profile = Parameter<ProfileMode>("profile", default: .keep,
                                                 summary: "colour profile: keep (write the source's), srgb (convert pixels to sRGB and tag it), strip (write none, pixels untouched)")
+    static let layerScale = Parameter<Double>("layer-scale", default: 1, min: 0, max: 16, minExclusive: true,
+                                              summary: "pixels per layer unit when the input is a layer (a preview for a screen of that device pixel ratio); an image ignores it")
     static let metadata = Parameter<MetadataMode>("metadata", default: .keep,
                                                   summary: "EXIF and XMP: keep (orientation reset, size updated, thumbnail dropped), strip, or strip-location (GPS removed)")
 
@@ -25,7 +27,7 @@ public struct EncodeStage: Stage, RowStage {
         summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file, or a plugin's format",
         inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
         output: .file,
-        parameters: [path.spec, format.spec, quality.spec, compression.spec, background.spec, profile.spec, metadata.spec])
+        parameters: [path.spec, format.spec, quality.spec, compression.spec, background.spec, profile.spec, metadata.spec, layerScale.spec])
 
     let path: String
     /// The format; `nil` for standard output without `format`: then the source image's format
@@ -34,6 +36,8 @@ public struct EncodeStage: Stage, RowStage {
     let quality: Int
     let compression: Int?
     let background: Color
+    /// Pixels per layer unit for a layer input.
+    let layerScale: Double
     /// Parameters the manifest gave explicitly (some may not apply to the format).
     let given: Set<String>
     let profile: ProfileMode
@@ -48,6 +52,7 @@ public struct EncodeStage: Stage, RowStage {
         quality = try parameters[Self.quality]
         compression = try parameters[Self.compression]
         background = try parameters[Self.background]
+        layerScale = try parameters[Self.layerScale]
         given = parameters.given
         if path != "-", FileIO.isDirectory(path) {
             throw StageError.invalidParameter("path", "\(path) is a folder; give the file to write")
@@ -194,7 +199,7 @@ public struct EncodeStage: Stage, RowStage {
     func inputImage(_ inputs: StageInputs) throws -> Image {
         switch inputs["in"] {
         case .layer(let layer)?:
-            return try layer.content.rasterize(scaleX: 1, scaleY: 1, phase: Point(x: 0, y: 0))
+            return try layer.content.rasterize(scaleX: layerScale, scaleY: layerScale, phase: Point(x: 0, y: 0))
         default:
             return try inputs.image("in")
         }

@@ -4,7 +4,7 @@ extension OptionTable {
         description: """
         Serves the shipped pipelines and those of each --pipelines folder over HTTP: POST /run/{pipeline}?NAME=VALUE&... \
         with the image as the body answers the output image; GET /pipelines, /pipelines/{name}, /healthz, /readyz, \
-        /metrics. Each run happens in a worker process; SIGTERM (or SIGINT) stops accepting, lets the runs in \
+        /metrics; GET / is a caption editor and page builder for a web browser. Each run happens in a worker process; SIGTERM (or SIGINT) stops accepting, lets the runs in \
         flight finish (up to --timeout) and exits 0. See docs/service.md.
         """,
         options: [

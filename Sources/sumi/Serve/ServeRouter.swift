@@ -87,6 +87,8 @@ final class ServeRouter: Sendable {
                 guard let entry = catalog.entries[name] else { return unknownPipeline(request, name) }
                 return json(request, 200, catalog.describe(entry))
             }
+            // The web editor's page and its files (docs/service.md).
+            if ServeStatic.shipped.serve(request, path: path, router: self) { return }
             error(request, 404, "no such endpoint: \(path) (see GET /pipelines, POST /run/{pipeline}, /healthz, /readyz, /metrics)")
         }
     }
@@ -104,7 +106,9 @@ final class ServeRouter: Sendable {
             return metrics.finish(pipeline: label, status: 404, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
         }
         if isDraining { return refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")]) }
-        guard let folder = request.folder, request.bodySize > 0 else {
+        // A pipeline without an `input` parameter (caption-label: the text alone) runs without a body.
+        let takesInput = entry.manifest.parameter(named: "input") != nil
+        guard let folder = request.folder, request.bodySize > 0 || !takesInput else {
             return refuse(400, "no image: send the image as the request body (or as the form's \"input\" file)", parameter: "input")
         }
         // The files the run reads: the body, or the form's files named after path parameters.
@@ -128,13 +132,13 @@ final class ServeRouter: Sendable {
                     fileSets.append(.array([.string(field), .string(path)]))
                 }
             }
-            guard !inputs.isEmpty else { return refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
+            guard !inputs.isEmpty || !takesInput else { return refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
             var takesList = false
             if case .list? = entry.manifest.parameter(named: "input")?.type { takesList = true }
             if inputs.count > 1 && !takesList {
                 return refuse(400, "one file for \"input\", got \(inputs.count) (this pipeline takes one image)", parameter: "input")
             }
-        } else if let body = request.bodyPath {
+        } else if let body = request.bodyPath, request.bodySize > 0 {
             inputs = [body]
             reads = [body]
         }

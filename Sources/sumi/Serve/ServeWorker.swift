@@ -32,8 +32,8 @@ enum ServeWorker {
     /// `{"status", "report", "format"}` or `{"status", "error", "stage", "parameter"}`.
     static func run(_ request: JSONValue) -> JSONValue {
         let inputs = (request["inputs"]?.arrayValue ?? []).compactMap(\.stringValue)
-        guard let manifest = request["manifest"]?.stringValue, !inputs.isEmpty, let output = request["output"]?.stringValue else {
-            return failure(status: 500, SumiError(.run, "the request description lacks manifest, inputs or output"))
+        guard let manifest = request["manifest"]?.stringValue, let output = request["output"]?.stringValue else {
+            return failure(status: 500, SumiError(.run, "the request description lacks manifest or output"))
         }
         var arguments = Arguments(command: .run)
         arguments.target = manifest
