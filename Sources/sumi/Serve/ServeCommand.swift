@@ -16,9 +16,11 @@ enum ServeCommand {
     GET /pipelines, /pipelines/{name}, /healthz, /readyz, /metrics. See docs/service.md.
 
     Options:
-      --listen ADDRESS:PORT   IPv4 address and port (default 127.0.0.1:8080; port 0 picks a free one,
-                              printed on standard error).
+      --listen ADDRESS:PORT   Address and port (default 127.0.0.1:8080; IPv6 in brackets: [::1]:8080;
+                              port 0 picks a free one, printed on standard error).
       --pipelines DIR         More pipelines (one manifest per .json file; repeatable).
+      --plugin-path DIR       Plugins the served pipelines may use (repeatable); a pipeline naming
+                              plugins of its own is refused, as are plugins from requests.
       --root DIR              Files below DIR may be read by runs (besides the uploaded image).
       --workers N             Worker processes (default: the number of cores).
       --queue N               Requests that may wait for a worker (default 64; more: 503).
@@ -53,7 +55,7 @@ enum ServeCommand {
         do throws(SumiError) {
             let options = try ServeOptions.parse(argv)
             let shipped = Installation.pipelinesFolder
-            let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped)
+            let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped, pluginPaths: options.pluginPaths)
             guard !catalog.entries.isEmpty else { throw SumiError.usage("no pipelines to serve (give --pipelines DIR)") }
             let metrics = ServeMetrics()
             let pool = try WorkerPool(workers: options.workers, queueLimit: options.queue, memoryLimit: options.maxMemory << 20, metrics: metrics)
@@ -72,7 +74,7 @@ enum ServeCommand {
             settings.temporaryBase = base
             let daemon = try HTTPDaemon(settings) { router.handle($0) }
             router.countDaemon { [weak daemon] in (daemon?.refusedBodies ?? 0, daemon?.slowClients ?? 0) }
-            Terminal.standardError("sumi serve: listening on http://\(options.address):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")
+            Terminal.standardError("sumi serve: listening on http://\(options.urlHost):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")
 
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}

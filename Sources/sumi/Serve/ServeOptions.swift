@@ -31,9 +31,11 @@ struct ServeOptions {
     var token: String?
     /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
     var signature: URLSignature?
+    /// Folders whose plugins served pipelines may use (`--plugin-path`, repeatable).
+    var pluginPaths: [String] = []
 
     static let names = ["--listen", "--pipelines", "--root", "--workers", "--queue", "--timeout", "--max-body", "--max-pixels",
-                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt", "--max-memory"]
+                        "--connections", "--idle-timeout", "--header-timeout", "--min-body-rate", "--token", "--key", "--salt", "--max-memory", "--plugin-path"]
 
     static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
@@ -63,13 +65,7 @@ struct ServeOptions {
                 return n
             }
             switch name {
-            case "--listen":
-                guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]),
-                      colon != value.startIndex else {
-                    throw SumiError.usage("--listen needs ADDRESS:PORT (an IPv4 address; port 0 picks a free one), got \"\(value)\"")
-                }
-                options.address = String(value[..<colon])
-                options.port = port
+            case "--listen": (options.address, options.port) = try listenAddress(value)
             case "--pipelines":
                 guard FileIO.isDirectory(value) else { throw SumiError.usage("--pipelines \(value): not a folder") }
                 options.pipelineFolders.append(value)
@@ -94,6 +90,11 @@ struct ServeOptions {
             case "--key": keyHex = value
             case "--salt": saltHex = value
             case "--min-body-rate": options.minBodyRate = try number(0, 1 << 30)
+            case "--plugin-path":
+                guard FileIO.isDirectory(value), let folder = SafePaths.canonical(value) else {
+                    throw SumiError.usage("--plugin-path \(value): not a folder")
+                }
+                options.pluginPaths.append(folder)
             default: options.idleTimeout = try number(1, 3600)
             }
             i += 1
@@ -106,4 +107,20 @@ struct ServeOptions {
         }
         return options
     }
+
+    /// `--listen`'s value: `IPV4:PORT` or `[IPV6]:PORT` (port 0 picks a free one).
+    static func listenAddress(_ value: String) throws(SumiError) -> (String, UInt16) {
+        let usage = SumiError.usage("--listen needs ADDRESS:PORT (127.0.0.1:8080, or an IPv6 address in brackets: [::1]:8080; port 0 picks a free one), got \"\(value)\"")
+        guard let colon = value.lastIndex(of: ":"), colon != value.startIndex, let port = UInt16(value[value.index(after: colon)...]) else { throw usage }
+        let host = value[..<colon]
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { throw usage }
+            return (String(host.dropFirst().dropLast()), port)
+        }
+        guard !host.contains(":") else { throw usage }
+        return (String(host), port)
+    }
+
+    /// The address as a URL's host: an IPv6 address in brackets.
+    var urlHost: String { address.contains(":") ? "[\(address)]" : address }
 }
