@@ -29,12 +29,11 @@ extension ServeRouter {
         guard FileIO.isRegularFile(canonical) else {
             return answer.refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
         }
-        let bytes: [UInt8]
-        do { bytes = try FileIO.read(canonical, limit: options.maxBody) } catch {
+        guard let digest = digests.digest(of: canonical, limit: options.maxBody).hex else {
             return answer.refuse(413, "input: the file is larger than --max-body or unreadable", parameter: "input")
         }
         let rest = query.filter { $0.name != "input" }
-        let key = [name, SHA256.hex(SHA256.digest(bytes)), rest.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), SumiVersion.string]
+        let key = [name, digest, rest.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), SumiVersion.string]
         let tag = "\"" + String(SHA256.hex(SHA256.digest(Array(key.joined(separator: "\n").utf8))).prefix(32)) + "\""
         let headers = [("ETag", tag), ("Cache-Control", Self.cacheControl)]
         if let match = request.header("If-None-Match"),

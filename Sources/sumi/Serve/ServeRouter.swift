@@ -13,6 +13,8 @@ final class ServeRouter: Sendable {
     let pool: WorkerPool
     let metrics: ServeMetrics
     let options: ServeOptions
+    /// The SHA-256 of files below `--root` (for `ETag`s), kept while they do not change.
+    let digests = InputDigests()
     private let draining = Atomic<Bool>(false)
     /// The daemon's counts: bodies refused with 413, slow clients closed (set once the daemon runs).
     private let daemonCounts = Mutex<(@Sendable () -> (refused: Int, slow: Int))?>(nil)
