@@ -2,8 +2,8 @@
 """The memory of `sumi serve` (server plus workers, summed VmRSS from /proc, sampled every 50 ms)
 for docs/service.md: idle, then runs on a 50-megapixel photo (the sample photo enlarged to 8000x6250 by vips) at
 `--workers` runs at once, under `--max-pixels 50000000` and `--max-memory`: a thumbnail (decoded
-DCT-scaled), a full-size recode (streamed in bands), a caption (composed at full size), and a
-full-size PNG. Loopback only; writes only in its own temporary folder. Prints each case's peak.
+DCT-scaled), a full-size recode (streamed in bands), a caption (composed at full size), a
+full-size PNG, and a quarter turn (a stage that needs the whole image). Loopback only; writes only in its own temporary folder. Prints each case's peak.
 """
 import argparse
 import os
@@ -71,7 +71,14 @@ def main():
         photo = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pipelines/samples/photo.jpg")
         subprocess.run(["vips", "resize", photo, big + "[Q=90]", str(8000 / 3000), "--vscale", str(6250 / 2002)], check=True)
         body = open(big, "rb").read()
+        # A stage that needs the whole image: a quarter turn.
+        os.mkdir(os.path.join(tmp, "pipelines"))
+        with open(os.path.join(tmp, "pipelines", "turn.json"), "w") as f:
+            f.write('{"sumi": 1, "name": "turn", "params": {"input": {"type": "path"}, "output": {"type": "path", "default": "t.jpg"}},'
+                    ' "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},'
+                    ' {"stage": "rotate", "with": {"angle": 90}}, {"stage": "encode", "with": {"path": "${output}", "quality": 85}}]}')
         server = subprocess.Popen([args.sumi, "serve", "--listen", "127.0.0.1:0", "--workers", str(args.workers),
+                                   "--pipelines", os.path.join(tmp, "pipelines"),
                                    "--max-pixels", "50000000", "--max-memory", str(args.max_memory), "--max-body", "200000000",
                                    "--timeout", "300"], env=dict(os.environ, TMPDIR=tmp), stderr=subprocess.PIPE, text=True)
         port = int(re.search(r":(\d+) ", server.stderr.readline()).group(1))
@@ -80,7 +87,8 @@ def main():
         sizes = [rss(p) >> 20 for p in family(server.pid)]
         print("idle: server %d MB, workers %s MB, summed %d MB" % (sizes[0], sizes[1:], sum(sizes)))
         cases = [("thumbnail 512", "/run/thumbnail?width=512"), ("recode, full size", "/run/thumbnail?width=8000"),
-                 ("caption", "/run/caption?text=Tokyo&frame=8000x6250"), ("PNG, full size", "/run/thumbnail?width=8000&format=png")]
+                 ("caption", "/run/caption?text=Tokyo&frame=8000x6250"), ("PNG, full size", "/run/thumbnail?width=8000&format=png"),
+                 ("quarter turn", "/run/turn")]
         for name, path in cases:
             peak = Peak(server.pid)
             def one(_):
