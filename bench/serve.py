@@ -8,7 +8,9 @@ photo, read from a folder both servers serve (`sumi serve --root DIR`, `GET
 storage and result storage off, one process per core). The load generator is wrk (Debian's) for
 both servers; `sumi run` per request is timed by this script (one process per request, `--jobs`
 processes at once). Loopback only; every load is bounded in time. Prints a Markdown table of
-requests/s, p50 and p99 (docs/service.md keeps the measured one).
+requests/s, p50 and p99 (docs/service.md keeps the measured one), and each server's CPU per request
+(its processes' user and system time from /proc over the run, divided by the requests wrk counted),
+which depends less than requests/s on what else the machine runs.
 
 thumbor==7.8.0 is installed from PyPI into a venv under $XDG_CACHE_HOME/sumi-bench-serve (made once).
 """
@@ -72,9 +74,27 @@ def seconds(text):
     return float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60}[unit]
 
 
-def wrk(url, concurrency, duration):
-    """(requests/s, p50 s, p99 s) from wrk, failing on any error or non-2xx answer."""
+def cpu_seconds(pid):
+    """User plus system CPU of a process and its children (their threads included), from /proc."""
+    total = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def wrk(url, concurrency, duration, pid):
+    """(requests/s, p50 s, p99 s, CPU s per request of `pid` and its children) from wrk, failing on
+    any error or non-2xx answer."""
     threads = min(concurrency, 2)
+    before = cpu_seconds(pid)
     out = subprocess.run(["wrk", "-t%d" % threads, "-c%d" % concurrency, "-d%ds" % duration, "--timeout", "30s",
                           "--latency", url], check=True, capture_output=True, text=True).stdout
     if "Non-2xx" in out or "Socket errors" in out:
@@ -82,7 +102,8 @@ def wrk(url, concurrency, duration):
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = seconds(re.search(r"\s50%\s+(\S+)", out).group(1))
     p99 = seconds(re.search(r"\s99%\s+(\S+)", out).group(1))
-    return rate, p50, p99
+    count = int(re.search(r"(\d+) requests in", out).group(1))
+    return rate, p50, p99, (cpu_seconds(pid) - before) / max(1, count)
 
 
 def per_process(sumi, photo, out, concurrency, duration):
@@ -108,7 +129,7 @@ def per_process(sumi, photo, out, concurrency, duration):
         t.join()
     elapsed = time.monotonic() - began
     ordered = sorted(latencies)
-    return len(ordered) / elapsed, ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+    return len(ordered) / elapsed, ordered[len(ordered) // 2], ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))], None
 
 
 def main():
@@ -147,17 +168,18 @@ def main():
             if size != (512, 342):
                 sys.exit("%s answered a %s JPEG, not 512x342" % (name, size))
         for c in levels:
-            for name, url in [("sumi serve", sumi_url), ("thumbor " + THUMBOR, thumbor_url)]:
-                wrk(url, c, 2)  # warm-up
-                results[(name, c)] = wrk(url, c, args.duration)
-                print("%-16s c=%-2d %7.1f req/s  p50 %6.1f ms  p99 %6.1f ms" % ((name, c) + (results[(name, c)][0],) +
-                      tuple(1000 * v for v in results[(name, c)][1:])), flush=True)
+            for name, url, server in [("sumi serve", sumi_url, servers[0]), ("thumbor " + THUMBOR, thumbor_url, servers[1])]:
+                wrk(url, c, 2, server.pid)  # warm-up
+                results[(name, c)] = wrk(url, c, args.duration, server.pid)
+                rate, p50, p99, cpu = results[(name, c)]
+                print("%-16s c=%-2d %7.1f req/s  p50 %6.1f ms  p99 %6.1f ms  CPU %5.1f ms/request" %
+                      (name, c, rate, 1000 * p50, 1000 * p99, 1000 * cpu), flush=True)
             out = os.path.join(tmp, "out")
             os.makedirs(out, exist_ok=True)
             name = "sumi run / request"
             results[(name, c)] = per_process(args.sumi, photo, out, c, args.duration)
-            print("%-16s c=%-2d %7.1f req/s  p50 %6.1f ms  p99 %6.1f ms" % ((name, c) + (results[(name, c)][0],) +
-                  tuple(1000 * v for v in results[(name, c)][1:])), flush=True)
+            rate, p50, p99, _ = results[(name, c)]
+            print("%-16s c=%-2d %7.1f req/s  p50 %6.1f ms  p99 %6.1f ms" % (name, c, rate, 1000 * p50, 1000 * p99), flush=True)
     finally:
         for server in servers:
             server.terminate()
@@ -173,7 +195,9 @@ def main():
         cells = ["%.0f req/s, p50 %.0f ms, p99 %.0f ms" % (r[0], 1000 * r[1], 1000 * r[2]) for r in (results[(n, c)] for n in names)]
         print("| %d | %s |" % (c, " | ".join(cells)))
     for c in levels:
-        print("sumi serve / thumbor at concurrency %d: %.2fx" % (c, results[("sumi serve", c)][0] / results[("thumbor " + THUMBOR, c)][0]))
+        serve, thumbor = results[("sumi serve", c)], results[("thumbor " + THUMBOR, c)]
+        print("concurrency %d: sumi serve / thumbor %.2fx in requests/s; CPU per request %.1f ms against %.1f ms" %
+              (c, serve[0] / thumbor[0], 1000 * serve[3], 1000 * thumbor[3]))
 
 
 if __name__ == "__main__":
