@@ -159,9 +159,10 @@ def main():
             f.write("LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = %r\n" % tmp +
                     "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = None\nQUALITY = 85\n"
                     "AUTO_WEBP = False\nRESPECT_ORIENTATION = True\n")
+        # In a session of its own: thumbor forks its processes, and they are ended with it.
         servers.append(subprocess.Popen([thumbor, "--port", str(tport), "--ip", "127.0.0.1", "--conf", conf,
                                          "--processes", str(args.workers), "--log-level", "error"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
         thumbor_url = "http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % tport
         for name, url in [("sumi serve", sumi_url), ("thumbor " + THUMBOR, thumbor_url)]:
             size = jpeg_size(wait_until_up(url, servers[0] if name == "sumi serve" else servers[1]))
@@ -187,6 +188,12 @@ def main():
                 server.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 server.kill()
+                server.wait()
+        # thumbor's forked processes (its session: the group led by the process started).
+        try:
+            os.killpg(servers[1].pid, 15)
+        except (IndexError, ProcessLookupError, PermissionError):
+            pass
         shutil.rmtree(tmp, ignore_errors=True)
     names = ["sumi serve", "thumbor " + THUMBOR, "sumi run / request"]
     print("\n| concurrency | " + " | ".join(names) + " |")
