@@ -47,7 +47,7 @@ PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
 .PHONY: all deps test-deps bench-deps package-deps build demo test bench examples samples clean test-cluster install uninstall \
-        deb test-package image fuzz test-asan test-parity conformance test-serve man test-web docs-screenshots
+        deb test-package image fuzz test-asan test-parity conformance test-serve man test-web docs-screenshots bench-serve
 
 all: build
 
@@ -103,10 +103,13 @@ docs-screenshots: $(if $(PREBUILT),,build)
 	/usr/bin/python3 tools/web-test/test_web.py --sumi $(BIN) --screenshots docs/images
 
 # `sumi serve` under load and faults on loopback: 10,000 mixed requests at concurrency 64, 500
-# connections that never finish their head, vanishing clients; answers, /metrics, memory, leftovers
-# and SIGTERM checked (tools/serve-load.py, docs/service.md).
-test-serve: build
-	python3 tools/serve-load.py --sumi $(BIN)
+# connections that never finish their head, vanishing clients, a plugin stage that crashes its
+# worker (Examples/crash-c, through --plugin-path); answers, /metrics, memory, leftovers and SIGTERM
+# checked (tools/serve-load.py, docs/service.md). Built with `make test`'s flags, so after `make test`
+# (as in .ci/run) nothing is rebuilt.
+test-serve: deps $(PLUGINS_OUT)/libcrash.so
+	$(SWIFT) build $(TEST_BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	python3 tools/serve-load.py --sumi .build/release/sumi --crash-plugin $(PLUGINS_OUT)/libcrash.so
 
 demo: build
 	@mkdir -p out
@@ -202,6 +205,13 @@ conformance:
 
 bench: bench-deps build
 	bench/run.sh $(BIN)
+
+# `sumi serve` against thumbor 7.8.0 (PyPI, in a venv under ~/.cache) and `sumi run` per request:
+# the same 512-pixel thumbnail of the sample photo, wrk at concurrency 1, 4 and 16 (bench/serve.py;
+# about 2 minutes, not in CI).
+bench-serve: build
+	$(call apt_install,wrk python3-venv)
+	python3 bench/serve.py --sumi $(BIN)
 
 samples:
 	python3 tools/make-samples.py

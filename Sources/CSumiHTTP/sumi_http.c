@@ -211,18 +211,30 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
     server->header_timeout = options->header_timeout > 0 ? options->header_timeout : 10;
     server->min_body_rate = options->min_body_rate;
     pthread_mutex_init(&server->clients_lock, NULL);
-    struct sockaddr_in address;
-    memset(&address, 0, sizeof address);
-    address.sin_family = AF_INET;
-    address.sin_port = htons(options->port);
-    if (inet_pton(AF_INET, options->address, &address.sin_addr) != 1) {
-        snprintf(error, error_size, "not an IPv4 address: %s", options->address);
+    /* An IPv4 address, or an IPv6 one (it has a colon). */
+    struct sockaddr_in address4;
+    struct sockaddr_in6 address6;
+    memset(&address4, 0, sizeof address4);
+    memset(&address6, 0, sizeof address6);
+    int ipv6 = strchr(options->address, ':') != NULL;
+    int parsed;
+    if (ipv6) {
+        address6.sin6_family = AF_INET6;
+        address6.sin6_port = htons(options->port);
+        parsed = inet_pton(AF_INET6, options->address, &address6.sin6_addr);
+    } else {
+        address4.sin_family = AF_INET;
+        address4.sin_port = htons(options->port);
+        parsed = inet_pton(AF_INET, options->address, &address4.sin_addr);
+    }
+    if (parsed != 1) {
+        snprintf(error, error_size, "not an IPv%d address: %s", ipv6 ? 6 : 4, options->address);
         free(server->temporary_base);
         free(server);
         return NULL;
     }
     struct MHD_OptionItem items[] = {
-        {MHD_OPTION_SOCK_ADDR, 0, &address},
+        {MHD_OPTION_SOCK_ADDR, 0, ipv6 ? (void *)&address6 : (void *)&address4},
         {MHD_OPTION_THREAD_POOL_SIZE, options->threads > 0 ? options->threads : 1, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, options->connection_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, options->idle_timeout, NULL},
@@ -231,12 +243,12 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
         {MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)on_uri, server},
         {MHD_OPTION_END, 0, NULL},
     };
-    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC;
+    unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
     server->daemon = MHD_start_daemon(flags, options->port, NULL, NULL, on_request, server,
                                       MHD_OPTION_ARRAY, items, MHD_OPTION_END);
     if (!server->daemon) {
-        snprintf(error, error_size, "cannot listen on %s:%u%s%s", options->address, (unsigned)options->port,
+        snprintf(error, error_size, ipv6 ? "cannot listen on [%s]:%u%s%s" : "cannot listen on %s:%u%s%s", options->address, (unsigned)options->port,
                  errno ? ": " : "", errno ? strerror(errno) : "");
         free(server->temporary_base);
         free(server);

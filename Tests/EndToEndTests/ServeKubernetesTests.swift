@@ -3,7 +3,8 @@ import Testing
 
 /// `deploy/kubernetes/sumi-serve.yaml` parsed (by PyYAML) and checked against `sumi serve`: its
 /// options exist, the probes reach the endpoints on the port it listens on, the grace period covers
-/// the drain, and the Service and the autoscaler point at the Deployment.
+/// the drain, the memory limit and request cover the measured bound (docs/service.md), and the
+/// Service and the autoscaler point at the Deployment.
 @Suite struct ServeKubernetesTests {
     @Test func theManifestsMatchTheServer() throws {
         let script = """
@@ -42,6 +43,23 @@ import Testing
         #expect(liveness["path"] as? String == "/healthz" && liveness["port"] as? String == "http")
         let grace = try #require(pod["terminationGracePeriodSeconds"] as? Int)
         #expect(grace >= timeout + 5, "the grace period \(grace) s does not cover a drain of \(timeout) s")
+
+        // Memory (docs/service.md, Memory): the limit covers the server and every worker at
+        // --max-memory, the request the streamed runs of the shipped pipelines (30 MB + 100 MB a worker).
+        func mebibytes(_ quantity: String?) -> Double? {
+            guard let quantity else { return nil }
+            for (suffix, factor) in [("Gi", 1024.0), ("Mi", 1.0), ("G", 1e9 / 1048576), ("M", 1e6 / 1048576)] where quantity.hasSuffix(suffix) {
+                return Double(quantity.dropLast(suffix.count)).map { $0 * factor }
+            }
+            return Double(quantity).map { $0 / 1048576 }
+        }
+        let resources = try #require(container["resources"] as? [String: Any])
+        let limit = try #require(mebibytes((resources["limits"] as? [String: Any])?["memory"] as? String))
+        let request = try #require(mebibytes((resources["requests"] as? [String: Any])?["memory"] as? String))
+        let workers = try #require(Double(value("--workers") ?? ""))
+        let perWorker = try #require(Double(value("--max-memory") ?? ""), "the manifest must bound a worker's memory")
+        #expect(limit * 1.048576 >= 30 + workers * perWorker, "a limit of \(limit) MiB is under 30 MB + \(workers) x \(perWorker) MB")
+        #expect(request * 1.048576 >= 30 + workers * 100 && request <= limit, "a request of \(request) MiB")
 
         let selector = try #require((service["spec"] as? [String: Any])?["selector"] as? [String: String])
         #expect(selector.allSatisfy { labels[$0.key] == $0.value })

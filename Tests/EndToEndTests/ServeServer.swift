@@ -6,6 +6,8 @@ import Glibc
 final class ServeServer {
     let process = Process()
     let port: Int
+    /// The host as the URL names it: `127.0.0.1`, or `[::1]`.
+    let host: String
     /// The server's TMPDIR.
     let temporary: String
     let folder: String
@@ -22,12 +24,13 @@ final class ServeServer {
         var json: [String: Any]? { try? JSONSerialization.jsonObject(with: body) as? [String: Any] }
     }
 
-    init(_ arguments: [String], folder: String) throws {
+    /// Starts `sumi serve --listen LISTEN ARGUMENTS…` (`listen`: an address with port 0).
+    init(_ arguments: [String], folder: String, listen: String = "127.0.0.1:0") throws {
         self.folder = folder
         temporary = folder + "/tmp"
         try FileManager.default.createDirectory(atPath: temporary, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: CLI.binary)
-        process.arguments = ["serve", "--listen", "127.0.0.1:0"] + arguments
+        process.arguments = ["serve", "--listen", listen] + arguments
         process.currentDirectoryURL = URL(fileURLWithPath: folder)
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = temporary
@@ -38,11 +41,12 @@ final class ServeServer {
         var seen = ""
         let deadline = Date().addingTimeInterval(120)
         var found: Int?
+        host = String(listen[..<(listen.lastIndex(of: ":") ?? listen.endIndex)])
         while found == nil, Date() < deadline {
             let data = errors.fileHandleForReading.availableData
             if data.isEmpty { break }
             seen += String(decoding: data, as: UTF8.self)
-            if let range = seen.range(of: "listening on http://127.0.0.1:") {
+            if let range = seen.range(of: "listening on http://\(host):") {
                 let digits = seen[range.upperBound...].prefix { $0.isNumber }
                 if let port = Int(digits), seen[range.upperBound...].contains(" ") { found = port }
             }
@@ -72,7 +76,7 @@ final class ServeServer {
         if let body { arguments += ["--data-binary", "@" + body, "-H", "Content-Type: application/octet-stream"] }
         for field in form { arguments += ["-F", field] }
         for header in headers { arguments += ["-H", header] }
-        curl.arguments = arguments + ["http://127.0.0.1:\(port)\(path)"]
+        curl.arguments = arguments + ["http://\(host):\(port)\(path)"]
         curl.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
         curl.standardError = FileHandle.nullDevice
         try curl.run()

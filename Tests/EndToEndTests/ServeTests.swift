@@ -308,6 +308,19 @@ import Testing
         let other = try server.request("GET", "/run/thumbnail?input=sub/photo.jpg&width=49")
         #expect(other.status == 200 && other.headers["etag"] != nil && other.headers["etag"] != tag)
 
+        // The file rewritten in place with other bytes of the same length (the server keeps digests
+        // while a file is unchanged): a new ETag, that of the new bytes; the old one is not 304.
+        // The byte changed is the JFIF header's horizontal density (pixels are unchanged).
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: root + "/sub/photo.jpg"))
+        #expect(bytes[6..<10] == Data("JFIF".utf8))
+        bytes[15] ^= 0x02
+        let handle = try #require(FileHandle(forWritingAtPath: root + "/sub/photo.jpg"))
+        try handle.write(contentsOf: bytes)
+        try handle.close()
+        let changed = try server.request("GET", "/run/thumbnail?input=sub/photo.jpg&width=48", headers: ["If-None-Match: " + tag])
+        #expect(changed.status == 200 && changed.headers["etag"] != tag, "\(changed.status)")
+        #expect(changed.headers["etag"] == (try expectedTag(pipeline: "thumbnail", file: root + "/sub/photo.jpg", query: "width=48")))
+
         // Outside the root, by .. or by a symbolic link: 403; a missing file: 404.
         let up = try server.request("GET", "/run/thumbnail?input=../../../../../../../../etc/passwd")
         #expect(up.status == 403 && up.json?["parameter"] as? String == "input", "\(up.text)")

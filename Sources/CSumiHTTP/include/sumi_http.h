@@ -20,7 +20,7 @@ typedef struct sumi_http_request sumi_http_request;
 typedef void (*sumi_http_handler)(void *context, sumi_http_request *request);
 
 typedef struct {
-    const char *address;           /* IPv4 address to listen on, e.g. "127.0.0.1" */
+    const char *address;           /* IPv4 or IPv6 address to listen on, e.g. "127.0.0.1", "::1" */
     uint16_t port;                 /* 0: any free port (see sumi_http_port) */
     unsigned threads;              /* threads of the daemon's pool */
     unsigned connection_limit;     /* most connections at once */

@@ -9,8 +9,10 @@ extension OptionTable {
         """,
         options: [
             ProgramOption("--listen", .text, "ADDRESS:PORT",
-                "IPv4 address and port (default 127.0.0.1:8080; port 0 picks a free one, printed on standard error)."),
+                "Address and port (default 127.0.0.1:8080; IPv6 in brackets: [::1]:8080; port 0 picks a free one, printed on standard error)."),
             ProgramOption("--pipelines", .folder, "DIR", repeatable: true, "More pipelines (one manifest per .json file)."),
+            pluginPath.describing(
+                "Plugins the served pipelines may use; a pipeline naming plugins of its own is refused, as are plugins from requests."),
             ProgramOption("--root", .folder, "DIR", "Files below DIR may be read by runs (besides the uploaded image)."),
             ProgramOption("--workers", .number, "N", "Worker processes (1 to 256; default: the number of cores)."),
             ProgramOption("--queue", .number, "N", "Requests that may wait for a worker (default 64; more: 503)."),

@@ -22,8 +22,9 @@ struct PipelineCatalog: Sendable {
     let entries: [String: Entry]
     let registry: StageRegistry
 
-    /// The folders searched, in order: the shipped pipelines (if found), then `extra`.
-    static func load(extra: [String], shipped: String?) throws(SumiError) -> PipelineCatalog {
+    /// The folders searched, in order: the shipped pipelines (if found), then `extra`; their stages
+    /// are the built-in ones and those of the plugins in `pluginPaths` (`--plugin-path`).
+    static func load(extra: [String], shipped: String?, pluginPaths: [String]) throws(SumiError) -> PipelineCatalog {
         var entries: [String: Entry] = [:]
         for folder in (shipped.map { [$0] } ?? []) + extra {
             let names: [String]
@@ -34,7 +35,7 @@ struct PipelineCatalog: Sendable {
                 let path = folder + "/" + file
                 let manifest = try ManifestLoader.load(path: path)
                 guard manifest.plugins.isEmpty else {
-                    throw SumiError(.usage, file: path, "a served pipeline loads no plugins of its own (give them with --plugin-path when that exists)")
+                    throw SumiError(.usage, file: path, "a served pipeline loads no plugins of its own (give their folder to sumi serve with --plugin-path)")
                 }
                 let name = FileIO.stem(of: file)
                 var ext = "png"
@@ -46,7 +47,7 @@ struct PipelineCatalog: Sendable {
                 entries[name] = Entry(name: name, path: path, manifest: manifest, outputExtension: ext, decodeIDs: decodes)
             }
         }
-        return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: []))
+        return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: pluginPaths))
     }
 
     /// `GET /pipelines`: every pipeline, by name.

@@ -23,7 +23,7 @@ enum ServeCommand {
         do throws(SumiError) {
             let options = try ServeOptions.parse(argv)
             let shipped = Installation.pipelinesFolder
-            let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped)
+            let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped, pluginPaths: options.pluginPaths)
             guard !catalog.entries.isEmpty else { throw SumiError.usage("no pipelines to serve (give --pipelines DIR)") }
             let metrics = ServeMetrics()
             let pool = try WorkerPool(workers: options.workers, queueLimit: options.queue, memoryLimit: options.maxMemory << 20, metrics: metrics)
@@ -40,7 +40,7 @@ enum ServeCommand {
             settings.temporaryBase = TemporaryFolder.base
             let daemon = try HTTPDaemon(settings) { router.handle($0) }
             router.countDaemon { [weak daemon] in (daemon?.refusedBodies ?? 0, daemon?.slowClients ?? 0) }
-            Terminal.standardError("sumi serve: listening on http://\(options.address):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")
+            Terminal.standardError("sumi serve: listening on http://\(options.urlHost):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")
 
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}

@@ -31,6 +31,8 @@ struct ServeOptions {
     var token: String?
     /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
     var signature: URLSignature?
+    /// Folders whose plugins served pipelines may use (`--plugin-path`, repeatable).
+    var pluginPaths: [String] = []
 
     /// The options `OptionTable.serve` declares (each takes a value).
     static let names = OptionTable.serve.options.filter(\.takesValue).map(\.long)
@@ -63,13 +65,7 @@ struct ServeOptions {
                 return n
             }
             switch name {
-            case "--listen":
-                guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]),
-                      colon != value.startIndex else {
-                    throw SumiError.usage("--listen needs ADDRESS:PORT (an IPv4 address; port 0 picks a free one), got \"\(value)\"")
-                }
-                options.address = String(value[..<colon])
-                options.port = port
+            case "--listen": (options.address, options.port) = try listenAddress(value)
             case "--pipelines":
                 guard FileIO.isDirectory(value) else { throw SumiError.usage("--pipelines \(value): not a folder") }
                 options.pipelineFolders.append(value)
@@ -94,7 +90,15 @@ struct ServeOptions {
             case "--key": keyHex = value
             case "--salt": saltHex = value
             case "--min-body-rate": options.minBodyRate = try number(0, 1 << 30)
-            default: options.idleTimeout = try number(1, 3600)
+            case "--plugin-path":
+                guard FileIO.isDirectory(value), let folder = SafePaths.canonical(value) else {
+                    throw SumiError.usage("--plugin-path \(value): not a folder")
+                }
+                options.pluginPaths.append(folder)
+            case "--idle-timeout": options.idleTimeout = try number(1, 3600)
+            default:
+                // An option the table declares for serve that this switch does not read.
+                throw SumiError.usage("option \(name) of 'sumi serve' is declared but not read (a defect; please report it)")
             }
             i += 1
         }
@@ -106,4 +110,20 @@ struct ServeOptions {
         }
         return options
     }
+
+    /// `--listen`'s value: `IPV4:PORT` or `[IPV6]:PORT` (port 0 picks a free one).
+    static func listenAddress(_ value: String) throws(SumiError) -> (String, UInt16) {
+        let usage = SumiError.usage("--listen needs ADDRESS:PORT (127.0.0.1:8080, or an IPv6 address in brackets: [::1]:8080; port 0 picks a free one), got \"\(value)\"")
+        guard let colon = value.lastIndex(of: ":"), colon != value.startIndex, let port = UInt16(value[value.index(after: colon)...]) else { throw usage }
+        let host = value[..<colon]
+        if host.hasPrefix("[") {
+            guard host.hasSuffix("]"), host.count > 2 else { throw usage }
+            return (String(host.dropFirst().dropLast()), port)
+        }
+        guard !host.contains(":") else { throw usage }
+        return (String(host), port)
+    }
+
+    /// The address as a URL's host: an IPv6 address in brackets.
+    var urlHost: String { address.contains(":") ? "[\(address)]" : address }
 }

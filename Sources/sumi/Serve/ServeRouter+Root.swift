@@ -10,59 +10,48 @@ extension ServeRouter {
     /// the rest of the query and Sumi's version) and `Cache-Control`, so a CDN can cache it; a
     /// matching `If-None-Match` is answered 304 without running.
     func runFromRoot(_ request: HTTPRequest, name: String) {
-        let arrival = BatchPlan.now()
-        let label = catalog.entries[name] == nil ? "unknown" : name
-        func refuse(_ status: Int, _ message: String, parameter: String? = nil, extra: [(String, String)] = []) {
-            error(request, status, message, parameter: parameter, extra: extra)
-            metrics.finish(pipeline: label, status: status, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
-        }
-        guard let entry = catalog.entries[name] else {
-            unknownPipeline(request, name)
-            return metrics.finish(pipeline: label, status: 404, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
-        }
+        guard let (entry, answer) = begin(request, name: name) else { return }
         guard let root = options.root else {
-            return refuse(403, "GET /run reads files below --root, and this server has none: POST the image instead")
+            return answer.refuse(403, "GET /run reads files below --root, and this server has none: POST the image instead")
         }
-        if isDraining { return refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")]) }
         let query = request.query
         let given = query.filter { $0.name == "input" }.map(\.value)
         guard given.count == 1, let relative = given.first, !relative.isEmpty else {
-            return refuse(400, "GET /run needs one input=PATH, relative to --root", parameter: "input")
+            return answer.refuse(400, "GET /run needs one input=PATH, relative to --root", parameter: "input")
         }
         let path = root + "/" + relative
         guard !relative.hasPrefix("/"), let canonical = SafePaths.canonical(path) else {
-            return refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
+            return answer.refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
         }
         guard SafePaths.isBelow(canonical, root: root, creating: false) else {
-            return refuse(403, "input: \"\(MessageText.cut(relative))\" is outside --root", parameter: "input")
+            return answer.refuse(403, "input: \"\(MessageText.cut(relative))\" is outside --root", parameter: "input")
         }
         guard FileIO.isRegularFile(canonical) else {
-            return refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
+            return answer.refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
         }
-        let bytes: [UInt8]
-        do { bytes = try FileIO.read(canonical, limit: options.maxBody) } catch {
-            return refuse(413, "input: the file is larger than --max-body or unreadable", parameter: "input")
+        guard let digest = digests.digest(of: canonical, limit: options.maxBody).hex else {
+            return answer.refuse(413, "input: the file is larger than --max-body or unreadable", parameter: "input")
         }
         let rest = query.filter { $0.name != "input" }
-        let key = [name, SHA256.hex(SHA256.digest(bytes)), rest.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), SumiVersion.string]
+        let key = [name, digest, rest.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), SumiVersion.string]
         let tag = "\"" + String(SHA256.hex(SHA256.digest(Array(key.joined(separator: "\n").utf8))).prefix(32)) + "\""
         let headers = [("ETag", tag), ("Cache-Control", Self.cacheControl)]
         if let match = request.header("If-None-Match"),
            match.split(separator: ",").contains(where: { let t = String($0.filter { $0 != " " && $0 != "\t" }); return t == tag || t == "*" || t == "W/" + tag }) {
             respond(request, 304, headers, [])
-            return metrics.finish(pipeline: name, status: 304, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
+            return answer.finish(status: 304, bytesOut: 0, started: false)
         }
         let folder: TemporaryFolder
         do { folder = try TemporaryFolder("serve") } catch {
-            return refuse(500, "cannot make the request's temporary folder: \(error.message)")
+            return answer.refuse(500, "cannot make the request's temporary folder: \(error.message)")
         }
         do throws(Refusal) {
             let (description, output) = try describe(entry, inputs: [canonical], reads: [], fileSets: [], query: rest, folder: folder.path)
-            enqueue(request, name: name, arrival: arrival, description: description, output: output, folder: folder.path,
+            enqueue(answer, description: description, output: output, folder: folder.path,
                     bytesIn: 0, headers: headers) { folder.remove() }
         } catch {
             folder.remove()
-            refuse(error.status, error.message, parameter: error.parameter)
+            answer.refuse(error.status, error.message, parameter: error.parameter)
         }
     }
 }

@@ -13,6 +13,8 @@ final class ServeRouter: Sendable {
     let pool: WorkerPool
     let metrics: ServeMetrics
     let options: ServeOptions
+    /// The SHA-256 of files below `--root` (for `ETag`s), kept while they do not change.
+    let digests = InputDigests()
     private let draining = Atomic<Bool>(false)
     /// The daemon's counts: bodies refused with 413, slow clients closed (set once the daemon runs).
     private let daemonCounts = Mutex<(@Sendable () -> (refused: Int, slow: Int))?>(nil)
@@ -84,7 +86,7 @@ final class ServeRouter: Sendable {
         default:
             if path.hasPrefix("/pipelines/") {
                 let name = String(path.dropFirst("/pipelines/".count))
-                guard let entry = catalog.entries[name] else { return unknownPipeline(request, name) }
+                guard let entry = catalog.entries[name] else { return error(request, 404, unknownPipelineMessage(name)) }
                 return json(request, 200, catalog.describe(entry))
             }
             // The web editor's page and its files (docs/service.md).
@@ -93,23 +95,28 @@ final class ServeRouter: Sendable {
         }
     }
 
+    /// The start shared by `POST` and `GET /run/{name}`: the pipeline and the request's answer;
+    /// nil when the request is answered already (404 for an unknown pipeline, 503 while draining).
+    func begin(_ request: HTTPRequest, name: String) -> (PipelineCatalog.Entry, RunAnswer)? {
+        let answer = RunAnswer(router: self, request: request, pipeline: name)
+        guard let entry = catalog.entries[name] else {
+            answer.refuse(404, unknownPipelineMessage(name))
+            return nil
+        }
+        if isDraining {
+            answer.refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")])
+            return nil
+        }
+        return (entry, answer)
+    }
+
     /// `POST /run/{name}?NAME=VALUE&…` with the image as the body.
     private func run(_ request: HTTPRequest, name: String) {
-        let arrival = BatchPlan.now()
-        let label = catalog.entries[name] == nil ? "unknown" : name
-        func refuse(_ status: Int, _ message: String, parameter: String? = nil, extra: [(String, String)] = []) {
-            error(request, status, message, parameter: parameter, extra: extra)
-            metrics.finish(pipeline: label, status: status, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
-        }
-        guard let entry = catalog.entries[name] else {
-            unknownPipeline(request, name)
-            return metrics.finish(pipeline: label, status: 404, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: false)
-        }
-        if isDraining { return refuse(503, "draining: the server is stopping", extra: [("Retry-After", "1")]) }
+        guard let (entry, answer) = begin(request, name: name) else { return }
         // A pipeline without an `input` parameter (caption-label: the text alone) runs without a body.
         let takesInput = entry.manifest.parameter(named: "input") != nil
         guard let folder = request.folder, request.bodySize > 0 || !takesInput else {
-            return refuse(400, "no image: send the image as the request body (or as the form's \"input\" file)", parameter: "input")
+            return answer.refuse(400, "no image: send the image as the request body (or as the form's \"input\" file)", parameter: "input")
         }
         // The files the run reads: the body, or the form's files named after path parameters.
         var inputs: [String] = []
@@ -119,24 +126,24 @@ final class ServeRouter: Sendable {
             for (field, path) in request.files {
                 guard let param = entry.manifest.parameter(named: field), SafePaths.involvesPath(param.type), field != "output" else {
                     let names = entry.manifest.params.filter { SafePaths.involvesPath($0.type) && $0.name != "output" }.map(\.name)
-                    return refuse(400, "the form's file field \"\(MessageText.cut(field))\" names no path parameter (path parameters: \(names.joined(separator: ", ")))", parameter: field)
+                    return answer.refuse(400, "the form's file field \"\(MessageText.cut(field))\" names no path parameter (path parameters: \(names.joined(separator: ", ")))", parameter: field)
                 }
                 reads.append(path)
                 if field == "input" {
                     inputs.append(path)
                 } else if case .list = param.type {
-                    return refuse(400, "several files for \"\(field)\" are not served yet; only \"input\" takes a list", parameter: field)
+                    return answer.refuse(400, "several files for \"\(field)\" are not served yet; only \"input\" takes a list", parameter: field)
                 } else if fileSets.contains(where: { $0.arrayValue?.first?.stringValue == field }) {
-                    return refuse(400, "one file for \"\(field)\", got several", parameter: field)
+                    return answer.refuse(400, "one file for \"\(field)\", got several", parameter: field)
                 } else {
                     fileSets.append(.array([.string(field), .string(path)]))
                 }
             }
-            guard !inputs.isEmpty || !takesInput else { return refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
+            guard !inputs.isEmpty || !takesInput else { return answer.refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
             var takesList = false
             if case .list? = entry.manifest.parameter(named: "input")?.type { takesList = true }
             if inputs.count > 1 && !takesList {
-                return refuse(400, "one file for \"input\", got \(inputs.count) (this pipeline takes one image)", parameter: "input")
+                return answer.refuse(400, "one file for \"input\", got \(inputs.count) (this pipeline takes one image)", parameter: "input")
             }
         } else if let body = request.bodyPath, request.bodySize > 0 {
             inputs = [body]
@@ -144,9 +151,9 @@ final class ServeRouter: Sendable {
         }
         do throws(Refusal) {
             let (description, output) = try describe(entry, inputs: inputs, reads: reads, fileSets: fileSets, query: request.query, folder: folder)
-            enqueue(request, name: name, arrival: arrival, description: description, output: output, folder: folder, bytesIn: request.bodySize)
+            enqueue(answer, description: description, output: output, folder: folder, bytesIn: request.bodySize)
         } catch {
-            refuse(error.status, error.message, parameter: error.parameter)
+            answer.refuse(error.status, error.message, parameter: error.parameter)
         }
     }
 
@@ -190,23 +197,23 @@ final class ServeRouter: Sendable {
             ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
         ]
         if let root = options.root { description.append(("root", .string(root))) }
+        if !options.pluginPaths.isEmpty { description.append(("plugins", .array(options.pluginPaths.map { .string($0) }))) }
         return (.object(description), output)
     }
 
     /// Queues a run (503 when the queue is full) and answers when it ends, with `headers` added to a
     /// successful answer; `done` runs after the answer (or the refusal).
-    func enqueue(_ request: HTTPRequest, name: String, arrival: Double, description: JSONValue, output: String, folder: String,
+    func enqueue(_ run: RunAnswer, description: JSONValue, output: String, folder: String,
                  bytesIn: Int, headers: [(String, String)] = [], done: (@Sendable () -> Void)? = nil) {
         metrics.start(bytesIn: bytesIn)
-        let job = WorkerPool.Job(request: description, deadline: arrival + Double(options.timeout)) { [self] outcome in
-            let (status, sent) = answer(request, outcome, output: output, folder: folder, headers: headers)
+        let job = WorkerPool.Job(request: description, deadline: run.arrival + Double(options.timeout)) { [self] outcome in
+            let (status, sent) = answer(run.request, outcome, output: output, folder: folder, headers: headers)
             done?()
-            metrics.finish(pipeline: name, status: status, seconds: BatchPlan.now() - arrival, bytesOut: sent, started: true)
+            run.finish(status: status, bytesOut: sent, started: true)
         }
         if !pool.submit(job) {
-            error(request, 503, "busy: \(options.queue) requests are waiting already; try again", extra: [("Retry-After", "1")])
             done?()
-            metrics.finish(pipeline: name, status: 503, seconds: BatchPlan.now() - arrival, bytesOut: 0, started: true)
+            run.refuse(503, "busy: \(options.queue) requests are waiting already; try again", extra: [("Retry-After", "1")], started: true)
         }
     }
 
@@ -270,9 +277,10 @@ final class ServeRouter: Sendable {
         return JSONValue.object(members.filter { $0.0 == "pipeline" || $0.0 == "ok" }).serialized()
     }
 
-    func unknownPipeline(_ request: HTTPRequest, _ name: String) {
+    /// 404 for a pipeline not served: the message lists those served.
+    func unknownPipelineMessage(_ name: String) -> String {
         let names = catalog.entries.keys.sorted()
-        error(request, 404, "no pipeline \"\(MessageText.cut(name))\"\(NameSuggestion.hint(name, in: names)) (pipelines: \(names.joined(separator: ", ")))")
+        return "no pipeline \"\(MessageText.cut(name))\"\(NameSuggestion.hint(name, in: names)) (pipelines: \(names.joined(separator: ", ")))"
     }
 
     /// A JSON error: `{"error": …, "stage": …, "parameter": …}`.

@@ -28,7 +28,7 @@ enum ServeWorker {
     }
 
     /// Runs one request: `{"manifest", "inputs": [PATH…], "output", "set": [[NAME, VALUE]…],
-    /// "reads": [PATH…] (the uploaded files), "root"?}`. Answers
+    /// "reads": [PATH…] (the uploaded files), "root"?, "plugins"?: [FOLDER…]}`. Answers
     /// `{"status", "report", "format"}` or `{"status", "error", "stage", "parameter"}`.
     static func run(_ request: JSONValue) -> JSONValue {
         let inputs = (request["inputs"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -40,6 +40,8 @@ enum ServeWorker {
         arguments.inputs = inputs
         arguments.output = output
         arguments.quiet = true
+        // The server's --plugin-path folders (a request cannot name plugins).
+        arguments.pluginPaths = (request["plugins"]?.arrayValue ?? []).compactMap(\.stringValue)
         for pair in request["set"]?.arrayValue ?? [] {
             guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { continue }
             arguments.sets.append((name, value))
