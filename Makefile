@@ -46,7 +46,7 @@ CONFORMANCE_PKGS := time libheif-examples python3-venv
 PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
-.PHONY: all deps test-deps bench-deps package-deps build demo test check bench examples samples clean test-cluster install uninstall \
+.PHONY: all deps test-deps bench-deps package-deps build demo test check bench baseline examples samples clean test-cluster install uninstall \
         deb test-package image fuzz test-asan test-parity conformance test-serve
 
 all: build
@@ -197,8 +197,25 @@ conformance:
 	python3 tools/conformance/conformance.py --self-test
 	python3 tools/conformance/conformance.py --sumi $(SUMI) --jobs 2 --json $(CONFORMANCE_REPORT) $(CONFORMANCE_FLAGS)
 
+# `make bench`: Sumi beside its peers (bench/run.sh). BASELINE=path/to/an/older/sumi runs that
+# binary on every row too and marks the rows where the new one is over 1.05x its time or memory;
+# ROWS=caption,thumbnail runs only those rows (names as the bench prints them in brackets).
 bench: bench-deps build
-	bench/run.sh $(BIN)
+	BASELINE="$(BASELINE)" ROWS="$(ROWS)" bench/run.sh $(BIN)
+
+# `make baseline REF=<commit>` builds that commit's sumi (a plain release build) from an export of
+# its tree (git archive: no worktree to register or prune) in .build/baseline/<commit>, and prints
+# the binary's path (alone on standard output, so `make bench BASELINE=$(make -s baseline REF=…)`
+# works; a second call rebuilds nothing). The libraries are `make deps`'s, as for `make build`.
+REF ?= main
+baseline:
+	@commit=$$(git rev-parse --verify --quiet --short "$(REF)^{commit}") || { echo "REF=$(REF) is no commit" >&2; exit 2; }; \
+	dir=$(CURDIR)/.build/baseline/$$commit; \
+	if [ ! -f "$$dir/Package.swift" ]; then \
+	  rm -rf "$$dir.tmp" && mkdir -p "$$dir.tmp" && git archive "$$commit" | tar -x -C "$$dir.tmp" && mv "$$dir.tmp" "$$dir" || exit 1; \
+	fi; \
+	( cd "$$dir" && $(SWIFT) build $(BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' >&2; exit $${PIPESTATUS[0]} ) || exit 1; \
+	echo "$$dir/.build/$(CONFIG)/sumi"
 
 samples:
 	python3 tools/make-samples.py
