@@ -32,6 +32,15 @@ import Glibc
 ///
 /// Either side's failure reaches the other: `fail(_:)` wakes every wait, which then throws
 /// `ProducerFailed` (the runner reports the failing stage's own error).
+///
+/// A test can run one stage on one thread by giving the stream a `RowStreamDriver` that stands in
+/// for the other side: wherever a wait would block (`waitForStart`, `waitForRows`, `reserve`,
+/// `waitForEnd`), the stream asks the driver to make progress instead (publish the next band of a
+/// source image, or read and release published rows), and throws `Stalled` when the driver could
+/// not change anything — the run would have hung. A driven stream also reports a broken contract
+/// (a band larger than the ring, rows published that were not reserved) to the driver and throws,
+/// rather than stopping the process. Streams without a driver (every stream the engine makes) wait
+/// on their lock as described above.
 public final class RowStream: @unchecked Sendable {
     /// The default ring size in rows: a few JPEG MCU rows (16 each at 4:2:0), so a decoder and an
     /// encoder each hold one band while a third is in flight.
@@ -48,6 +57,8 @@ public final class RowStream: @unchecked Sendable {
     private var storage: UnsafeMutablePointer<UInt8>?
     private var stride = 0
     private let requestedCapacity: Int
+    /// The test's stand-in for the other side (see the type's comment); nil when threads wait.
+    private let driver: (any RowStreamDriver)?
     /// The largest band in rows that the producer may reserve, or the consumer wait for, past what
     /// the other side has handed over (the requested capacity, capped at the height once begun).
     public private(set) var capacity: Int
@@ -63,19 +74,66 @@ public final class RowStream: @unchecked Sendable {
         public var description: String { "the stream was stopped by a failure elsewhere in the pipeline" }
     }
 
+    /// The error a driven stream's wait throws when its driver could not make the other side move:
+    /// under threads, the run would have waited forever.
+    public struct Stalled: Error, Sendable, CustomStringConvertible {
+        public let wait: RowStreamWait
+        public init(_ wait: RowStreamWait) { self.wait = wait }
+        public var description: String { "the row stream stalled: \(wait) can never happen (a deadlock under threads)" }
+    }
+
     /// A stream whose ring holds `capacity` rows; `Int.max` holds the whole image (a stream that
-    /// collects an image for a consumer that needs it whole).
-    public init(capacity: Int = RowStream.defaultCapacity) {
+    /// collects an image for a consumer that needs it whole). `driver`, for tests only, stands in
+    /// for the other side (see the type's comment); the stream keeps it, so it must not keep the
+    /// stream.
+    public init(capacity: Int = RowStream.defaultCapacity, driver: (any RowStreamDriver)? = nil) {
         requestedCapacity = max(1, capacity)
         self.capacity = max(1, capacity)
         slots = max(1, capacity)
+        self.driver = driver
     }
 
     deinit { storage?.deallocate() }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T { try lock.locked(body) }
-    private func wait() { lock.wait() }
     private func wake() { lock.broadcast() }
+
+    /// Runs `ready` under the lock until it returns a value (it throws to stop waiting). Between
+    /// tries a thread sleeps on the lock; a driven stream asks its driver, and throws `Stalled` when
+    /// the driver changed nothing.
+    private func waiting<T>(for wait: RowStreamWait, until ready: () throws -> T?) throws -> T {
+        guard let driver else {
+            return try locked {
+                while true {
+                    if let value = try ready() { return value }
+                    lock.wait()
+                }
+            }
+        }
+        while true {
+            let (value, before) = try locked { (try ready(), progress) }
+            if let value { return value }
+            try driver.unblock(self, waitingFor: wait)
+            if locked({ progress }) == before {
+                let stalled = Stalled(wait)
+                driver.observe(self, .problem(stalled.description))
+                throw stalled
+            }
+        }
+    }
+
+    /// Everything a wait can wait for, to tell whether a driver moved anything (under the lock).
+    private var progress: [Int] {
+        [published, released, ended ? 1 : 0, shapeValue == nil ? 0 : 1, failure == nil ? 0 : 1, discarding ? 1 : 0]
+    }
+
+    /// A broken contract: stops the process, except on a driven stream, whose driver hears of it
+    /// and whose caller gets an error (so a test can name the stage that broke it).
+    private func misuse(_ message: String) throws {
+        guard let driver else { preconditionFailure(message) }
+        driver.observe(self, .problem(message))
+        throw StageError(message)
+    }
 
     // MARK: Producer
 
@@ -105,25 +163,34 @@ public final class RowStream: @unchecked Sendable {
     /// Waits until rows below `row` may be written (the consumer released enough), capped at the
     /// height. Throws when the consumer failed.
     public func reserve(through row: Int) throws {
-        try locked {
-            guard let shape = shapeValue else { preconditionFailure("RowStream.reserve before begin") }
-            let target = min(row, shape.height)
-            precondition(target - published <= capacity, "RowStream.reserve: a band larger than the ring")
+        guard let height = locked({ shapeValue?.height }) else { return try misuse("RowStream.reserve before begin") }
+        let target = min(row, height)
+        if locked({ target - published > capacity }) {
+            try misuse("RowStream.reserve: a band of \(target - locked { published }) rows, larger than the ring's \(capacity)")
+        }
+        try waiting(for: .room(through: target)) { () throws -> Void? in
             if discarding { released = published }
-            while failure == nil && target - released > slots { wait() }
             if failure != nil { throw ProducerFailed() }
+            guard target - released <= slots else { return nil }
             reserved = max(reserved, target)
             mostRowsHeld = max(mostRowsHeld, reserved - released)
+            return ()
         }
     }
 
     /// Rows below `row` are written and may be read.
     public func publish(through row: Int) {
-        locked {
-            let target = min(row, shapeValue?.height ?? 0)
-            precondition(target <= reserved, "RowStream.publish of rows not reserved")
+        let (before, target, unreserved): (Int, Int, Int?) = locked {
+            let before = published, target = min(row, shapeValue?.height ?? 0)
+            guard target <= reserved else { return (before, target, target) }
             published = max(published, target)
             wake()
+            return (before, target, nil)
+        }
+        if let driver, unreserved == nil, target > before { driver.observe(self, .published(before..<target)) }
+        if let unreserved {
+            // Only a driven stream returns from `misuse`, having told its driver.
+            try? misuse("RowStream.publish of rows up to \(unreserved), reserved only up to \(locked { reserved })")
         }
     }
 
@@ -186,10 +253,9 @@ public final class RowStream: @unchecked Sendable {
 
     /// Waits until the producer has begun; the image's size and side data.
     public func waitForStart() throws -> ImageShape {
-        try locked {
-            while shapeValue == nil && failure == nil { wait() }
+        try waiting(for: .start) {
             if failure != nil { throw ProducerFailed() }
-            return shapeValue.unsafelyUnwrapped
+            return shapeValue
         }
     }
 
@@ -201,44 +267,58 @@ public final class RowStream: @unchecked Sendable {
     /// Throws when the other side failed, or when `row` is more than `capacity` rows past the last
     /// release (the ring could never hold them).
     public func waitForRows(through row: Int) throws -> Int {
-        try locked {
-            while shapeValue == nil && failure == nil { wait() }
+        let height = try waitForStart().height
+        let target = min(row, height)
+        // Released rows only grow: a band that fits now fits while waiting.
+        let (asked, holds, failed) = locked { (target - released, capacity, failure != nil) }
+        if failed { throw ProducerFailed() }
+        if asked > holds {
+            let message = "a stage asked for \(asked) rows of a stream that holds \(holds)"
+            driver?.observe(self, .problem(message))
+            throw StageError(message)
+        }
+        return try waiting(for: .rows(through: target)) {
             if failure != nil { throw ProducerFailed() }
-            let height = shapeValue.unsafelyUnwrapped.height
-            let target = min(row, height)
-            guard target - released <= capacity else {
-                throw StageError("a stage asked for \(target - released) rows of a stream that holds \(capacity)")
-            }
-            while failure == nil && !(published >= target && (target < height || ended)) { wait() }
-            if failure != nil { throw ProducerFailed() }
-            return published
+            return published >= target && (target < height || ended) ? published : nil
         }
     }
 
     /// The consumer no longer needs rows below `row`: the producer may reuse their slots.
     public func release(through row: Int) {
-        locked {
+        let (before, after) = locked {
+            let before = released
             released = max(released, min(row, published))
             wake()
+            return (before, released)
         }
+        if let driver, after > before { driver.observe(self, .released(before..<after)) }
     }
+
+    /// How many rows are published (for tests and drivers; under threads, at once out of date).
+    public var publishedRows: Int { locked { published } }
+
+    /// How many rows the consumer released (for tests and drivers; under threads, at once out of date).
+    public var releasedRows: Int { locked { released } }
 
     /// The consumer needs no more rows (it stopped early, or returned): the producer's later bands
     /// are dropped as soon as they are published, so it never waits for room.
     public func discardRemaining() {
-        locked {
+        let (before, after) = locked {
+            let before = released
             discarding = true
             released = published
             wake()
+            return (before, released)
         }
+        if let driver, after > before { driver.observe(self, .released(before..<after)) }
     }
 
     /// Waits until the producer has ended; throws when it failed. A consumer calls this before any
     /// lasting effect, so a failed producer always fails it first.
     public func waitForEnd() throws {
-        try locked {
-            while failure == nil && !ended { wait() }
+        try waiting(for: .end) { () throws -> Void? in
             if failure != nil { throw ProducerFailed() }
+            return ended ? () : nil
         }
     }
 

@@ -60,7 +60,7 @@ public struct StageHarness: Sendable {
         return .image(try output.image())
     }
 
-    private func context(sizeHint: (@Sendable (Size) -> Size?)?) -> StageContext {
+    func context(sizeHint: (@Sendable (Size) -> Size?)?) -> StageContext {
         let warnings = collected, details = reported
         return StageContext(warn: { message in warnings.withLock { $0.append(message) } }, sizeHint: sizeHint,
                             report: { value in details.withLock { $0.append(value) } })
