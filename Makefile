@@ -46,6 +46,8 @@ CONFORMANCE_PKGS := time libheif-examples python3-venv
 PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
+.PHONY: all deps test-deps bench-deps package-deps build demo test check bench baseline examples samples clean test-cluster install uninstall \
+        deb test-package image fuzz test-asan test-parity conformance test-serve man test-web docs-screenshots bench-serve
 
 all: build
 
