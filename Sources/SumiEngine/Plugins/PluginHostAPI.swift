@@ -60,7 +60,7 @@ enum PluginHostAPI {
             return PluginHostAPI.ok
         }
         api.layer_rasterize = { callHandle, value, scaleX, scaleY, phaseX, phaseY, image, errorOut in
-            guard let call = PluginCall.from(callHandle), let value = PluginValue.from(value), let image,
+            guard let call = PluginCall.from(callHandle), let value = call.owned(value), let image,
                   case .layer(let layer) = value.content else {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "layer_rasterize: not a layer")
             }
@@ -112,7 +112,7 @@ enum PluginHostAPI {
             return PluginHostAPI.ok
         }
         api.new_raster_layer = { callHandle, image in
-            guard let call = PluginCall.from(callHandle), let image = PluginValue.from(image),
+            guard let call = PluginCall.from(callHandle), let image = call.owned(image),
                   let picture = try? image.image() else { return nil }
             return call.adopt(PluginValue(.layer(Layer(image: picture)), isNew: true))
         }
@@ -234,7 +234,7 @@ enum PluginHostAPI {
         }
         api.param_text = { param in PluginParam.from(param)?.text }
         api.new_layer_from = { callHandle, value in
-            guard let call = PluginCall.from(callHandle), let value = PluginValue.from(value),
+            guard let call = PluginCall.from(callHandle), let value = call.owned(value),
                   case .layer(let layer) = value.content else { return nil }
             return call.adopt(PluginValue(.layer(layer), isNew: true))
         }

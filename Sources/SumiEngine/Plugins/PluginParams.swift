@@ -5,11 +5,22 @@ import SumiKit
 /// The host object behind a `sumi_params *`: a stage's checked parameters, read by the plugin with
 /// typed accessors. Each `sumi_param *` is a `PluginParam` made on first request and kept until the
 /// parameters go away (the end of `create`).
-final class PluginParams {
+///
+/// `@unchecked Sendable`: only so `PluginHandles` can keep a weak reference; a parameter set is used
+/// by the one `create` call it was made for.
+final class PluginParams: @unchecked Sendable {
     let parameters: Parameters
     private var made: [String: PluginParam] = [:]
 
-    init(_ parameters: Parameters) { self.parameters = parameters }
+    /// The parameter sets under way (see `PluginHandles`).
+    static let handles = PluginHandles<PluginParams>()
+
+    init(_ parameters: Parameters) {
+        self.parameters = parameters
+        _ = Self.handles.add(self)
+    }
+
+    deinit { Self.handles.remove(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
 
     func param(_ name: String) -> PluginParam? {
         if let known = made[name] { return known }
@@ -24,14 +35,13 @@ final class PluginParams {
         try withExtendedLifetime(self) { try body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
     }
 
-    static func from(_ handle: OpaquePointer?) -> PluginParams? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginParams>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
+    /// The live parameters behind a plugin's pointer, else nil (see `PluginHandles`).
+    static func from(_ handle: OpaquePointer?) -> PluginParams? { handles.object(handle) }
 }
 
 /// One parameter value seen through the ABI, with the C strings and list items it hands out.
-final class PluginParam {
+/// `@unchecked Sendable` for the same reason as `PluginParams`.
+final class PluginParam: @unchecked Sendable {
     let value: ParamValue
     private var cString: UnsafeMutablePointer<CChar>?
     private var textString: UnsafeMutablePointer<CChar>?
@@ -40,9 +50,16 @@ final class PluginParam {
         return []
     }()
 
-    init(_ value: ParamValue) { self.value = value }
+    /// The parameter values under way (see `PluginHandles`).
+    static let handles = PluginHandles<PluginParam>()
+
+    init(_ value: ParamValue) {
+        self.value = value
+        _ = Self.handles.add(self)
+    }
 
     deinit {
+        Self.handles.remove(handle)
         free(cString)
         free(textString)
     }
@@ -80,8 +97,6 @@ final class PluginParam {
 
     var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
-    static func from(_ handle: OpaquePointer?) -> PluginParam? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginParam>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
+    /// The live parameter value behind a plugin's pointer, else nil (see `PluginHandles`).
+    static func from(_ handle: OpaquePointer?) -> PluginParam? { handles.object(handle) }
 }

@@ -29,12 +29,17 @@ final class PluginValue: @unchecked Sendable {
     /// C strings handed out by `file_info`.
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
+    /// The values plugins may currently name (see `PluginHandles`).
+    static let handles = PluginHandles<PluginValue>()
+
     init(_ content: Content, isNew: Bool) {
         self.content = content
         self.isNew = isNew
+        _ = Self.handles.add(self)
     }
 
     deinit {
+        Self.handles.remove(handle)
         handedOut.forEach { $0.deallocate() }
         strings.forEach { free($0) }
     }
@@ -161,10 +166,9 @@ final class PluginValue: @unchecked Sendable {
 
     var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
-    static func from(_ handle: OpaquePointer?) -> PluginValue? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginValue>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
+    /// The live value behind a plugin's pointer; nil for NULL, a value whose call has ended, or a
+    /// pointer that never was a value.
+    static func from(_ handle: OpaquePointer?) -> PluginValue? { handles.object(handle) }
 }
 
 /// Pixels the host allocated for a plugin to write (`new_image`, a layer's `rasterize`), freed with
