@@ -95,22 +95,13 @@ enum PluginHostAPI {
             return call.adopt(PluginValue(.newImage(buffer, overrides: [:]), isNew: true))
         }
         api.set_side_data = { value, key, bytes, length in
-            guard let value = PluginValue.from(value), let key else { return PluginHostAPI.processError }
-            let data = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) }
-            do { try value.setSideData(data, key: String(cString: key)) } catch {
-                return PluginHostAPI.processError
-            }
-            return PluginHostAPI.ok
+            PluginHostAPI.writeSideData(value, key, bytes, length, nil)
         }
         api.new_list = { callHandle in
             guard let call = PluginCall.from(callHandle) else { return nil }
             return call.adopt(PluginValue(.list([]), isNew: true))
         }
-        api.list_append = { list, image in
-            guard let list = PluginValue.from(list), let image = PluginValue.from(image),
-                  let picture = try? image.image(), (try? list.append(picture)) != nil else { return PluginHostAPI.processError }
-            return PluginHostAPI.ok
-        }
+        api.list_append = { list, image in PluginHostAPI.appendImage(list, image, nil) }
         api.new_raster_layer = { callHandle, image in
             guard let call = PluginCall.from(callHandle), let image = call.owned(image),
                   let picture = try? image.image() else { return nil }
@@ -238,6 +229,7 @@ enum PluginHostAPI {
                   case .layer(let layer) = value.content else { return nil }
             return call.adopt(PluginValue(.layer(layer), isNew: true))
         }
+        PluginHostAPI.addAppended(to: &api)
         return api
     }
 

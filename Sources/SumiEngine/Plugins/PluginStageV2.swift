@@ -175,7 +175,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         case .geometry, .unknown: metadata = first.metadata.applying(.unknown)
         }
         for (key, bytes) in overrides.sorted(by: { $0.key < $1.key }) {
-            try? SideDataBytes.set(bytes, key: key, in: &metadata)
+            try? PluginSideDataKeys.set(bytes, key: key, in: &metadata)
         }
         return metadata
     }

@@ -61,7 +61,7 @@ final class PluginValue: @unchecked Sendable {
         case .newImage(let buffer, let overrides):
             var image = buffer.image()
             for (key, bytes) in overrides.sorted(by: { $0.key < $1.key }) {
-                try SideDataBytes.set(bytes, key: key, in: &image.metadata)
+                try PluginSideDataKeys.set(bytes, key: key, in: &image.metadata)
             }
             return .image(image)
         case .layer(let layer): return .layer(layer)
@@ -105,7 +105,7 @@ final class PluginValue: @unchecked Sendable {
     func sideData(_ key: String) -> UnsafeBufferPointer<UInt8>? {
         let bytes: [UInt8]?
         switch content {
-        case .image(let image): bytes = SideDataBytes.bytes(of: image.metadata, key: key)
+        case .image(let image): bytes = PluginSideDataKeys.bytes(of: image.metadata, key: key)
         case .newImage(_, let overrides): bytes = overrides[key] ?? nil
         default: bytes = nil
         }
@@ -142,7 +142,7 @@ final class PluginValue: @unchecked Sendable {
             throw StageError("set_side_data: only an image made with new_image in this call can be changed")
         }
         var probe = ImageMetadata()
-        try SideDataBytes.set(bytes, key: key, in: &probe)
+        try PluginSideDataKeys.set(bytes, key: key, in: &probe)
         overrides[key] = .some(bytes)
         content = .newImage(buffer, overrides: overrides)
     }
