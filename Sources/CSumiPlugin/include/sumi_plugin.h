@@ -34,7 +34,7 @@
  *     2 header has `SUMI_STAGE_V2_BASE_SIZE`-byte stages, one with the band callbacks full ones).
  *
  * ENTRY POINT
- *   int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out);
+ *   int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out);   (declared below)
  *   Called once per process, on one thread, right after the library is loaded. `host` is valid only
  *   during the call, except `host->api`, which stays valid for the rest of the process (keep the
  *   pointer: every value, parameter and call accessor is in it). The plugin stores in `*out` a pointer
