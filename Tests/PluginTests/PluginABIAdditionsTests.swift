@@ -6,7 +6,7 @@ import Testing
 /// What ABI version 2 gained after its first layout (`Fixtures/abi_additions_plugin.c`): the entry
 /// point's prototype, lists of table pointers, handles checked before use, `SUMI_API_HAS`, the
 /// not-found status and messages of the side-data functions, and side-data keys a plugin registers.
-@Suite struct PluginABIAdditionsTests {
+@Suite(.serialized) struct PluginABIAdditionsTests {
     static func harness(_ name: String) throws -> StageHarness {
         let fixtures = try PluginFixtures.get()
         let registry = StageRegistry()
@@ -69,6 +69,21 @@ import Testing
         #expect(found.pixel(x: 0, y: 0) == (6, UInt8(ascii: "t"), 0, 255))
         let absent = try reader.runImage([:], inputs: ["in": .image(Self.input)])
         #expect(absent.pixel(x: 0, y: 0) == (0, 0, 0, 255))
+    }
+
+    /// A plugin may not take a built-in key, nor register another plugin's key with another rule.
+    @Test(arguments: [
+        (#"TEST_KEY_NAME="icc-profile""#, "side-data key \"icc-profile\" is a built-in key"),
+        (#"TEST_KEY_NAME="Bad Key""#, "side-data key \"Bad Key\" is malformed (lower-case letters, digits, '-', '.', '/', at most 64)"),
+        ("TEST_KEY_ON_GEOMETRY=SUMI_SIDE_DATA_KEEP", "side-data key \"abi/tag\" is already registered by "),
+    ])
+    func sideDataKeysThatClashAreRefusedAtLoad(define: String, reason: String) throws {
+        _ = try Self.harness("abi-tag")     // registers "abi/tag" (keep, drop) first
+        let fixtures = try PluginFixtures.get()
+        let name = "libabi-key-\(abs(define.hashValue)).so"
+        let path = try fixtures.additionsPlugin(name, defines: [define])
+        let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: path, into: StageRegistry()) }
+        #expect(error.message.hasPrefix("plugin abi-additions (\(canonical(path))): \(reason)"), "\(error.message)")
     }
 
     @Test func sideDataFunctionsGiveMessages() throws {

@@ -74,9 +74,10 @@ struct PluginFixtures: Sendable {
     }
 
     /// Compiles `Fixtures/abi_additions_plugin.c` against the current header, into `name`.
-    func additionsPlugin(_ name: String) throws -> String {
+    func additionsPlugin(_ name: String, defines: [String] = []) throws -> String {
         let output = temp + "/" + name
-        try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/abi_additions_plugin.c", output: output, root: root)
+        try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/abi_additions_plugin.c", output: output, root: root,
+                          defines: defines)
         return output
     }
 

@@ -40,10 +40,14 @@ final class PluginCall: @unchecked Sendable {
         self.warn = warn
         self.sizeHint = sizeHint
         self.fileWrites = fileWrites
-        _ = Self.handles.add(self)
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
     }
 
-    deinit { Self.handles.remove(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+    deinit { Self.handles.remove(handle) }
+
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
 
     /// The calls under way (see `PluginHandles`).
     static let handles = PluginHandles<PluginCall>()
@@ -85,7 +89,7 @@ final class PluginCall: @unchecked Sendable {
 
     /// Runs `body` with the pointer the plugin sees; the call stays alive during `body`.
     func withHandle<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+        try withExtendedLifetime(self) { try body(handle) }
     }
 
     /// The call behind a plugin's pointer while it is under way; nil for NULL, an ended call or a

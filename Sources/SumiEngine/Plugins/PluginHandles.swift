@@ -6,33 +6,46 @@ import Synchronization
 /// own data) or garbage finds nothing here, and the api function returns its error instead of the
 /// host reading freed or foreign memory.
 ///
-/// Each object adds itself when it is made and removes itself when it goes; the table holds weak
-/// references only, so an object on its way out is never handed back.
+/// The pointer a plugin sees is a token, not the object's address: tokens count up and are never
+/// reused, so a pointer kept from an ended call cannot name a newer object that happens to live at
+/// the same address. The table holds weak references only, so an object on its way out is never
+/// handed back.
 final class PluginHandles<Object: AnyObject & Sendable>: Sendable {
     private struct Entry {
         weak var object: Object?
     }
-    private let live = Mutex<[UInt: Entry]>([:])
+    private struct State {
+        var live: [UInt: Entry] = [:]
+        var next: UInt = 1
+    }
+    private let state = Mutex(State())
 
-    /// Records `object` as live; its handle is its address.
-    func add(_ object: Object) -> OpaquePointer {
-        let handle = OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
-        live.withLock { $0[UInt(bitPattern: Int(bitPattern: handle))] = Entry(object: object) }
-        return handle
+    /// A fresh token for an object being made (`attach` it once the object exists).
+    func reserve() -> OpaquePointer {
+        state.withLock { state in
+            defer { state.next += 1 }
+            // Aligned like a pointer and never 0: token n is 16·n.
+            return OpaquePointer(bitPattern: state.next << 4).unsafelyUnwrapped
+        }
     }
 
-    /// Forgets the object at `handle` (from its `deinit`).
-    func remove(_ handle: OpaquePointer) {
-        live.withLock { _ = $0.removeValue(forKey: UInt(bitPattern: Int(bitPattern: handle))) }
+    /// Records `object` as the one `token` names.
+    func attach(_ object: Object, to token: OpaquePointer) {
+        state.withLock { $0.live[UInt(bitPattern: Int(bitPattern: token))] = Entry(object: object) }
     }
 
-    /// The live object behind `handle`, or nil for NULL, a freed object or a pointer that was never
+    /// Forgets `token` (from the object's `deinit`).
+    func remove(_ token: OpaquePointer) {
+        state.withLock { _ = $0.live.removeValue(forKey: UInt(bitPattern: Int(bitPattern: token))) }
+    }
+
+    /// The live object `handle` names, or nil for NULL, an object gone, or a pointer that never was
     /// one of ours.
     func object(_ handle: OpaquePointer?) -> Object? {
         guard let handle else { return nil }
-        return live.withLock { $0[UInt(bitPattern: Int(bitPattern: handle))]?.object }
+        return state.withLock { $0.live[UInt(bitPattern: Int(bitPattern: handle))]?.object }
     }
 
-    /// How many objects are live (tests check that a call frees what it made).
-    var count: Int { live.withLock { $0.count } }
+    /// How many objects are live.
+    var count: Int { state.withLock { $0.live.count } }
 }

@@ -15,12 +15,16 @@ final class PluginParams: @unchecked Sendable {
     /// The parameter sets under way (see `PluginHandles`).
     static let handles = PluginHandles<PluginParams>()
 
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
     init(_ parameters: Parameters) {
         self.parameters = parameters
-        _ = Self.handles.add(self)
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
     }
 
-    deinit { Self.handles.remove(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+    deinit { Self.handles.remove(handle) }
 
     func param(_ name: String) -> PluginParam? {
         if let known = made[name] { return known }
@@ -32,7 +36,7 @@ final class PluginParams: @unchecked Sendable {
 
     /// Runs `body` with the pointer the plugin sees; the parameters stay alive during `body`.
     func withHandle<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+        try withExtendedLifetime(self) { try body(handle) }
     }
 
     /// The live parameters behind a plugin's pointer, else nil (see `PluginHandles`).
@@ -53,9 +57,13 @@ final class PluginParam: @unchecked Sendable {
     /// The parameter values under way (see `PluginHandles`).
     static let handles = PluginHandles<PluginParam>()
 
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
     init(_ value: ParamValue) {
         self.value = value
-        _ = Self.handles.add(self)
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
     }
 
     deinit {
@@ -95,7 +103,6 @@ final class PluginParam: @unchecked Sendable {
         return UnsafePointer(textString)
     }
 
-    var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
     /// The live parameter value behind a plugin's pointer, else nil (see `PluginHandles`).
     static func from(_ handle: OpaquePointer?) -> PluginParam? { handles.object(handle) }

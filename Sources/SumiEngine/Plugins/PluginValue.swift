@@ -32,10 +32,14 @@ final class PluginValue: @unchecked Sendable {
     /// The values plugins may currently name (see `PluginHandles`).
     static let handles = PluginHandles<PluginValue>()
 
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
     init(_ content: Content, isNew: Bool) {
         self.content = content
         self.isNew = isNew
-        _ = Self.handles.add(self)
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
     }
 
     deinit {
@@ -164,7 +168,6 @@ final class PluginValue: @unchecked Sendable {
         content = .layer(layer)
     }
 
-    var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
     /// The live value behind a plugin's pointer; nil for NULL, a value whose call has ended, or a
     /// pointer that never was a value.

@@ -162,8 +162,15 @@ static const sumi_format abif = { .size = sizeof(sumi_format), .magic_length = 4
                                   .magic = abif_magic, .decode = abif_decode };
 static const sumi_format *const format_list[] = { &abif };
 
-static const sumi_side_data_key tag_key = { .size = sizeof(sumi_side_data_key), .name = "abi/tag",
-                                            .on_pixels = SUMI_SIDE_DATA_KEEP, .on_geometry = SUMI_SIDE_DATA_DROP };
+/* TEST_KEY_NAME and TEST_KEY_ON_GEOMETRY make variants the loader must refuse. */
+#ifndef TEST_KEY_NAME
+#define TEST_KEY_NAME "abi/tag"
+#endif
+#ifndef TEST_KEY_ON_GEOMETRY
+#define TEST_KEY_ON_GEOMETRY SUMI_SIDE_DATA_DROP
+#endif
+static const sumi_side_data_key tag_key = { .size = sizeof(sumi_side_data_key), .name = TEST_KEY_NAME,
+                                            .on_pixels = SUMI_SIDE_DATA_KEEP, .on_geometry = TEST_KEY_ON_GEOMETRY };
 static const sumi_side_data_key *const keys[] = { &tag_key };
 
 static const sumi_plugin plugin = {
