@@ -146,7 +146,7 @@ struct PluginLibrary: Sendable {
             try checkPorts(descriptor, place: place)
             let bands = try readBands(table, descriptor: descriptor, place: place)
             if bands != nil { bandStages.append(descriptor.name) }
-            let entry = PluginStageEntryV2(table: stage.pointer, descriptor: descriptor, origin: path, bands: bands)
+            let entry = PluginStageEntryV2(table: stage.pointer, functions: table, descriptor: descriptor, origin: path, bands: bands)
             factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV2(entry: entry, parameters: parameters)
             })
