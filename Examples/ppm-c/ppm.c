@@ -39,7 +39,7 @@ static const char descriptor[] =
     "{\"name\": \"write-ppm\", \"summary\": \"Writes an image as a binary PPM (P6) file\","
     " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"file\","
     " \"params\": ["
-    "  {\"name\": \"path\", \"type\": \"path\", \"required\": true, \"summary\": \"file to write (- for standard output)\"},"
+    "  {\"name\": \"path\", \"type\": \"path\", \"access\": \"writes\", \"required\": true, \"summary\": \"file to write (- for standard output)\"},"
     "  {\"name\": \"background\", \"type\": \"color\", \"default\": \"#ffffff\","
     "   \"summary\": \"colour translucent pixels are flattened onto\"}]}";
 

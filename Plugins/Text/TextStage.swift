@@ -12,7 +12,7 @@ public struct TextStage: Stage {
     /// 30 combining marks in a row; the longest emoji sequences have about ten scalars.
     public static let maxClusterScalars = 64
 
-    static let text = Parameter<String>(required: "text", summary: "the text; \\n starts a new line")
+    static let text = Parameter<String>(required: "text", safeMax: 10_000, summary: "the text; \\n starts a new line")
     static let font = Parameter<String>("font", default: "sans-serif",
                                         summary: "fontconfig family list (\"Noto Sans, IPAGothic\", \"DejaVu Sans:bold\") or a font file path")
     static let size = Parameter<Double>("size", default: 17, min: 0, minExclusive: true, summary: "font size (em) in layout pixels")

@@ -27,6 +27,9 @@ public enum SumiPlugin {
     public static let abiVersion: UInt32 = SUMI_PLUGIN_ABI_VERSION
     /// The version exported to hosts that know only version 1.
     static let abiVersion1: UInt32 = 1
+    /// The size of the first version 2 `sumi_api` (up to `new_layer_from`), which every version 2 host has.
+    static let apiBaseSize = (MemoryLayout<sumi_api>.offset(of: \sumi_api.new_layer_from) ?? 0)
+        + MemoryLayout<UnsafeRawPointer>.size
 
     /// Exports `stages` (Swift `Stage` types) as the plugin `name` `version`. Returns the status code
     /// `sumi_plugin_init` must return.
@@ -57,8 +60,10 @@ public enum SumiPlugin {
         // parameters; a version 1 host (or none, in tests) gets the version 1 tables.
         if let host, host.load(as: UInt32.self) >= SUMI_PLUGIN_ABI_VERSION {
             let table = host.assumingMemoryBound(to: sumi_host.self)
+            // The SDK calls only the functions of the first version 2 api, so a host with that much
+            // (or more: a newer host appends functions) will do.
             guard Int(table.pointee.size) >= MemoryLayout<sumi_host>.size, let api = table.pointee.api,
-                  Int(api.pointee.size) >= MemoryLayout<sumi_api>.size else { return Int32(SUMI_ERROR_ABI.rawValue) }
+                  Int(api.pointee.size) >= apiBaseSize else { return Int32(SUMI_ERROR_ABI.rawValue) }
             HostAPI.table = api
             out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
                 UnsafePointer(makePluginTableV2(name: name, version: version, licence: licence, description: description,
@@ -71,8 +76,10 @@ public enum SumiPlugin {
         return Int32(SUMI_OK.rawValue)
     }
 
-    /// The version 2 tables. The host steps through the stage array by the size its first entry
-    /// declares and requires every entry to declare the same: a plugin none of whose stages streams
+    /// The version 2 tables. The stages go in an array of structs (`stages`), which every version 2
+    /// host reads, rather than the list of pointers (`stage_list`) hosts before 0.3.0 do not know.
+    /// The host steps through the array by the size its first entry declares and requires every
+    /// entry to declare the same: a plugin none of whose stages streams
     /// exports the first version 2 layout (`ExportedStageV2.baseSize` bytes per stage, which hosts
     /// from before the band callbacks read too); one with a `BandProcessing` stage exports whole
     /// `sumi_stage` tables, the band callbacks left NULL on the stages that do not stream.

@@ -46,9 +46,9 @@ struct Invocation {
             isInline = true
             overrides.markAll(in: manifest)
             // A safe run caps decoding for a one-line pipeline as for a manifest file.
-            manifest = SafeMode.current.prepared(manifest)
+            manifest = SafeMode.current.prepared(manifest, registry: registry)
         } else {
-            manifest = SafeMode.current.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)))
+            manifest = SafeMode.current.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)), registry: registry)
             try ManifestPlugins.load(manifest, into: registry, command: arguments.command,
                                      pluginFolders: ManifestPlugins.folders(arguments.pluginPaths))
             isInline = false

@@ -102,6 +102,13 @@ struct ListingCommand {
             if let lo = p.min { facts.append("\(p.minExclusive ? ">" : ">=") \(formatNumber(lo))") }
             if let hi = p.max { facts.append("<= \(formatNumber(hi))") }
             if let values = p.values { facts.append("one of " + values.joined(separator: "|")) }
+            switch p.type.pathAccess {
+            case .reads?: facts.append("reads the file")
+            case .writes?: facts.append("writes the file")
+            case .undeclared?: facts.append("direction not declared: --safe checks it as a read and a write")
+            case nil: break
+            }
+            if let limit = p.safeMax { facts.append("--safe: at most \(formatNumber(limit))\(p.type == .string ? " characters" : "")") }
             text += "    \(p.name)  [\(facts.joined(separator: ", "))]\n        \(p.summary)\n"
         }
         return text

@@ -2,8 +2,9 @@ import SumiEngine
 import SumiKit
 
 /// The files a built pipeline writes, read from its stages' declarations: every path named by a
-/// path parameter of a stage whose output is a file (`encode`, `pdf-page`, a plugin's writer).
-/// `-` is standard output.
+/// parameter declared `.path(.writes)` (`encode`, `pdf-page`, a plugin's writer), and by a path
+/// parameter of undeclared direction on a stage whose output is a file (a plugin built before
+/// directions were declared). `-` is standard output.
 enum PipelineWrites {
     /// One written path, with the stage and parameter that name it.
     struct Target {
@@ -14,9 +15,9 @@ enum PipelineWrites {
 
     static func targets(of pipeline: Pipeline) -> [Target] {
         pipeline.nodes.flatMap { node -> [Target] in
-            guard node.descriptor.output == .file else { return [] }
-            return node.entry.with.flatMap { name, raw -> [Target] in
-                guard let spec = node.descriptor.parameter(named: name), SafePaths.involvesPath(spec.type),
+            node.entry.with.flatMap { name, raw -> [Target] in
+                guard let spec = node.descriptor.parameter(named: name), let access = spec.type.pathAccess,
+                      access == .writes || (access == .undeclared && node.descriptor.output == .file),
                       let value = try? Substitution.substitute(raw, values: pipeline.values, here: pipeline.manifest.here)
                 else { return [] }
                 return SafePaths.strings(in: value).map { Target(node: node, parameter: name, path: $0) }

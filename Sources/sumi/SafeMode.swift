@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiCodecs
 import SumiEngine
 import SumiKit
 import SumiText
@@ -9,18 +10,18 @@ import SumiText
 ///
 /// A safe run loads no manifest plugins, reads files only below the inputs given with `-i`,
 /// writes only below the folder of `-o` (or to standard output; a plugin's `write_file` is checked as
-/// it writes, through `writeConfinement`), and has limits on decoded pixels,
-/// text length, the number of captures, its wall time and its address space (`setrlimit`). Every
+/// it writes, through `writeConfinement`), holds every parameter to the limit its stage declares
+/// (`ParameterSpec.safeMax`: decoded pixels, text length), and has limits on the number of captures,
+/// its wall time and its address space (`setrlimit`). Every
 /// violation found before the run is exit 2 with a message naming the place; the time limit ends a
 /// run with exit 2 and removes its temporary files. Also parses `--allow-manifest-plugins`.
 struct SafeMode: Sendable {
     var safe = false
     var allowManifestPlugins = false
 
-    /// The most pixels one decoded image may have (`decode`'s `max-pixels` is capped to it).
-    static let maxPixels = 50_000_000
-    /// The most characters of one `text` stage's text.
-    static let maxTextLength = 10_000
+    /// The most pixels one decoded image may have (`decode` declares it as `max-pixels`' safe limit;
+    /// `sumi serve` starts from it).
+    static let maxPixels = DecodeStage.safeMaxPixels
     /// The most files one `decode` stage may read (captures for `stitch`).
     static let maxCaptures = 64
     /// Wall time of a whole invocation, in seconds (`SUMI_SAFE_SECONDS` may lower it).
@@ -115,14 +116,18 @@ struct SafeMode: Sendable {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    /// The manifest as a safe run takes it: `decode` stages get `max-pixels` capped to `maxPixels`
-    /// (added when not given; a larger value given is refused when the pipeline is checked).
-    func prepared(_ manifest: Manifest) -> Manifest {
+    /// The manifest as a safe run takes it: every number parameter with a declared safe limit
+    /// (`ParameterSpec.safeMax`, such as `decode`'s `max-pixels`) that the manifest does not give gets
+    /// that limit (a larger value given is refused when the pipeline is checked).
+    func prepared(_ manifest: Manifest, registry: StageRegistry) -> Manifest {
         guard safe else { return manifest }
         var manifest = manifest
-        for i in manifest.stages.indices where manifest.stages[i].stage == "decode" {
-            if !manifest.stages[i].with.contains(where: { $0.0 == "max-pixels" }) {
-                manifest.stages[i].with.append(("max-pixels", .number(Double(Self.maxPixels))))
+        for i in manifest.stages.indices {
+            guard let descriptor = registry.definition(named: manifest.stages[i].stage)?.descriptor else { continue }
+            for spec in descriptor.parameters where spec.safeMax != nil && [.number, .integer].contains(spec.type) {
+                if let limit = spec.safeMax, !manifest.stages[i].with.contains(where: { $0.0 == spec.name }) {
+                    manifest.stages[i].with.append((spec.name, .number(limit)))
+                }
             }
         }
         return manifest
@@ -152,11 +157,12 @@ struct SafeMode: Sendable {
     /// and written, limits. It runs before the stages are made, whose own checks would tell whether
     /// a file exists.
     ///
-    /// A path parameter is a read, except on a stage whose output is a file and on a plugin stage,
-    /// where every path parameter is checked as a write (a plugin's declarations do not say which
-    /// way a file goes, so the stricter rule holds). Reads are confined to the inputs (`-i` files and
-    /// what lies below `-i` folders), writes to the folder of `-o`, and `text`'s font files to the
-    /// input folders (the `-i` folders, and the folders holding the `-i` files).
+    /// Which way a path parameter's file goes is what its type declares (`.path(.reads)`,
+    /// `.path(.writes)`); a path whose direction is not declared (a plugin built before directions)
+    /// is checked both ways. Reads are confined to the inputs (`-i` files and what lies below `-i`
+    /// folders), writes to the folder of `-o`, and `text`'s font files to the input folders (the
+    /// `-i` folders, and the folders holding the `-i` files). A parameter's declared safe limit
+    /// (`safeMax`) caps a number, or a string's length.
     func check(_ manifest: Manifest, values: [String: ParamValue], registry: StageRegistry, roots: Roots,
                inputs: [String]) throws(SumiError) {
         guard safe else { return }
@@ -168,30 +174,38 @@ struct SafeMode: Sendable {
             // An unknown stage is reported when the pipeline is built.
             guard let definition = registry.definition(named: entry.stage) else { continue }
             let descriptor = definition.descriptor
-            let isPlugin = definition.origin != "builtin"
             for (name, raw) in entry.with {
                 guard let spec = descriptor.parameter(named: name),
                       let value = try? Substitution.substitute(raw, values: values, here: manifest.here) else { continue }
                 let strings = SafePaths.strings(in: value)
-                if SafePaths.involvesPath(spec.type) {
-                    let writes = descriptor.output == .file || isPlugin
+                if let access = spec.type.pathAccess {
+                    let reads = access != .writes, writes = access != .reads
                     for path in strings {
                         if path == "-" {
-                            if !writes && !inputs.contains("-") { throw fail(name, "standard input is read only when given as -i -") }
+                            if reads && !inputs.contains("-") { throw fail(name, "standard input is read only when given as -i -") }
                             continue
                         }
                         if writes {
                             guard let root = roots.write, SafePaths.isBelow(path, root: root, creating: true) else {
-                                throw fail(name, "writes only below the folder of -o; refused \(MessageText.cut(path))")
+                                throw fail(name, "writes only below the folder of -o\(reads ? " (its direction is not declared: checked as a read and a write)" : ""); refused \(MessageText.cut(path))")
                             }
-                        } else {
+                        }
+                        if reads {
                             guard Roots.contains(path, in: roots.reads) else {
-                                throw fail(name, "reads only the files given with -i (or below a folder given); refused \(MessageText.cut(path))")
+                                throw fail(name, "reads only the files given with -i (or below a folder given)\(writes ? " (its direction is not declared: checked as a read and a write)" : ""); refused \(MessageText.cut(path))")
                             }
                         }
                     }
-                    if !writes, strings.count > Self.maxCaptures {
+                    if reads, strings.count > Self.maxCaptures {
                         throw fail(name, "at most \(Self.maxCaptures) files per stage, got \(strings.count)")
+                    }
+                }
+                if let limit = spec.safeMax {
+                    if let n = value.numberValue, n > limit {
+                        throw fail(name, "at most \(formatNumber(limit)) in a safe run, got \(formatNumber(n))")
+                    }
+                    if case .string(let text) = value, Double(text.count) > limit {
+                        throw fail(name, "at most \(formatNumber(limit)) characters in a safe run, got \(text.count)")
                     }
                 }
                 if descriptor.name == TextStage.descriptor.name, name == TextStage.fontParameter,
@@ -201,12 +215,6 @@ struct SafeMode: Sendable {
                     guard Roots.contains(font, in: roots.fonts) else {
                         throw fail(name, "a font file must lie below the folders of the -i inputs (or name font families); refused \(MessageText.cut(font))")
                     }
-                }
-                if descriptor.name == TextStage.descriptor.name, name == "text", let text = strings.first, text.count > Self.maxTextLength {
-                    throw fail(name, "text of at most \(Self.maxTextLength) characters, got \(text.count)")
-                }
-                if descriptor.name == "decode", name == "max-pixels", case .number(let n) = value, n > Double(Self.maxPixels) {
-                    throw fail(name, "at most \(Self.maxPixels) pixels, got \(formatNumber(n))")
                 }
             }
         }

@@ -45,12 +45,5 @@ enum SafePaths {
     }
 
     /// Whether values of `type` can name files.
-    static func involvesPath(_ type: ParamType) -> Bool {
-        switch type {
-        case .path: true
-        case .list(let element): involvesPath(element)
-        case .either(let types): types.contains(where: involvesPath)
-        default: false
-        }
-    }
+    static func involvesPath(_ type: ParamType) -> Bool { type.pathAccess != nil }
 }

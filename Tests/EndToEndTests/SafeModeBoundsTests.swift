@@ -39,10 +39,11 @@ import Testing
         }
     }
 
-    /// A C plugin with a writer stage whose path parameter is not called `path`, and a stage with a
-    /// path parameter: in --safe both are writes, confined to the folder of -o, even when the file
-    /// lies among the inputs.
-    @Test func pluginAndWriterPathsAreCheckedAsWrites() throws {
+    /// A C plugin's path parameters are checked the way their descriptor declares ("access"), whatever
+    /// they are called: a parameter named `target` declared "writes" is confined to the folder of -o,
+    /// one declared "reads" to the inputs. A path parameter without a direction (a plugin built before
+    /// directions) is checked both ways, so a file that is not both an input and below -o is refused.
+    @Test func pluginPathsAreCheckedAsTheyAreDeclared() throws {
         let dir = try CLI.temporaryFolder("safe-plugin")
         for folder in ["in", "out", "plugins"] {
             try FileManager.default.createDirectory(atPath: "\(dir)/\(folder)", withIntermediateDirectories: true)
@@ -62,16 +63,28 @@ import Testing
             return try CLI.run(["run", "\(dir)/m.json", "--safe", "--plugin-path", "\(dir)/plugins", "-i", "\(dir)/in",
                                 "-o", "\(dir)/out/", "--dry-run"])
         }
-        let cases = [
-            (#"{"stage": "save-to", "from": {"in": "photo"}, "with": {"target": "IN/victim.png"}}"#, "stages[1] (save-to): parameter \"target\""),
-            (#"{"stage": "with-table", "from": {"in": "photo"}, "with": {"table": "IN/victim.png"}}"#, "stages[1] (with-table): parameter \"table\""),
+        let writes = "writes only below the folder of -o", reads = "reads only the files given with -i (or below a folder given)"
+        let undeclared = " (its direction is not declared: checked as a read and a write)"
+        // (stage, parameter, the folder refused and why, the folder allowed or nil)
+        let cases: [(String, String, String, String, String?)] = [
+            ("save-declared", "target", "in", writes, "out"),
+            ("table-declared", "table", "out", reads, "in"),
+            ("save-to", "target", "in", writes + undeclared, nil),
+            ("save-to", "target", "out", reads + undeclared, nil),
+            ("with-table", "table", "in", writes + undeclared, nil),
         ]
-        for (stage, place) in cases {
-            let refused = try run(stage.replacingOccurrences(of: "IN", with: "\(dir)/in"))
+        for (stage, parameter, refusedFolder, why, allowedFolder) in cases {
+            func step(_ folder: String) -> String {
+                #"{"stage": "\#(stage)", "from": {"in": "photo"}, "with": {"\#(parameter)": "\#(dir)/\#(folder)/victim.png"}}"#
+            }
+            let refused = try run(step(refusedFolder))
             #expect(refused.status == 2, "\(stage): \(refused.stderr)")
-            #expect(refused.stderr.contains("\(place): --safe: writes only below the folder of -o; refused \(dir)/in/victim.png"), "\(refused.stderr)")
-            let allowed = try run(stage.replacingOccurrences(of: "IN", with: "\(dir)/out"))
-            #expect(allowed.status == 0, "\(stage): \(allowed.stderr)")
+            #expect(refused.stderr.contains("stages[1] (\(stage)): parameter \"\(parameter)\": --safe: \(why); refused \(dir)/\(refusedFolder)/victim.png"),
+                    "\(refused.stderr)")
+            if let allowedFolder {
+                let allowed = try run(step(allowedFolder))
+                #expect(allowed.status == 0, "\(stage): \(allowed.stderr)")
+            }
         }
         #expect(BatchSafetyTests.firstPixel("\(dir)/in/victim.png") == "255,0,0")
     }
@@ -137,12 +150,20 @@ import Testing
         return sumi_error_set(e, SUMI_ERROR_PROCESS, 0, "not run in this test");
     }
     static void destroy(void *self) { (void)self; }
+    static const char saver2[] = "{\"name\": \"save-declared\", \"summary\": \"Writes an image somewhere\","
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"image\","
+        " \"params\": [{\"name\": \"target\", \"type\": \"path\", \"access\": \"writes\", \"required\": true, \"summary\": \"where\"}]}";
+    static const char table2[] = "{\"name\": \"table-declared\", \"summary\": \"Reads a table\","
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"image\","
+        " \"params\": [{\"name\": \"table\", \"type\": \"path\", \"access\": \"reads\", \"required\": true, \"summary\": \"a table\"}]}";
     static const sumi_stage stages[] = {
         { .size = sizeof(sumi_stage), .descriptor_json = saver, .create = create, .process = process, .destroy = destroy },
         { .size = sizeof(sumi_stage), .descriptor_json = table, .create = create, .process = process, .destroy = destroy },
+        { .size = sizeof(sumi_stage), .descriptor_json = saver2, .create = create, .process = process, .destroy = destroy },
+        { .size = sizeof(sumi_stage), .descriptor_json = table2, .create = create, .process = process, .destroy = destroy },
     };
     static const sumi_plugin plugin = { .abi_version = SUMI_PLUGIN_ABI_VERSION, .size = sizeof(sumi_plugin),
-        .name = "paths", .version = "1.0.0", .stage_count = 2, .stages = stages };
+        .name = "paths", .version = "1.0.0", .stage_count = 4, .stages = stages };
     SUMI_PLUGIN_EXPORT int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out) {
         (void)host; *out = &plugin; return SUMI_OK;
     }

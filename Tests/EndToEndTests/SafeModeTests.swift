@@ -101,9 +101,9 @@ import Testing
         let long = String(repeating: "a", count: 10_001)
         let many = Array(repeating: "\"\(dir)/photo.jpg\"", count: 65).joined(separator: ", ")
         let cases: [(String, String)] = [
-            ("{\"stage\": \"text\", \"with\": {\"text\": \"\(long)\"}}", "parameter \"text\": --safe: text of at most 10000 characters, got 10001"),
+            ("{\"stage\": \"text\", \"with\": {\"text\": \"\(long)\"}}", "parameter \"text\": --safe: at most 10000 characters in a safe run, got 10001"),
             ("{\"stage\": \"decode\", \"with\": {\"path\": [\(many)]}}, {\"stage\": \"stitch\"}", "parameter \"path\": --safe: at most 64 files per stage, got 65"),
-            ("{\"stage\": \"decode\", \"with\": {\"path\": \"\(dir)/photo.jpg\", \"max-pixels\": 60000000}}", "parameter \"max-pixels\": --safe: at most 50000000 pixels"),
+            ("{\"stage\": \"decode\", \"with\": {\"path\": \"\(dir)/photo.jpg\", \"max-pixels\": 60000000}}", "parameter \"max-pixels\": --safe: at most 50000000 in a safe run, got 60000000"),
         ]
         for (stages, message) in cases {
             let manifest = "{\"sumi\": 1, \"params\": {\"input\": {\"type\": \"path\"}, \"output\": {\"type\": \"path\"}}, \"stages\": [\(stages), {\"stage\": \"encode\", \"with\": {\"path\": \"${output}\"}}]}"

@@ -63,11 +63,32 @@ struct PluginFixtures: Sendable {
         return output
     }
 
-    /// Compiles the version 2 test plugin (`Fixtures/v2_test_plugin.c`) with `defines`, into `name`.
+    /// Compiles the version 2 test plugin (`Fixtures/v2_test_plugin.c`) with `defines`, into `name`,
+    /// against the frozen copy of the version 2 header as 0.2.0 shipped it (`Fixtures/v2`): every test
+    /// of it proves a plugin built then still loads and runs.
     func v2Plugin(_ name: String, defines: [String] = []) throws -> String {
         let output = temp + "/" + name
         try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/v2_test_plugin.c", output: output, root: root,
-                          defines: defines, libraries: ["-lm"])
+                          defines: defines, libraries: ["-lm"], include: root + "/Tests/PluginTests/Fixtures/v2")
+        return output
+    }
+
+    /// Compiles `Fixtures/abi_additions_plugin.c` against the current header, into `name`.
+    func additionsPlugin(_ name: String, defines: [String] = []) throws -> String {
+        let output = temp + "/" + name
+        try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/abi_additions_plugin.c", output: output, root: root,
+                          defines: defines)
+        return output
+    }
+
+    /// A plugin `make examples` builds from a frozen header into `.build/plugins-frozen` (`libNAME.so`),
+    /// or, when it has not run, the same source compiled here against the same header.
+    func frozen(_ name: String, source: String, header: String, libraries: [String] = []) throws -> String {
+        let prebuilt = root + "/.build/plugins-frozen/lib\(name).so"
+        if FileManager.default.fileExists(atPath: prebuilt) { return prebuilt }
+        let output = temp + "/lib\(name).so"
+        try Self.compileC(source: root + "/" + source, output: output, root: root, libraries: libraries,
+                          include: root + "/" + header)
         return output
     }
 
@@ -96,9 +117,10 @@ struct PluginFixtures: Sendable {
 
     /// Compiles a C plugin; `v1` builds it against the frozen version 1 header
     /// (`Tests/PluginTests/Fixtures/v1`), as a plugin built before version 2 was.
+    /// `include`, when given, is the folder of the header to build against instead.
     static func compileC(source: String, output: String, root: String, defines: [String] = [], v1: Bool = false,
-                         libraries: [String] = []) throws(FixtureError) {
-        let include = v1 ? root + "/Tests/PluginTests/Fixtures/v1" : root + "/Sources/CSumiPlugin/include"
+                         libraries: [String] = [], include given: String? = nil) throws(FixtureError) {
+        let include = given ?? (v1 ? root + "/Tests/PluginTests/Fixtures/v1" : root + "/Sources/CSumiPlugin/include")
         try run("/usr/bin/env", ["cc", "-shared", "-fPIC", "-O1", "-fvisibility=hidden", "-Wall", "-Werror",
                                  "-I", include] + defines.map { "-D" + $0 }
                 + ["-o", output, source] + libraries)

@@ -8,7 +8,7 @@ import SumiKit
     static let width = Parameter<Int?>("width", min: 1, max: 100, summary: "width")
     static let fit = Parameter<Fit>("fit", default: .cover, summary: "fit")
     static let header = Parameter<AutoOr<Int>>("header", default: .auto, min: 0, max: 1000, summary: "rows")
-    static let path = Parameter<String>(required: "path", type: .path, summary: "file")
+    static let path = Parameter<String>(required: "path", type: .path(.writes), summary: "file")
     static let viewport = Parameter<String?>("viewport", type: .either([.rect, .tagged("capture:", .integer)]), summary: "where")
     static let descriptor = StageDescriptor(name: "keys", summary: "", output: .image,
                                             parameters: [width.spec, fit.spec, header.spec, path.spec, viewport.spec])
@@ -21,7 +21,7 @@ import SumiKit
         #expect(Self.fit.spec.values == ["contain", "cover", "fill"])
         #expect(Self.fit.spec.defaultValue == .string("cover"))
         #expect(Self.width.spec.defaultValue == nil && !Self.width.spec.required)
-        #expect(Self.path.spec.required && Self.path.spec.type == .path)
+        #expect(Self.path.spec.required && Self.path.spec.type == .path(.writes))
         #expect(Self.header.spec.type.description == #""auto"|integer"#)
         #expect(Self.viewport.spec.type.description == #"rect|"capture:"integer"#)
     }

@@ -40,7 +40,7 @@ struct InvertStage: Stage {
 struct SinkStage: Stage {
     static let descriptor = StageDescriptor(
         name: "sink", summary: "Reports an output", inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
-        output: .file, parameters: [ParameterSpec("path", .path, required: true, summary: "where")])
+        output: .file, parameters: [ParameterSpec("path", .path(.writes), required: true, summary: "where")])
     let path: String
     init(parameters: Parameters) throws { path = parameters.string("path") ?? "" }
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {

@@ -8,11 +8,14 @@ import Synchronization
 /// decoded when the consumer takes it (one ahead while it works on another). The descriptor says so (`listOutputParameter`), so validation refuses a list wired
 /// into a port that takes one image.
 public struct DecodeStage: Stage, RowStage {
-    static let path = Parameter<[String]>(required: "path", type: .either([.path, .paths]),
+    static let path = Parameter<[String]>(required: "path", type: .either([.path(.reads), .paths(.reads)]),
                                           summary: "file to read (- for standard input), or a list of files")
     static let orient = Parameter<Bool>("orient", default: true,
                                         summary: "apply the stored orientation: JPEG and TIFF (their Orientation tag), PNG and WebP (EXIF), XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied")
+    /// The most pixels a decoded image may have in a confined run (`--safe` caps `max-pixels` to it).
+    public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
+                                          safeMax: Double(safeMaxPixels),
                                           summary: "refuse images with more pixels than this, before decoding (HEIF/AVIF: every pixel decoded, a grid's tiles as well as its canvas)")
 
     public static let descriptor = StageDescriptor(

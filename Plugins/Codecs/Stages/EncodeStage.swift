@@ -8,7 +8,7 @@ public struct EncodeStage: Stage, RowStage {
     /// The built-in names `format` accepts (a plugin format's name is accepted too).
     enum FormatName: String, CaseIterable { case png, jpeg, jpg, webp, tiff, bmp, heic, heif, avif }
 
-    static let path = Parameter<String>(required: "path", type: .path, summary: "file to write (- for standard output)")
+    static let path = Parameter<String>(required: "path", type: .path(.writes), summary: "file to write (- for standard output)")
     static let format = Parameter<String?>("format", summary: "output format: \(FormatName.allCases.map(\.rawValue).joined(separator: ", ")), or the name of a plugin's format (sumi formats lists them); default: from the file extension")
     static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG, WebP, HEIC and AVIF quality")
     static let compression = Parameter<Int?>("compression", min: 0, max: 9,

@@ -10,7 +10,7 @@ public struct PDFPageStage: Stage {
     /// How `compression` encodes the pages.
     enum Compression: String, ParameterChoice { case auto, flate, jpeg }
 
-    static let path = Parameter<String>(required: "path", type: .path, summary: "the PDF file to write (- for standard output)")
+    static let path = Parameter<String>(required: "path", type: .path(.writes), summary: "the PDF file to write (- for standard output)")
     static let scale = Parameter<Double>("scale", default: 1, min: 0, minExclusive: true, summary: "image pixels per PDF point")
     static let viewport = Parameter<ViewportSpec>("viewport", default: .unset,
                                                   summary: "rectangle the PDF opens on, in image pixels (top-left origin), \"capture:N\" for the N-th stitched capture from the top of the page (from 0), or \"none\"")

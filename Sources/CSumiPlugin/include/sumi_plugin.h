@@ -18,9 +18,23 @@
  *   - Every struct starts with (or, for sumi_plugin/sumi_host, has right after the version) a `size`
  *     field set to `sizeof` the struct by whoever fills it in. Later versions only APPEND fields; a
  *     reader never reads a field beyond the `size` the writer declared. Reserved fields must be zero.
+ *   - Within version 2, fields are appended to `sumi_api`, `sumi_stage`, `sumi_format` and
+ *     `sumi_plugin` without a version change (see "ABI changelog" in docs/plugins.md). A plugin
+ *     tests for an api function appended after the first version 2 layout with
+ *     `SUMI_API_HAS(api, name)` before calling it, and keeps working (without that function) on a
+ *     host that lacks it; it must not refuse a host whose tables are LARGER than its header's.
+ *
+ * ARRAYS OF TABLES
+ *   A struct that may grow is never stepped through at the reader's `sizeof`:
+ *   - `stage_list`, `format_list` and `side_data_keys` (appended to sumi_plugin) are arrays of
+ *     POINTERS, each table carrying its own `size`: stages of different layouts may be mixed.
+ *     This is the form to use; `stages` and `formats` are then NULL.
+ *   - The older `stages` and `formats` arrays of structs are stepped by the `size` the FIRST entry
+ *     declares, and every entry must declare that same size (a plugin built with the first version
+ *     2 header has `SUMI_STAGE_V2_BASE_SIZE`-byte stages, one with the band callbacks full ones).
  *
  * ENTRY POINT
- *   int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out);
+ *   int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out);   (declared below)
  *   Called once per process, on one thread, right after the library is loaded. `host` is valid only
  *   during the call, except `host->api`, which stays valid for the rest of the process (keep the
  *   pointer: every value, parameter and call accessor is in it). The plugin stores in `*out` a pointer
@@ -50,6 +64,14 @@
  *   The result image of a stage first receives the side data of the image on its first input port,
  *   transformed by the descriptor's "effect" (see STAGES); the plugin then sets (or, with NULL bytes,
  *   removes) entries with `set_side_data`, which always wins. Unknown keys are refused.
+ *   A plugin may add keys of its own (`side_data_keys` in sumi_plugin, each a `sumi_side_data_key`
+ *   with its rule: kept or dropped when a stage changes pixel values, and when it moves pixels, as
+ *   GStreamer's GstMeta tags say): their bytes are opaque to the host, travel with the image through
+ *   every stage (built-in or plugin) under that rule, and are dropped by a stage that declares
+ *   nothing ("effect": "unknown") unless both rules keep them. A key must not be a built-in one;
+ *   two plugins may register one key only with the same rule.
+ *   `get_side_data` returns SUMI_ERROR_PROCESS for a key the image lacks (kept for the plugins built
+ *   before); `read_side_data` tells SUMI_ERROR_NOT_FOUND apart from an error (which has a message).
  *
  * PARAMETERS (version 2)
  *   `create` receives the checked parameters (defaults filled in) as an opaque `sumi_params`, read with
@@ -57,6 +79,12 @@
  *   and `param_item` for lists). No JSON parsing in a plugin. The accessors return SUMI_OK or
  *   SUMI_ERROR_INVALID_PARAMETER when the parameter has another type (an "A|B" parameter: ask
  *   `param_type`). Colours are straight (not premultiplied) 8-bit RGBA.
+ *   A `sumi_param` and the text `param_string`/`param_text` return live as long as the `sumi_params`
+ *   they came from: until `create` returns. Copy what the instance keeps.
+ *   A "path" parameter declares which way its file goes with "access": "reads" or "writes" in its
+ *   descriptor; one without (every plugin built before) is checked both ways in a safe run
+ *   (`sumi run --safe`): its file must be both an input and below the output folder. "safe-max": N
+ *   caps a number (or a string's length) in a safe run; a number parameter not given then gets N.
  *
  * OWNERSHIP AND LIFETIME
  *   - Strings and structs reachable from `sumi_plugin` (names, descriptor JSON, stage and format
@@ -80,9 +108,11 @@
  *     while a `process` on that instance is running.
  *   - A layer's `rasterize` may run concurrently with itself (two consumers of one layer): treat
  *     `user_data` as read-only after `new_vector_layer`.
- *   - `warn` may be called from any thread during the call it belongs to (also from threads the plugin
- *     starts, as long as they finish before the call returns).
- *   - api functions that take a `sumi_call` must be called during that call only.
+ *   - A plugin's own threads (started during a call, finished before it returns) may call `warn`,
+ *     `write_bytes`, `kind` and `image_pixels` of that call's values. Every other api function is
+ *     called on the thread the host called the plugin on, during the call its values belong to.
+ *   - api functions that take a `sumi_call` must be called during that call only. A pointer used
+ *     after its call (or a pointer that never was a value) gets the function's error, not a crash.
  *
  * ERRORS
  *   Functions return SUMI_OK (0) or a sumi_status code and describe the problem in `sumi_error`.
@@ -170,7 +200,9 @@ typedef enum sumi_status {
     /** Memory could not be allocated. */
     SUMI_ERROR_OUT_OF_MEMORY = 4,
     /** Anything else. */
-    SUMI_ERROR_INTERNAL = 5
+    SUMI_ERROR_INTERNAL = 5,
+    /** Nothing under that name (`read_side_data` of a key the image does not carry); not a failure. */
+    SUMI_ERROR_NOT_FOUND = 6
 } sumi_status;
 
 /** The pixel formats of sumi_image.format. */
@@ -388,7 +420,32 @@ typedef struct sumi_api {
      * given without drawing it.
      */
     sumi_value *(*new_layer_from)(sumi_call *call, const sumi_value *layer);
+
+    /* --- appended within version 2: test with SUMI_API_HAS(api, name) before calling --- */
+    /**
+     * `get_side_data` with a status that tells absence apart: SUMI_OK, SUMI_ERROR_NOT_FOUND when the
+     * image carries no such entry (`error` untouched), or SUMI_ERROR_PROCESS with a message (not an
+     * image, an unknown key). Registered keys (`side_data_keys`) are read the same way.
+     */
+    int32_t (*read_side_data)(const sumi_value *image, const char *key, const uint8_t **bytes, size_t *length,
+                              sumi_error *error);
+    /** `set_side_data` with a message in `error` when it fails (which key, which rule). */
+    int32_t (*write_side_data)(sumi_value *image, const char *key, const uint8_t *bytes, size_t length,
+                               sumi_error *error);
+    /** `list_append` with a message in `error` when it fails. */
+    int32_t (*append_image)(sumi_value *list, const sumi_value *image, sumi_error *error);
 } sumi_api;
+
+/**
+ * Whether the host's api has the function `member` (appended within version 2 after the first
+ * layout): the table is long enough to hold it and it is set.
+ */
+#define SUMI_API_HAS(api, member)                                                                      \
+    ((api) != NULL && (size_t)(api)->size >= offsetof(sumi_api, member) + sizeof((api)->member) &&     \
+     (api)->member != NULL)
+
+/** The size of the first version 2 `sumi_api` (up to `new_layer_from`): what every version 2 host has. */
+#define SUMI_API_V2_BASE_SIZE (offsetof(sumi_api, new_layer_from) + sizeof(void (*)(void)))
 
 /** One stage a version 2 plugin offers. */
 typedef struct sumi_stage sumi_stage;
@@ -462,6 +519,28 @@ struct sumi_format {
     void *reserved[4];
 };
 
+/** The size of the first version 2 `sumi_format` (all of it so far). */
+#define SUMI_FORMAT_V2_BASE_SIZE sizeof(sumi_format)
+
+/** What becomes of a registered side-data entry when a stage changes an image (sumi_side_data_key). */
+typedef enum sumi_side_data_rule {
+    SUMI_SIDE_DATA_DROP = 0,
+    SUMI_SIDE_DATA_KEEP = 1
+} sumi_side_data_rule;
+
+/**
+ * A side-data key a plugin adds (see SIDE DATA): `name` (lower-case letters, digits, '-', '.', '/';
+ * a prefix of the plugin's own, as "acme/tag", avoids clashes) and its rules.
+ */
+typedef struct sumi_side_data_key {
+    uint32_t size;                  /**< sizeof(sumi_side_data_key) */
+    uint32_t reserved_flags;        /**< zero */
+    const char *name;
+    uint32_t on_pixels;             /**< a sumi_side_data_rule when pixel values change ("effect": "pixels") */
+    uint32_t on_geometry;           /**< a sumi_side_data_rule when pixels move ("effect": "geometry") */
+    void *reserved[2];
+} sumi_side_data_key;
+
 /** What the host tells the plugin about itself. */
 typedef struct sumi_host {
     uint32_t abi_version;           /**< SUMI_PLUGIN_ABI_VERSION of the host */
@@ -483,10 +562,23 @@ typedef struct sumi_plugin {
     const char *description;        /**< one line (may be NULL) */
     uint32_t stage_count;
     uint32_t format_count;
-    const sumi_stage *stages;       /**< `stage_count` stages */
-    const sumi_format *formats;     /**< `format_count` formats */
+    const sumi_stage *stages;       /**< `stage_count` stages (see ARRAYS OF TABLES), or NULL */
+    const sumi_format *formats;     /**< `format_count` formats (see ARRAYS OF TABLES), or NULL */
     void *reserved[4];
+
+    /* --- appended within version 2 (read when `size` covers them; see ARRAYS OF TABLES) --- */
+    /** `stage_count` pointers to stage tables, used instead of `stages` (then NULL). */
+    const sumi_stage *const *stage_list;
+    /** `format_count` pointers to format tables, used instead of `formats` (then NULL). */
+    const sumi_format *const *format_list;
+    uint32_t side_data_key_count;
+    uint32_t reserved_count;        /**< zero */
+    /** `side_data_key_count` pointers to the side-data keys the plugin adds (see SIDE DATA). */
+    const sumi_side_data_key *const *side_data_keys;
 } sumi_plugin;
+
+/** The size of the first version 2 `sumi_plugin` (without the pointer arrays). */
+#define SUMI_PLUGIN_V2_BASE_SIZE offsetof(sumi_plugin, stage_list)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* Version 1 layouts, read by the host for plugins built with the version 1 header                 */
@@ -519,7 +611,13 @@ typedef struct sumi_plugin_v1 {
     void *reserved[4];
 } sumi_plugin_v1;
 
-/** The entry point every plugin exports. */
+/**
+ * The entry point every plugin exports (see ENTRY POINT). Declared here so that a definition with
+ * another signature does not compile.
+ */
+SUMI_PLUGIN_EXPORT int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out);
+
+/** The entry point's type, for a host's dlsym. */
 typedef int32_t (*sumi_plugin_init_fn)(const sumi_host *host, const sumi_plugin **out);
 
 /** The name of the entry point, for dlsym. */

@@ -40,7 +40,17 @@ final class PluginCall: @unchecked Sendable {
         self.warn = warn
         self.sizeHint = sizeHint
         self.fileWrites = fileWrites
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
     }
+
+    deinit { Self.handles.remove(handle) }
+
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
+    /// The calls under way (see `PluginHandles`).
+    static let handles = PluginHandles<PluginCall>()
 
     /// Keeps `value` alive for the call and returns the pointer the plugin sees.
     func adopt(_ value: PluginValue) -> OpaquePointer {
@@ -79,11 +89,21 @@ final class PluginCall: @unchecked Sendable {
 
     /// Runs `body` with the pointer the plugin sees; the call stays alive during `body`.
     func withHandle<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+        try withExtendedLifetime(self) { try body(handle) }
     }
 
-    static func from(_ handle: OpaquePointer?) -> PluginCall? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginCall>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    /// The call behind a plugin's pointer while it is under way; nil for NULL, an ended call or a
+    /// pointer that never was one.
+    static func from(_ handle: OpaquePointer?) -> PluginCall? { handles.object(handle) }
+
+    /// The value behind `handle` when it belongs to this call: an input, a value made in it, or an
+    /// image of one of its lists. A value of another call is foreign here, even while it lives.
+    func owned(_ handle: OpaquePointer?) -> PluginValue? {
+        guard let handle, let value = PluginValue.from(handle) else { return nil }
+        return state.withLock { state in
+            state.values[Int(bitPattern: handle)] != nil || state.values.values.contains { owner in
+                owner.madeItems.contains { $0 === value }
+            }
+        } ? value : nil
     }
 }

@@ -9,12 +9,9 @@ enum PluginFormatReader {
         let pointer: UnsafePointer<sumi_format>
     }
 
-    static func read(_ format: UnsafePointer<sumi_format>, index: Int, place: String, origin: String) throws(SumiError) -> PluginFormat {
-        let declaredSize = UnsafeRawPointer(format).load(as: UInt32.self)
-        guard Int(declaredSize) >= MemoryLayout<sumi_format>.size else {
-            throw SumiError.usage("\(place) is malformed: format #\(index) has size \(declaredSize), expected at least \(MemoryLayout<sumi_format>.size)")
-        }
-        let entry = format.pointee
+    /// `entry` is the table read by its declared size (`PluginTables.entries`).
+    static func read(_ format: UnsafePointer<sumi_format>, entry: sumi_format, index: Int, place: String,
+                     origin: String) throws(SumiError) -> PluginFormat {
         guard let namePointer = entry.name, !String(cString: namePointer).isEmpty else {
             throw SumiError.usage("\(place) is malformed: format #\(index) has no name")
         }

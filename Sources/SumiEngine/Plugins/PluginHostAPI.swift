@@ -60,7 +60,7 @@ enum PluginHostAPI {
             return PluginHostAPI.ok
         }
         api.layer_rasterize = { callHandle, value, scaleX, scaleY, phaseX, phaseY, image, errorOut in
-            guard let call = PluginCall.from(callHandle), let value = PluginValue.from(value), let image,
+            guard let call = PluginCall.from(callHandle), let value = call.owned(value), let image,
                   case .layer(let layer) = value.content else {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "layer_rasterize: not a layer")
             }
@@ -95,24 +95,15 @@ enum PluginHostAPI {
             return call.adopt(PluginValue(.newImage(buffer, overrides: [:]), isNew: true))
         }
         api.set_side_data = { value, key, bytes, length in
-            guard let value = PluginValue.from(value), let key else { return PluginHostAPI.processError }
-            let data = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) }
-            do { try value.setSideData(data, key: String(cString: key)) } catch {
-                return PluginHostAPI.processError
-            }
-            return PluginHostAPI.ok
+            PluginHostAPI.writeSideData(value, key, bytes, length, nil)
         }
         api.new_list = { callHandle in
             guard let call = PluginCall.from(callHandle) else { return nil }
             return call.adopt(PluginValue(.list([]), isNew: true))
         }
-        api.list_append = { list, image in
-            guard let list = PluginValue.from(list), let image = PluginValue.from(image),
-                  let picture = try? image.image(), (try? list.append(picture)) != nil else { return PluginHostAPI.processError }
-            return PluginHostAPI.ok
-        }
+        api.list_append = { list, image in PluginHostAPI.appendImage(list, image, nil) }
         api.new_raster_layer = { callHandle, image in
-            guard let call = PluginCall.from(callHandle), let image = PluginValue.from(image),
+            guard let call = PluginCall.from(callHandle), let image = call.owned(image),
                   let picture = try? image.image() else { return nil }
             return call.adopt(PluginValue(.layer(Layer(image: picture)), isNew: true))
         }
@@ -234,10 +225,11 @@ enum PluginHostAPI {
         }
         api.param_text = { param in PluginParam.from(param)?.text }
         api.new_layer_from = { callHandle, value in
-            guard let call = PluginCall.from(callHandle), let value = PluginValue.from(value),
+            guard let call = PluginCall.from(callHandle), let value = call.owned(value),
                   case .layer(let layer) = value.content else { return nil }
             return call.adopt(PluginValue(.layer(layer), isNew: true))
         }
+        PluginHostAPI.addAppended(to: &api)
         return api
     }
 

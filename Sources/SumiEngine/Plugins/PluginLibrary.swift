@@ -63,8 +63,9 @@ struct PluginLibrary: Sendable {
             guard declaredSize >= MemoryLayout<sumi_plugin_v1>.size else { throw tooSmall(path, declaredSize, MemoryLayout<sumi_plugin_v1>.size, 1) }
             return try openV1(raw.assumingMemoryBound(to: sumi_plugin_v1.self).pointee, path: path)
         case SUMI_PLUGIN_ABI_VERSION:
-            guard declaredSize >= MemoryLayout<sumi_plugin>.size else { throw tooSmall(path, declaredSize, MemoryLayout<sumi_plugin>.size, 2) }
-            return try openV2(table.pointee, path: path)
+            let baseSize = MemoryLayout<sumi_plugin>.offset(of: \sumi_plugin.stage_list) ?? MemoryLayout<sumi_plugin>.size
+            guard declaredSize >= baseSize else { throw tooSmall(path, declaredSize, baseSize, 2) }
+            return try openV2(PluginTables.plugin(raw, declaredSize: declaredSize), path: path)
         default:
             let accepted = SumiVersion.pluginABIVersions.map(String.init).joined(separator: " and ")
             throw SumiError.usage("plugin \(path) was built for Sumi plugin ABI version \(abiVersion), "
@@ -130,44 +131,34 @@ struct PluginLibrary: Sendable {
     }
 
     private static func openV2(_ plugin: sumi_plugin, path: String) throws(SumiError) -> PluginLibrary {
-        let (name, place) = try identity(name: plugin.name, stageCount: plugin.stage_count, hasStages: plugin.stages != nil, path: path)
-        guard plugin.format_count == 0 || plugin.formats != nil else {
-            throw SumiError.usage("\(place) is malformed: \(plugin.format_count) formats but no format table")
-        }
+        let (name, place) = try identity(name: plugin.name, stageCount: plugin.stage_count,
+                                         hasStages: plugin.stages != nil || plugin.stage_list != nil, path: path)
         var factories: [StageDefinition] = []
         var bandStages: [String] = []
-        // The stages are a C array of the plugin's `sizeof(sumi_stage)`, which is smaller for a plugin
-        // built before the band callbacks were appended: step by the size the first entry declares,
-        // and read no field beyond it.
+        // A stage table ends after `reserved` in the first version 2 layout, before the band callbacks.
         let baseSize = MemoryLayout<sumi_stage>.offset(of: \sumi_stage.band_begin) ?? MemoryLayout<sumi_stage>.size
-        let stageStride = plugin.stages.map { Int(UnsafeRawPointer($0).load(as: UInt32.self)) } ?? 0
-        for index in 0..<Int(plugin.stage_count) {
-            guard let first = plugin.stages else { break }
-            let stage = (UnsafeRawPointer(first) + index * stageStride).assumingMemoryBound(to: sumi_stage.self)
-            let declaredSize = UnsafeRawPointer(stage).load(as: UInt32.self)
-            guard Int(declaredSize) >= baseSize, Int(declaredSize) == stageStride else {
-                throw SumiError.usage("\(place) is malformed: stage #\(index) has size \(declaredSize), "
-                    + (Int(declaredSize) < baseSize ? "expected at least \(baseSize)" : "but stage #0 has \(stageStride)"))
-            }
-            var table = sumi_stage()
-            withUnsafeMutableBytes(of: &table) { copy in
-                copy.copyMemory(from: UnsafeRawBufferPointer(start: stage, count: min(Int(declaredSize), copy.count)))
-            }
+        let stages = try PluginTables.entries(array: plugin.stages, list: plugin.stage_list, count: Int(plugin.stage_count),
+                                              baseSize: baseSize, empty: sumi_stage(), what: "stage", place: place)
+        for (index, stage) in stages.enumerated() {
+            let table = stage.copy
             let descriptor = try checkedDescriptor(table.descriptor_json, hasFunctions: table.create != nil && table.process != nil
                                                    && table.destroy != nil, index: index, place: place)
             try checkPorts(descriptor, place: place)
             let bands = try readBands(table, descriptor: descriptor, place: place)
             if bands != nil { bandStages.append(descriptor.name) }
-            let entry = PluginStageEntryV2(table: stage, descriptor: descriptor, origin: path, bands: bands)
+            let entry = PluginStageEntryV2(table: stage.pointer, functions: table, descriptor: descriptor, origin: path, bands: bands)
             factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV2(entry: entry, parameters: parameters)
             })
         }
         var formats: [PluginFormat] = []
-        for index in 0..<Int(plugin.format_count) {
-            guard let format = plugin.formats?.advanced(by: index) else { break }
-            formats.append(try PluginFormatReader.read(format, index: index, place: place, origin: path))
+        let formatTables = try PluginTables.entries(array: plugin.formats, list: plugin.format_list, count: Int(plugin.format_count),
+                                                    baseSize: MemoryLayout<sumi_format>.size, empty: sumi_format(),
+                                                    what: "format", place: place)
+        for (index, format) in formatTables.enumerated() {
+            formats.append(try PluginFormatReader.read(format.pointer, entry: format.copy, index: index, place: place, origin: path))
         }
+        try PluginTables.registerSideDataKeys(plugin, place: place, origin: path)
         return PluginLibrary(path: path, abiVersion: 2, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
                              licence: plugin.licence.map { String(cString: $0) } ?? "",
                              description: plugin.description.map { String(cString: $0) } ?? "",

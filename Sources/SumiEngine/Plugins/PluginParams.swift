@@ -5,11 +5,26 @@ import SumiKit
 /// The host object behind a `sumi_params *`: a stage's checked parameters, read by the plugin with
 /// typed accessors. Each `sumi_param *` is a `PluginParam` made on first request and kept until the
 /// parameters go away (the end of `create`).
-final class PluginParams {
+///
+/// `@unchecked Sendable`: only so `PluginHandles` can keep a weak reference; a parameter set is used
+/// by the one `create` call it was made for.
+final class PluginParams: @unchecked Sendable {
     let parameters: Parameters
     private var made: [String: PluginParam] = [:]
 
-    init(_ parameters: Parameters) { self.parameters = parameters }
+    /// The parameter sets under way (see `PluginHandles`).
+    static let handles = PluginHandles<PluginParams>()
+
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
+    init(_ parameters: Parameters) {
+        self.parameters = parameters
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
+    }
+
+    deinit { Self.handles.remove(handle) }
 
     func param(_ name: String) -> PluginParam? {
         if let known = made[name] { return known }
@@ -21,17 +36,16 @@ final class PluginParams {
 
     /// Runs `body` with the pointer the plugin sees; the parameters stay alive during `body`.
     func withHandle<R>(_ body: (OpaquePointer) throws -> R) rethrows -> R {
-        try withExtendedLifetime(self) { try body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
+        try withExtendedLifetime(self) { try body(handle) }
     }
 
-    static func from(_ handle: OpaquePointer?) -> PluginParams? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginParams>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
+    /// The live parameters behind a plugin's pointer, else nil (see `PluginHandles`).
+    static func from(_ handle: OpaquePointer?) -> PluginParams? { handles.object(handle) }
 }
 
 /// One parameter value seen through the ABI, with the C strings and list items it hands out.
-final class PluginParam {
+/// `@unchecked Sendable` for the same reason as `PluginParams`.
+final class PluginParam: @unchecked Sendable {
     let value: ParamValue
     private var cString: UnsafeMutablePointer<CChar>?
     private var textString: UnsafeMutablePointer<CChar>?
@@ -40,9 +54,20 @@ final class PluginParam {
         return []
     }()
 
-    init(_ value: ParamValue) { self.value = value }
+    /// The parameter values under way (see `PluginHandles`).
+    static let handles = PluginHandles<PluginParam>()
+
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
+    init(_ value: ParamValue) {
+        self.value = value
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
+    }
 
     deinit {
+        Self.handles.remove(handle)
         free(cString)
         free(textString)
     }
@@ -78,10 +103,7 @@ final class PluginParam {
         return UnsafePointer(textString)
     }
 
-    var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
-    static func from(_ handle: OpaquePointer?) -> PluginParam? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginParam>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
+    /// The live parameter value behind a plugin's pointer, else nil (see `PluginHandles`).
+    static func from(_ handle: OpaquePointer?) -> PluginParam? { handles.object(handle) }
 }

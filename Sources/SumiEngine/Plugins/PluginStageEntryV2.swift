@@ -7,6 +7,9 @@ import SumiKit
 /// it to stay unchanged for the life of the process, so sharing the pointer between threads is safe.
 final class PluginStageEntryV2: @unchecked Sendable {
     let table: UnsafePointer<sumi_stage>
+    /// The table read by the size it declares (fields beyond it zero): what the host calls through,
+    /// so a table of the first version 2 layout is never read past its end.
+    let functions: sumi_stage
     let descriptor: StageDescriptor
     /// The library's path.
     let origin: String
@@ -22,8 +25,9 @@ final class PluginStageEntryV2: @unchecked Sendable {
         let end: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<sumi_error>?) -> Int32
     }
 
-    init(table: UnsafePointer<sumi_stage>, descriptor: StageDescriptor, origin: String, bands: Bands? = nil) {
+    init(table: UnsafePointer<sumi_stage>, functions: sumi_stage, descriptor: StageDescriptor, origin: String, bands: Bands? = nil) {
         self.table = table
+        self.functions = functions
         self.descriptor = descriptor
         self.origin = origin
         self.bands = bands

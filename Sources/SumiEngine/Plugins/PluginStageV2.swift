@@ -26,7 +26,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         var error = PluginCallError()
         var made: UnsafeMutableRawPointer?
         let status = params.withHandle { handle in
-            entry.table.pointee.create?(entry.table, handle, &made, &error.raw) ?? -1
+            entry.functions.create?(entry.table, handle, &made, &error.raw) ?? -1
         }
         guard status == 0 else {
             let message = error.message(code: status)
@@ -39,7 +39,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
     }
 
     deinit {
-        entry.table.pointee.destroy?(instance)
+        entry.functions.destroy?(instance)
     }
 
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
@@ -58,7 +58,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         let status = lock.withLock { _ in
             call.withHandle { callHandle in
                 handles.withUnsafeBufferPointer { buffer in
-                    entry.table.pointee.process?(instance, callHandle, buffer.baseAddress, UInt32(buffer.count),
+                    entry.functions.process?(instance, callHandle, buffer.baseAddress, UInt32(buffer.count),
                                                  &resultHandle, &error.raw) ?? -1
                 }
             }
@@ -175,7 +175,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         case .geometry, .unknown: metadata = first.metadata.applying(.unknown)
         }
         for (key, bytes) in overrides.sorted(by: { $0.key < $1.key }) {
-            try? SideDataBytes.set(bytes, key: key, in: &metadata)
+            try? PluginSideDataKeys.set(bytes, key: key, in: &metadata)
         }
         return metadata
     }

@@ -29,12 +29,21 @@ final class PluginValue: @unchecked Sendable {
     /// C strings handed out by `file_info`.
     private var strings: [UnsafeMutablePointer<CChar>] = []
 
+    /// The values plugins may currently name (see `PluginHandles`).
+    static let handles = PluginHandles<PluginValue>()
+
+    /// The pointer the plugin sees (a token, see `PluginHandles`).
+    let handle: OpaquePointer
+
     init(_ content: Content, isNew: Bool) {
         self.content = content
         self.isNew = isNew
+        handle = Self.handles.reserve()
+        Self.handles.attach(self, to: handle)
     }
 
     deinit {
+        Self.handles.remove(handle)
         handedOut.forEach { $0.deallocate() }
         strings.forEach { free($0) }
     }
@@ -56,7 +65,7 @@ final class PluginValue: @unchecked Sendable {
         case .newImage(let buffer, let overrides):
             var image = buffer.image()
             for (key, bytes) in overrides.sorted(by: { $0.key < $1.key }) {
-                try SideDataBytes.set(bytes, key: key, in: &image.metadata)
+                try PluginSideDataKeys.set(bytes, key: key, in: &image.metadata)
             }
             return .image(image)
         case .layer(let layer): return .layer(layer)
@@ -100,7 +109,7 @@ final class PluginValue: @unchecked Sendable {
     func sideData(_ key: String) -> UnsafeBufferPointer<UInt8>? {
         let bytes: [UInt8]?
         switch content {
-        case .image(let image): bytes = SideDataBytes.bytes(of: image.metadata, key: key)
+        case .image(let image): bytes = PluginSideDataKeys.bytes(of: image.metadata, key: key)
         case .newImage(_, let overrides): bytes = overrides[key] ?? nil
         default: bytes = nil
         }
@@ -137,7 +146,7 @@ final class PluginValue: @unchecked Sendable {
             throw StageError("set_side_data: only an image made with new_image in this call can be changed")
         }
         var probe = ImageMetadata()
-        try SideDataBytes.set(bytes, key: key, in: &probe)
+        try PluginSideDataKeys.set(bytes, key: key, in: &probe)
         overrides[key] = .some(bytes)
         content = .newImage(buffer, overrides: overrides)
     }
@@ -159,12 +168,10 @@ final class PluginValue: @unchecked Sendable {
         content = .layer(layer)
     }
 
-    var handle: OpaquePointer { OpaquePointer(Unmanaged.passUnretained(self).toOpaque()) }
 
-    static func from(_ handle: OpaquePointer?) -> PluginValue? {
-        guard let handle else { return nil }
-        return Unmanaged<PluginValue>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
-    }
+    /// The live value behind a plugin's pointer; nil for NULL, a value whose call has ended, or a
+    /// pointer that never was a value.
+    static func from(_ handle: OpaquePointer?) -> PluginValue? { handles.object(handle) }
 }
 
 /// Pixels the host allocated for a plugin to write (`new_image`, a layer's `rasterize`), freed with

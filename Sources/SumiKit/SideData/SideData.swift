@@ -50,6 +50,22 @@ public struct SideData: Sendable {
         return result
     }
 
+    /// An entry of a kind declared at run time (a plugin's side-data key), as opaque bytes; nil when
+    /// absent or when `name` is a typed kind's.
+    public func bytes(named name: String) -> [UInt8]? {
+        guard let entry = entries[name] else { return nil }
+        return (entry.value as? RegisteredBytes)?.bytes
+    }
+
+    /// Sets (or, for nil, removes) an entry of a kind declared at run time: opaque bytes that follow
+    /// `rule` through every change.
+    public mutating func setBytes(_ bytes: [UInt8]?, named name: String, rule: SideDataRule) {
+        guard let bytes else { entries[name] = nil; return }
+        entries[name] = Entry(value: RegisteredBytes(bytes: bytes)) { value, change in
+            rule.keeps(under: change) ? value : nil
+        }
+    }
+
     /// The names of the entries present, sorted.
     public var names: [String] { entries.keys.sorted() }
 

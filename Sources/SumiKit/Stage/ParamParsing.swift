@@ -20,7 +20,7 @@ extension ParamType {
         case (.list(let element), .string(let text)) where !element.isStructured:
             // "0,2332,4664" or a single item.
             var values: [ParamValue] = []
-            let parts = element == .path ? [text] : text.split(separator: ",").map { String($0) }
+            let parts = element.isPath ? [text] : text.split(separator: ",").map { String($0) }
             for part in parts { values.append(try element.parse(.string(part.trimmingWhitespace()))) }
             return .list(values)
         case (.list(let element), _):

@@ -2,7 +2,10 @@
 /// `ParamValue`; `either` accepts the first alternative that parses (so `rect|string` takes a
 /// rectangle or any other text for the stage to interpret).
 public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
-    case string, number, integer, bool, path, color, size, point, rect
+    case string, number, integer, bool, color, size, point, rect
+    /// A file, and which way it goes (as libvips flags every argument INPUT or OUTPUT): `--safe`
+    /// confines reads to the inputs and writes to the output folder by this declaration alone.
+    case path(PathAccess)
     case list(ParamType)
     case either([ParamType])
     /// Exactly this word (`"auto"`), as one alternative of `either`.
@@ -10,8 +13,37 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
     /// This text followed by a value of the type (`"capture:" integer` for `capture:2`).
     case tagged(String, ParamType)
 
-    /// A list of files.
-    public static let paths = ParamType.list(.path)
+    /// A list of files whose direction is not declared.
+    public static let paths = ParamType.list(.path(.undeclared))
+
+    /// A list of files going `access`'s way.
+    public static func paths(_ access: PathAccess) -> ParamType { .list(.path(access)) }
+
+    /// Whether the type is one file (whichever way it goes).
+    public var isPath: Bool {
+        if case .path = self { true } else { false }
+    }
+
+    /// The direction of the files this type names (the first path in it), nil when it names none.
+    public var pathAccess: PathAccess? {
+        switch self {
+        case .path(let access): access
+        case .list(let element), .tagged(_, let element): element.pathAccess
+        case .either(let types): types.lazy.compactMap(\.pathAccess).first
+        default: nil
+        }
+    }
+
+    /// This type with every path in it going `access`'s way.
+    public func withPathAccess(_ access: PathAccess) -> ParamType {
+        switch self {
+        case .path: .path(access)
+        case .list(let element): .list(element.withPathAccess(access))
+        case .tagged(let prefix, let element): .tagged(prefix, element.withPathAccess(access))
+        case .either(let types): .either(types.map { $0.withPathAccess(access) })
+        default: self
+        }
+    }
 
     public var description: String {
         switch self {
@@ -69,7 +101,7 @@ public indirect enum ParamType: Sendable, Hashable, CustomStringConvertible {
         case "number": self = .number
         case "integer": self = .integer
         case "bool": self = .bool
-        case "path": self = .path
+        case "path": self = .path(.undeclared)
         case "paths": self = .paths
         case "color": self = .color
         case "size": self = .size

@@ -15,17 +15,17 @@ public struct Parameter<Value: ParameterValue>: Sendable {
 
     /// A parameter with a default (for an optional `Value`, the default may be nil: absent).
     public init(_ name: String, type: ParamType? = nil, default value: Value, min: Double? = nil, max: Double? = nil,
-                minExclusive: Bool = false, summary: String) {
+                minExclusive: Bool = false, safeMax: Double? = nil, summary: String) {
         spec = ParameterSpec(name, type ?? Value.parameterType, default: value.parameterValue, min: min, max: max,
-                             minExclusive: minExclusive, values: Value.allowedValues, summary: summary)
+                             minExclusive: minExclusive, values: Value.allowedValues, safeMax: safeMax, summary: summary)
         fallback = value
     }
 
     /// A parameter the manifest must give.
     public init(required name: String, type: ParamType? = nil, min: Double? = nil, max: Double? = nil,
-                minExclusive: Bool = false, summary: String) {
+                minExclusive: Bool = false, safeMax: Double? = nil, summary: String) {
         spec = ParameterSpec(name, type ?? Value.parameterType, required: true, min: min, max: max,
-                             minExclusive: minExclusive, values: Value.allowedValues, summary: summary)
+                             minExclusive: minExclusive, values: Value.allowedValues, safeMax: safeMax, summary: summary)
         fallback = nil
     }
 

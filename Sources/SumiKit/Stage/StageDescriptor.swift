@@ -64,10 +64,14 @@ public struct ParameterSpec: Sendable {
     public var minExclusive: Bool
     /// The allowed values of a `string` enumeration.
     public var values: [String]?
+    /// The stage's own limit for a confined run (`--safe`): the largest number it takes (a number
+    /// parameter not given gets this value), or the most characters of a string.
+    public var safeMax: Double?
 
     public init(_ name: String, _ type: ParamType, default defaultValue: ParamValue? = nil, required: Bool = false,
                 min: Double? = nil, max: Double? = nil, minExclusive: Bool = false, values: [String]? = nil,
-                summary: String) {
+                safeMax: Double? = nil, summary: String) {
+        self.safeMax = safeMax
         self.name = name
         self.type = type
         self.required = required

@@ -44,6 +44,8 @@ public enum StageDescriptorJSON {
             ("values", spec.values.map { .array($0.map(JSONValue.string)) } ?? .null),
         ]
         if spec.minExclusive { members.append(("minExclusive", .bool(true))) }
+        if let access = spec.type.pathAccess, access != .undeclared { members.append(("access", .string(access.rawValue))) }
+        if let safeMax = spec.safeMax { members.append(("safe-max", .number(safeMax))) }
         return .object(members)
     }
 
@@ -103,7 +105,16 @@ public enum StageDescriptorJSON {
         let name = try string(json, "name", in: "\(stagePlace) parameter")
         let place = "\(stagePlace) parameter \"\(name)\""
         let typeName = try string(json, "type", in: place)
-        guard let type = ParamType(name: typeName) else { throw Problem(message: "\(place): unknown type \"\(typeName)\"") }
+        guard var type = ParamType(name: typeName) else { throw Problem(message: "\(place): unknown type \"\(typeName)\"") }
+        if let accessName = try optionalString(json, "access", in: place) {
+            guard let access = PathAccess(rawValue: accessName), access != .undeclared else {
+                throw Problem(message: "\(place): \"access\" must be \"reads\" or \"writes\", got \"\(accessName)\"")
+            }
+            guard type.pathAccess != nil else {
+                throw Problem(message: "\(place): \"access\" is for a type that names files (path, paths), not \(typeName)")
+            }
+            type = type.withPathAccess(access)
+        }
         var defaultValue: ParamValue?
         if let raw = json["default"], raw != .null {
             do { defaultValue = try type.parse(raw) } catch {
@@ -124,7 +135,8 @@ public enum StageDescriptorJSON {
                              min: try optionalNumber(json, "min", in: place),
                              max: try optionalNumber(json, "max", in: place),
                              minExclusive: try optionalBool(json, "minExclusive", in: place) ?? false,
-                             values: values, summary: try optionalString(json, "summary", in: place) ?? "")
+                             values: values, safeMax: try optionalNumber(json, "safe-max", in: place),
+                             summary: try optionalString(json, "summary", in: place) ?? "")
     }
 
     private static func string(_ json: JSONValue, _ key: String, in place: String) throws(Problem) -> String {
