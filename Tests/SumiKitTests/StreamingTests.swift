@@ -130,7 +130,7 @@ struct ShapeReader: Stage {
         let stream = RowStream(capacity: 10)
         let (width, height) = (5, 1000)
         let seen = Mutex<[UInt8]>([])
-        PosixThreads.run([
+        try PosixThreads.run([
             {
                 do {
                     try stream.begin(ImageShape(width: width, height: height))
@@ -158,7 +158,7 @@ struct ShapeReader: Stage {
                     seen.withLock { $0 = bytes }
                 } catch { stream.fail(error) }
             },
-        ])
+        ], stop: { stream.fail(StageError("no thread for the other side")) })
         let expected = (0..<height).flatMap { row in (0..<(width * 4)).map { UInt8(truncatingIfNeeded: row + $0) } }
         #expect(seen.withLock { $0 } == expected)
         #expect(stream.mostRowsHeld <= stream.slots)
@@ -175,7 +175,7 @@ struct ShapeReader: Stage {
         let (width, height) = (2, 3000)
         let done = Mutex(false)
         let rowsRead = Mutex(0)
-        PosixThreads.run([
+        try PosixThreads.run([
             {
                 do {
                     try stream.begin(ImageShape(width: width, height: height))
@@ -211,7 +211,7 @@ struct ShapeReader: Stage {
                 for _ in 0..<2000 where !done.withLock({ $0 }) { usleep(10_000) }
                 if !done.withLock({ $0 }) { stream.fail(StageError("the two sides waited for each other")) }
             },
-        ])
+        ], stop: { stream.fail(StageError("no thread for the other side")) })
         #expect(!stream.hasFailed)
         #expect(rowsRead.withLock { $0 } == height)
     }
@@ -231,9 +231,9 @@ struct ShapeReader: Stage {
         stream.publish(through: 2)
         try stream.reserve(through: 4)
         stream.publish(through: 4)
-        PosixThreads.run([
+        try PosixThreads.run([
             { usleep(20_000); stream.fail(StageError("consumer broke")) },
             { #expect(throws: RowStream.ProducerFailed.self) { try stream.reserve(through: 5) } },
-        ])
+        ], stop: { stream.fail(StageError("no thread for the other side")) })
     }
 }

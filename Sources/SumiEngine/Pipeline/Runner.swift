@@ -35,6 +35,9 @@ public struct Runner: Sendable {
         return !["0", "off", "no", "false"].contains(String(cString: value).lowercased())
     }
 
+    /// At most this many stage threads start, as if the system refused more (for tests); nil: no limit.
+    var threadLimit: Int?
+
     public init(pipeline: Pipeline, streaming: Bool = Runner.streamingByDefault,
                 writeConfinement: WriteConfinement? = nil, warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.pipeline = pipeline
@@ -74,8 +77,10 @@ public struct Runner: Sendable {
         if streaming {
             let plan = StreamPlan(pipeline: pipeline)
             if plan.streamsAnything {
-                return noted(try StreamedRun(pipeline: pipeline, plan: plan, contexts: pipeline.nodes.map { context(for: $0.index) },
-                                             file: file).run())
+                let run = StreamedRun(pipeline: pipeline, plan: plan, contexts: pipeline.nodes.map { context(for: $0.index) },
+                                      file: file)
+                run.threadLimit = threadLimit
+                return noted(try run.run())
             }
         }
 

@@ -27,6 +27,9 @@ final class StreamedRun: @unchecked Sendable {
     private var outputs: [Int: FileOutput] = [:]
     private var timings: [Int: Double] = [:]
 
+    /// At most this many stage threads start (tests: a thread that cannot be made); nil: no limit.
+    var threadLimit: Int?
+
     init(pipeline: Pipeline, plan: StreamPlan, contexts: [StageContext], file: String) {
         self.pipeline = pipeline
         self.plan = plan
@@ -47,7 +50,13 @@ final class StreamedRun: @unchecked Sendable {
 
     func run() throws(SumiError) -> Runner.Result {
         let nodes = pipeline.nodes
-        PosixThreads.run(pipeline.order.map { index in { self.execute(index) } })
+        do {
+            try PosixThreads.run(pipeline.order.map { index in { self.execute(index) } }, stop: stopAll, limit: threadLimit)
+        } catch {
+            // The stages already started were stopped (every stream failed) and have returned.
+            throw SumiError(.run, file: file, stage: nodes[pipeline.order[error.index]].entry.place,
+                            "could not start a thread for the stage: \(error.reason)")
+        }
         let state = locked { (errors, outputs, timings) }
         if let (node, error) = state.0.first(where: { !($0.error is RowStream.ProducerFailed) }) ?? state.0.first {
             throw Runner.placed(error, file: file, entry: nodes[node].entry)
@@ -80,6 +89,7 @@ final class StreamedRun: @unchecked Sendable {
                     output.finish()
                     if streams[index] == nil { value = .image(try output.image()) }
                 }
+                guard value != nil || streams[index] != nil else { throw StageError("the stage ended without producing its value") }
             } else {
                 value = try node.stage.process(inputs, context: contexts[index])
             }
@@ -136,6 +146,16 @@ final class StreamedRun: @unchecked Sendable {
             if remainingUses[source] <= 0 { values[source] = nil }
             return value
         }
+    }
+
+    /// Stops every stage: each wait fails, so the stages already started return.
+    private func stopAll() {
+        locked {
+            failed = true
+            values = [:]
+            lock.broadcast()
+        }
+        for stream in streams.values { stream.fail(RowStream.ProducerFailed()) }
     }
 
     private func finish(_ index: Int, value: Value?, milliseconds: Double) {
