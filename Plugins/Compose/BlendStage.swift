@@ -38,26 +38,13 @@ public struct BlendStage: Stage, RowStage {
         opacity = try parameters[Self.opacity]
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        var base = try inputs.takeImage("base")
-        var changed = false
-        let list = try layers(inputs)
-        for (index, layer) in list.enumerated() {
-            guard let piece = try rendered(layer, number: list.count > 1 ? index : nil, base: ImageShape(base)) else { continue }
-            changed = Compositor.composite(piece.image, atX: piece.x, y: piece.y, onto: &base, mode: mode,
-                                           opacity: opacity) || changed
-        }
-        if changed { base.metadata = Self.drawnOn(base.metadata) }
-        return .image(base)
-    }
-
     /// The base is read as rows; the layers whole.
     public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .rows : .whole }
 
     /// The streamed path: the layers are rasterised once (memory bounded by their size), then each
     /// band of the base is copied to the output and the layers' rows that fall on it composited.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("base")
         let shape = try input.waitForStart()
         let list = try layers(inputs)

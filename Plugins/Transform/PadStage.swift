@@ -49,22 +49,13 @@ public struct PadStage: Stage, RowStage {
         }
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        let (width, height, x, y) = try layout(width: image.width, height: image.height)
-        if width == image.width && height == image.height { return .image(image) }
-        var out = PixelGeometry.pad(image, width: width, height: height, x: x, y: y, color: color)
-        out.metadata = metadata(image.metadata, width: width, height: height, x: x, y: y)
-        return .image(out)
-    }
-
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     /// The streamed path: rows of the colour above and below, each source row between its side
     /// borders, band by band.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("in")
         let shape = try input.waitForStart()
         let (width, height, x, y) = try layout(width: shape.width, height: shape.height)

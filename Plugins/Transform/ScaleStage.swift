@@ -41,18 +41,13 @@ public struct ScaleStage: Stage, RowStage {
         filter = try parameters[Self.filter]
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        return .image(try geometry.apply(to: image, filter: filter))
-    }
-
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     /// The streamed path: a plain resize runs band by band (`Resampler.resize(rows:…)`, the same bytes
     /// as the whole path); `cover`'s crop and the oversized cases collect the image and run whole.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("in")
         let shape = try input.waitForStart()
         let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)

@@ -113,3 +113,15 @@ struct RowCounter: Stage, RowStage {
         #expect(error.description == #"fail.json: stages[0] "p" (tall): the stage ended without producing its image"#)
     }
 }
+
+/// A value read by two stages is held whole: the producer's rows are collected into one image,
+/// which each consumer reads as a complete stream.
+@Suite struct WholeValueTests {
+    @Test func aSecondPixelConsumerMeansAWholeImage() throws {
+        // 200 rows, more than a ring holds: the run ends only because the image is held whole.
+        let p = try RunFailureTests().pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "tall"}, {"id": "c", "stage": "counter", "from": "p"}, {"id": "d", "stage": "counter", "from": "p"}]}"#)
+        let result = try Runner(pipeline: p).run()
+        #expect(result.outputs.map(\.file.bytes) == [200, 200])
+        #expect(result.timings.map(\.id) == ["p", "c", "d"])
+    }
+}

@@ -15,9 +15,6 @@ struct HalfwayProducer: Stage, RowStage {
     static let consumerReadHalf = DispatchSemaphore(value: 0)
     let failHalfway: Bool
     init(parameters: Parameters) throws { failHalfway = parameters.bool("fail") ?? false }
-    func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        .image(Image(width: 4, height: 8, fill: .white))
-    }
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let stream = try #require(output)
         try stream.begin(ImageShape(width: 4, height: 8))
@@ -41,10 +38,6 @@ struct RowSummer: Stage, RowStage {
     static let descriptor = StageDescriptor(name: "summer", summary: "Sums rows",
         inputs: [PortSpec(name: "in", accepts: .image)], output: .file)
     init(parameters: Parameters) throws {}
-    func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        return .file(FileOutput(path: "-", format: "sum", bytes: image.pixels.reduce(0) { $0 + Int($1) }, width: 4, height: 8))
-    }
     func imageAccess(for port: String) -> ImageAccess { .rows }
     var producesRows: Bool { false }
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
@@ -110,18 +103,6 @@ struct ShapeReader: Stage {
         } catch {
             #expect(error.description == #"stream.json: stages[0] "p" (halfway): broke half way"#)
         }
-    }
-
-    @Test func aSecondPixelConsumerMeansAWholeImage() throws {
-        // With two consumers the value is passed whole: the whole-image paths run.
-        let p = try pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "halfway"}, {"id": "c", "stage": "summer", "from": "p"}, {"id": "d", "stage": "summer", "from": "p"}]}"#)
-        let result = try Runner(pipeline: p).run()
-        #expect(result.outputs.map(\.file.bytes) == [255 * 4 * 32, 255 * 4 * 32])
-    }
-
-    @Test func wholeImagesWhenStreamingIsOff() throws {
-        let p = try pipeline(#"{"sumi": 1, "stages": [{"id": "p", "stage": "halfway"}, {"id": "c", "stage": "summer"}]}"#)
-        #expect(try Runner(pipeline: p, streaming: false).run().outputs.first?.file.bytes == 255 * 4 * 32)
     }
 
     @Test func theRingNeverHoldsMoreThanItsCapacity() throws {

@@ -3,15 +3,18 @@ import Glibc
 #endif
 import SumiKit
 
-/// A run in which images pass between stages as bounded row streams (`StreamPlan`): every stage
-/// runs on its own POSIX thread and blocks until its inputs are there — a whole value, a shape, or
-/// the rows of a stream — so the decode, blend and encode of different bands overlap on the cores.
+/// One run of a pipeline, the only scheduler: every stage runs on its own POSIX thread and blocks
+/// until its inputs are there — a whole value, a shape, or the rows of a stream (`StreamPlan`) — so
+/// independent branches run at once, and the decode, blend and encode of different bands overlap
+/// on the cores. A `RowStage` always runs its row path: a whole input reaches it as a complete
+/// stream, and an output that is not streamed is collected into an image for its consumers.
+/// Whole values are dropped when their last consumer took them.
 ///
 /// The first failure fails every stream and every wait, so the other stages stop at their next
 /// band and free their rings; the run reports the failing stage's own error, not the "stopped"
 /// errors it caused elsewhere. An output written by a streamed encoder is renamed into place only
 /// after its input stream ended, which needs every producer upstream to have ended without error.
-final class StreamedRun: @unchecked Sendable {
+final class PipelineRun: @unchecked Sendable {
     let pipeline: Pipeline
     let plan: StreamPlan
     let file: String
@@ -73,7 +76,7 @@ final class StreamedRun: @unchecked Sendable {
             let inputs = try gather(node)
             let stopwatch = Stopwatch()
             var value: Value?
-            if plan.rowMode[index], let stage = node.stage as? any RowStage {
+            if let stage = node.stage as? any RowStage {
                 let output = streams[index] ?? (stage.producesRows ? RowStream(capacity: Int.max) : nil)
                 value = try stage.process(inputs, context: contexts[index], output: output)
                 // The stage's result is final only once everything it read ended without error (a
