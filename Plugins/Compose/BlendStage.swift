@@ -56,20 +56,12 @@ public struct BlendStage: Stage, RowStage {
         }
         try output.begin(ImageShape(width: shape.width, height: shape.height,
                                     metadata: changed ? Self.drawnOn(shape.metadata) : shape.metadata))
-        let band = 16
-        var y = 0
-        while y < shape.height {
-            let end = min(shape.height, y + band)
-            _ = try input.waitForRows(through: end)
-            try output.reserve(through: end)
-            for row in y..<end { output.row(row).update(from: input.row(row), count: shape.stride) }
-            input.release(through: end)
+        try output.mapBands(from: input) { source, target in
+            for row in target.rows { _ = target.row(row).update(fromContentsOf: source.row(row)) }
             for piece in pieces {
-                Compositor.composite(piece.image, atX: piece.x, y: piece.y, ontoRows: y..<end, of: shape.width,
-                                     mode: mode, opacity: opacity) { output.row($0) }
+                Compositor.composite(piece.image, atX: piece.x, y: piece.y, ontoRows: target.rows, of: shape.width,
+                                     mode: mode, opacity: opacity) { target.row($0).baseAddress.unsafelyUnwrapped }
             }
-            output.publish(through: end)
-            y = end
         }
         return nil
     }

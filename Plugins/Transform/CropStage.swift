@@ -60,7 +60,7 @@ public struct CropStage: Stage, RowStage {
         try output.begin(ImageShape(width: w, height: h,
                                     metadata: shape.metadata.applying(.geometry(.crop(x: x, y: y, width: w, height: h)))))
         try RowCopy.run(input, rows: y..<(y + h), into: output) { source, destination in
-            destination.update(from: source + x * 4, count: w * 4)
+            _ = destination.update(fromContentsOf: UnsafeBufferPointer(rebasing: source[(x * 4)..<((x + w) * 4)]))
         }
         return nil
     }

@@ -51,8 +51,10 @@ public struct FlipStage: Stage, RowStage {
                                     metadata: shape.metadata.applying(.geometry(transform(width: shape.width, height: shape.height)))))
         let w = shape.width
         try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
-            for x in 0..<w {
-                (destination + (w - 1 - x) * 4).update(from: source + x * 4, count: 4)
+            source.withMemoryRebound(to: UInt32.self) { from in
+                destination.withMemoryRebound(to: UInt32.self) { to in
+                    for x in 0..<w { to[w - 1 - x] = from[x] }
+                }
             }
         }
         return nil

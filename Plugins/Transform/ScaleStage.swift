@@ -56,7 +56,7 @@ public struct ScaleStage: Stage, RowStage {
             // Nothing to resize: the rows pass as they are (the whole path returns the image itself).
             try output.begin(shape)
             try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
-                destination.update(from: source, count: shape.width * 4)
+                _ = destination.update(fromContentsOf: source)
             }
         } else if !unchanged, p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight,
            !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {
