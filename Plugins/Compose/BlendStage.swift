@@ -38,26 +38,13 @@ public struct BlendStage: Stage, RowStage {
         opacity = try parameters[Self.opacity]
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        var base = try inputs.takeImage("base")
-        var changed = false
-        let list = try layers(inputs)
-        for (index, layer) in list.enumerated() {
-            guard let piece = try rendered(layer, number: list.count > 1 ? index : nil, base: ImageShape(base)) else { continue }
-            changed = Compositor.composite(piece.image, atX: piece.x, y: piece.y, onto: &base, mode: mode,
-                                           opacity: opacity) || changed
-        }
-        if changed { base.metadata = Self.drawnOn(base.metadata) }
-        return .image(base)
-    }
-
     /// The base is read as rows; the layers whole.
     public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .rows : .whole }
 
     /// The streamed path: the layers are rasterised once (memory bounded by their size), then each
     /// band of the base is copied to the output and the layers' rows that fall on it composited.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("base")
         let shape = try input.waitForStart()
         let list = try layers(inputs)
@@ -69,20 +56,12 @@ public struct BlendStage: Stage, RowStage {
         }
         try output.begin(ImageShape(width: shape.width, height: shape.height,
                                     metadata: changed ? Self.drawnOn(shape.metadata) : shape.metadata))
-        let band = 16
-        var y = 0
-        while y < shape.height {
-            let end = min(shape.height, y + band)
-            _ = try input.waitForRows(through: end)
-            try output.reserve(through: end)
-            for row in y..<end { output.row(row).update(from: input.row(row), count: shape.stride) }
-            input.release(through: end)
+        try output.mapBands(from: input) { source, target in
+            for row in target.rows { _ = target.row(row).update(fromContentsOf: source.row(row)) }
             for piece in pieces {
-                Compositor.composite(piece.image, atX: piece.x, y: piece.y, ontoRows: y..<end, of: shape.width,
-                                     mode: mode, opacity: opacity) { output.row($0) }
+                Compositor.composite(piece.image, atX: piece.x, y: piece.y, ontoRows: target.rows, of: shape.width,
+                                     mode: mode, opacity: opacity) { target.row($0).baseAddress.unsafelyUnwrapped }
             }
-            output.publish(through: end)
-            y = end
         }
         return nil
     }

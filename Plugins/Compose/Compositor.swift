@@ -7,25 +7,6 @@ import SumiKit
 /// opaque source is an exact copy and a transparent source leaves the destination byte-identical.
 /// Results are clamped to valid premultiplied values (colour ≤ alpha).
 enum Compositor {
-    /// Draws `source` with its top-left at pixel (`x`, `y`) of `destination`. Returns whether any
-    /// destination pixel was in reach (when `false`, `destination` was not written and so not copied).
-    @discardableResult
-    static func composite(_ source: Image, atX x: Int, y: Int, onto destination: inout Image,
-                          mode: BlendMode, opacity: Double) -> Bool {
-        let x0 = max(0, x), y0 = max(0, y)
-        let x1 = min(destination.width, x + source.width), y1 = min(destination.height, y + source.height)
-        let opacityFixed = Int((min(1, max(0, opacity)) * 65536).rounded())
-        guard x0 < x1, y0 < y1, opacityFixed > 0 else { return false }
-        let stride = destination.stride
-        destination.pixels.withUnsafeMutableBufferPointer { dst in
-            guard let base = dst.baseAddress else { return }
-            composite(source, atX: x, y: y, ontoRows: y0..<y1, of: destination.width, mode: mode, opacity: opacity) {
-                base + $0 * stride
-            }
-        }
-        return true
-    }
-
     /// Whether compositing `source` at (`x`, `y`) would touch a destination of `width × height`.
     static func reaches(_ source: Image, atX x: Int, y: Int, width: Int, height: Int, opacity: Double) -> Bool {
         max(0, x) < min(width, x + source.width) && max(0, y) < min(height, y + source.height)

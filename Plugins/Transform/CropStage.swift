@@ -48,27 +48,19 @@ public struct CropStage: Stage, RowStage {
         return Int(v)
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        let (x, y, w, h) = try rectangle(width: image.width, height: image.height)
-        var out = PixelGeometry.crop(image, x: x, y: y, width: w, height: h)
-        out.metadata = image.metadata.applying(.geometry(.crop(x: x, y: y, width: w, height: h)))
-        return .image(out)
-    }
-
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     /// The streamed path: only the kept rows are copied (from `x`), the others released unseen.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("in")
         let shape = try input.waitForStart()
         let (x, y, w, h) = try rectangle(width: shape.width, height: shape.height)
         try output.begin(ImageShape(width: w, height: h,
                                     metadata: shape.metadata.applying(.geometry(.crop(x: x, y: y, width: w, height: h)))))
         try RowCopy.run(input, rows: y..<(y + h), into: output) { source, destination in
-            destination.update(from: source + x * 4, count: w * 4)
+            _ = destination.update(fromContentsOf: UnsafeBufferPointer(rebasing: source[(x * 4)..<((x + w) * 4)]))
         }
         return nil
     }

@@ -24,13 +24,6 @@ public struct FlipStage: Stage, RowStage {
         vertical = direction != .horizontal
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        var out = PixelGeometry.flip(image, horizontal: horizontal, vertical: vertical)
-        out.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
-        return .image(out)
-    }
-
     func transform(width: Int, height: Int) -> GeometryTransform {
         var transform = GeometryTransform.crop(x: 0, y: 0, width: width, height: height)
         if horizontal { transform = transform.then(.flipHorizontal(width: width, height: height)) }
@@ -44,13 +37,13 @@ public struct FlipStage: Stage, RowStage {
     /// The streamed path: a horizontal flip mirrors each row as it passes; a vertical one needs the
     /// last row first, so it collects the image (the engine buffers for this stage alone).
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("in")
         guard !vertical else {
-            guard case .image(let image) = try process(StageInputs(["in": .image(try input.image())]), context: context) else {
-                throw StageError("flip produced no image")
-            }
-            try output.deliver(image)
+            let image = try input.image()
+            var out = PixelGeometry.flip(image, horizontal: horizontal, vertical: true)
+            out.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
+            try output.deliver(out)
             return nil
         }
         let shape = try input.waitForStart()
@@ -58,8 +51,10 @@ public struct FlipStage: Stage, RowStage {
                                     metadata: shape.metadata.applying(.geometry(transform(width: shape.width, height: shape.height)))))
         let w = shape.width
         try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
-            for x in 0..<w {
-                (destination + (w - 1 - x) * 4).update(from: source + x * 4, count: 4)
+            source.withMemoryRebound(to: UInt32.self) { from in
+                destination.withMemoryRebound(to: UInt32.self) { to in
+                    for x in 0..<w { to[w - 1 - x] = from[x] }
+                }
             }
         }
         return nil

@@ -49,22 +49,13 @@ public struct PadStage: Stage, RowStage {
         }
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        let (width, height, x, y) = try layout(width: image.width, height: image.height)
-        if width == image.width && height == image.height { return .image(image) }
-        var out = PixelGeometry.pad(image, width: width, height: height, x: x, y: y, color: color)
-        out.metadata = metadata(image.metadata, width: width, height: height, x: x, y: y)
-        return .image(out)
-    }
-
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     /// The streamed path: rows of the colour above and below, each source row between its side
     /// borders, band by band.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("in")
         let shape = try input.waitForStart()
         let (width, height, x, y) = try layout(width: shape.width, height: shape.height)
@@ -74,31 +65,20 @@ public struct PadStage: Stage, RowStage {
                                     metadata: unchanged ? shape.metadata : metadata(shape.metadata, width: width, height: height, x: x, y: y)))
         let (r, g, b, a) = color.premultiplied
         let border = [UInt8]((0..<width).flatMap { _ in [r, g, b, a] })
-        func fill(_ row: UnsafeMutablePointer<UInt8>, from start: Int, count: Int) {
-            guard count > 0 else { return }
-            border.withUnsafeBufferPointer { (row + start * 4).update(from: $0.baseAddress!, count: count * 4) }
-        }
-        let band = RowCopy.band, sourceBytes = shape.width * 4
-        var row = 0
-        while row < height {
-            let end = min(height, row + band)
-            let sourceEnd = min(shape.height, max(0, end - y))
-            if sourceEnd > max(0, row - y) { _ = try input.waitForRows(through: sourceEnd) }
-            try output.reserve(through: end)
-            for target in row..<end {
-                let destination = output.row(target)
-                let source = target - y
-                guard source >= 0, source < shape.height else {
-                    fill(destination, from: 0, count: width)
+        let sourceBytes = shape.width * 4
+        try output.mapBands(from: input, inputRows: { $0.lowerBound - y ..< $0.upperBound - y }) { source, target in
+            for row in target.rows {
+                let destination = target.row(row)
+                guard source.rows.contains(row - y) else {
+                    _ = destination.update(fromContentsOf: border)
                     continue
                 }
-                fill(destination, from: 0, count: x)
-                (destination + x * 4).update(from: input.row(source), count: sourceBytes)
-                fill(destination, from: x + shape.width, count: width - x - shape.width)
+                _ = UnsafeMutableBufferPointer(rebasing: destination[0..<(x * 4)]).update(fromContentsOf: border[0..<(x * 4)])
+                _ = UnsafeMutableBufferPointer(rebasing: destination[(x * 4)..<(x * 4 + sourceBytes)])
+                    .update(fromContentsOf: source.row(row - y))
+                _ = UnsafeMutableBufferPointer(rebasing: destination[(x * 4 + sourceBytes)...])
+                    .update(fromContentsOf: border[(x * 4 + sourceBytes)...])
             }
-            if sourceEnd > 0 { input.release(through: sourceEnd) }
-            output.publish(through: end)
-            row = end
         }
         return nil
     }

@@ -3,23 +3,9 @@ import Glibc
 #endif
 import SumiKit
 
-/// Pure pixel operations behind `crop`, `flip`, `rotate` and `pad`, on premultiplied RGBA.
+/// Pure pixel operations behind `flip` and `rotate`, on premultiplied RGBA.
 /// They move pixels only; the stages decide what happens to the image's side data.
 public enum PixelGeometry {
-    /// The `width × height` rectangle at `x, y`, which must lie inside the image.
-    public static func crop(_ image: Image, x: Int, y: Int, width: Int, height: Int) -> Image {
-        image.pixels.withUnsafeBufferPointer { src in
-            Image(width: width, height: height) { dst in
-                let rowBytes = width * 4
-                for row in 0..<height {
-                    let from = ((y + row) * image.width + x) * 4
-                    let to = row * rowBytes
-                    for i in 0..<rowBytes { dst[to + i] = src[from + i] }
-                }
-            }
-        }
-    }
-
     /// Mirrors left–right (`horizontal`) and/or top–bottom (`vertical`).
     public static func flip(_ image: Image, horizontal: Bool, vertical: Bool) -> Image {
         let w = image.width, h = image.height
@@ -112,20 +98,5 @@ public enum PixelGeometry {
                 }
             }
         }
-    }
-
-    /// Places the image at `x, y` on a `width × height` canvas of `color`.
-    public static func pad(_ image: Image, width: Int, height: Int, x: Int, y: Int, color: Color) -> Image {
-        var canvas = Image(width: width, height: height, fill: color)
-        let rowBytes = image.width * 4
-        canvas.pixels.withUnsafeMutableBufferPointer { dst in
-            image.pixels.withUnsafeBufferPointer { src in
-                for row in 0..<image.height {
-                    let from = row * rowBytes, to = ((y + row) * width + x) * 4
-                    for i in 0..<rowBytes { dst[to + i] = src[from + i] }
-                }
-            }
-        }
-        return canvas
     }
 }

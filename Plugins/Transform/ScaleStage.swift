@@ -41,18 +41,13 @@ public struct ScaleStage: Stage, RowStage {
         filter = try parameters[Self.filter]
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
-        return .image(try geometry.apply(to: image, filter: filter))
-    }
-
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     /// The streamed path: a plain resize runs band by band (`Resampler.resize(rows:…)`, the same bytes
     /// as the whole path); `cover`'s crop and the oversized cases collect the image and run whole.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows("in")
         let shape = try input.waitForStart()
         let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)
@@ -61,7 +56,7 @@ public struct ScaleStage: Stage, RowStage {
             // Nothing to resize: the rows pass as they are (the whole path returns the image itself).
             try output.begin(shape)
             try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
-                destination.update(from: source, count: shape.width * 4)
+                _ = destination.update(fromContentsOf: source)
             }
         } else if !unchanged, p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight,
            !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {

@@ -295,11 +295,10 @@ struct jpeg_encode_state {
     struct sumi_jpeg_error err;
     struct memory_destination memory;
     int created;
-    FILE *file;
     uint8_t *row;
 };
 
-/* Sets the encoder's parameters and starts it (both the whole-image and the ring encoder). Errors
+/* Sets the encoder's parameters and starts it. Errors
  * jump to `s->err.jump`, which the caller has set. */
 static void start_compress(struct jpeg_encode_state *s, int width, int height, int quality, int optimize,
                            int flatten) {
@@ -325,73 +324,8 @@ static void start_compress(struct jpeg_encode_state *s, int width, int height, i
 
 static void release(struct jpeg_encode_state *s) {
     if (s->created) jpeg_destroy_compress(&s->cinfo);
-    if (s->file) fclose(s->file);
     free(s->row);
     free(s);
-}
-
-int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                     int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
-                     uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    struct jpeg_encode_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(error, error_size, "out of memory");
-        return -1;
-    }
-    install_errors(&s->err);
-    s->cinfo.err = &s->err.manager;
-    if (setjmp(s->err.jump)) {
-        snprintf(error, error_size, "%s", s->err.message);
-        free(s->memory.data);
-        release(s);
-        return -1;
-    }
-    jpeg_create_compress(&s->cinfo);
-    s->created = 1;
-    if (fd >= 0) {
-        int copy = dup(fd);
-        s->file = copy >= 0 ? fdopen(copy, "wb") : NULL;
-        if (!s->file) {
-            if (copy >= 0) close(copy);
-            snprintf(s->err.message, sizeof s->err.message, "cannot open the output for writing");
-            longjmp(s->err.jump, 1);
-        }
-        jpeg_stdio_dest(&s->cinfo, s->file);
-    } else {
-        s->memory.pub.init_destination = memory_init;
-        s->memory.pub.empty_output_buffer = memory_grow;
-        s->memory.pub.term_destination = memory_term;
-        s->memory.err = &s->err;
-        s->cinfo.dest = &s->memory.pub;
-    }
-    start_compress(s, width, height, quality, optimize, flatten);
-    while (s->cinfo.next_scanline < s->cinfo.image_height) {
-        int y = (int)s->cinfo.next_scanline;
-        const uint8_t *src = rgba + (size_t)y * stride;
-        JSAMPROW row;
-        if (flatten) {
-            sumi_flatten_row(src, s->row, width, bg_r, bg_g, bg_b, 0);
-            row = s->row;
-        } else {
-            row = (JSAMPROW)src;
-        }
-        jpeg_write_scanlines(&s->cinfo, &row, 1);
-    }
-    jpeg_finish_compress(&s->cinfo);
-    if (s->file) {
-        FILE *file = s->file;
-        s->file = NULL;
-        if (fclose(file) != 0) {
-            snprintf(error, error_size, "cannot write the JPEG data");
-            release(s);
-            return -1;
-        }
-    } else {
-        *out = s->memory.data;
-        *out_size = s->memory.size;
-    }
-    release(s);
-    return 0;
 }
 
 int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int quality, int optimize, int flatten,
@@ -445,4 +379,24 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
     *out_size = s->memory.size;
     release(s);
     return 0;
+}
+
+/* A whole image is a ring as tall as the image whose rows are all there. */
+static int whole_image_wait(void *context, int through) {
+    (void)context;
+    (void)through;
+    return 0;
+}
+
+static void whole_image_done(void *context, int through) {
+    (void)context;
+    (void)through;
+}
+
+int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                     int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
+                     uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    const sumi_ring ring = {(uint8_t *)rgba, stride, height > 0 ? height : 1, whole_image_wait, whole_image_done, NULL};
+    return sumi_jpeg_encode_ring(&ring, width, height, quality, optimize, flatten, bg_r, bg_g, bg_b,
+                                 out, out_size, error, error_size);
 }

@@ -112,9 +112,10 @@ struct RunCommand {
             for i in tasks.indices { runOne(i) }
         } else {
             // One thread per job (not Dispatch's pool: a runner waits for its stages, and blocked
-            // pool threads would starve the stages it dispatched).
+            // pool threads would starve the stages it dispatched); the jobs need nothing from each
+            // other, so a thread that cannot be made only means fewer jobs at once.
             let next = Counter()
-            PosixThreads.run(count: jobs) {
+            PosixThreads.work(count: jobs) {
                 while let i = next.take(below: tasks.count) { runOne(i) }
             }
         }

@@ -64,36 +64,37 @@ struct SafeMode: Sendable {
 
     /// Starts the limits of a safe run: address space, and a watchdog for the wall time and the
     /// resident memory.
-    func startLimits() {
+    func startLimits() throws(SumiError) {
         guard safe else { return }
         // Not under AddressSanitizer: its shadow memory alone takes terabytes of address space.
         if dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") == nil {
             var space = rlimit(rlim_cur: rlim_t(Self.maxAddressSpace), rlim_max: rlim_t(Self.maxAddressSpace))
             setrlimit(__rlimit_resource_t(RLIMIT_AS.rawValue), &space)
         }
-        let box = UnsafeMutablePointer<(seconds: Int, bytes: Int)>.allocate(capacity: 1)
-        box.initialize(to: (seconds, residentLimit))
-        var thread = pthread_t()
-        pthread_create(&thread, nil, { argument in
-            guard let limits = argument?.assumingMemoryBound(to: (seconds: Int, bytes: Int).self).pointee else { return nil }
-            let start = SafeMode.monotonicNanoseconds()
-            let limit = limits.seconds * 1_000_000_000
-            while true {
-                var tick = timespec(tv_sec: 0, tv_nsec: 100_000_000), left = timespec()
-                while nanosleep(&tick, &left) != 0 { tick = left }
-                // Nanoseconds, not whole seconds: a run started at x.9 s is not stopped at x+1 s.
-                if SafeMode.monotonicNanoseconds() - start >= limit {
-                    Terminal.standardError("sumi: error: --safe: the run took longer than its limit of \(limits.seconds) s; stopped\n")
-                    TemporaryFiles.cleanUpAndExit(2)
-                }
-                let resident = SafeMode.residentBytes()
-                if resident > limits.bytes {
-                    Terminal.standardError("sumi: error: --safe: the run used \(resident >> 20) MB of memory, more than its limit of \(limits.bytes >> 20) MB; stopped\n")
-                    TemporaryFiles.cleanUpAndExit(2)
+        let limits = (seconds: seconds, bytes: residentLimit)
+        do {
+            try PosixThreads.detach {
+                let start = SafeMode.monotonicNanoseconds()
+                let limit = limits.seconds * 1_000_000_000
+                while true {
+                    var tick = timespec(tv_sec: 0, tv_nsec: 100_000_000), left = timespec()
+                    while nanosleep(&tick, &left) != 0 { tick = left }
+                    // Nanoseconds, not whole seconds: a run started at x.9 s is not stopped at x+1 s.
+                    if SafeMode.monotonicNanoseconds() - start >= limit {
+                        Terminal.standardError("sumi: error: --safe: the run took longer than its limit of \(limits.seconds) s; stopped\n")
+                        TemporaryFiles.cleanUpAndExit(2)
+                    }
+                    let resident = SafeMode.residentBytes()
+                    if resident > limits.bytes {
+                        Terminal.standardError("sumi: error: --safe: the run used \(resident >> 20) MB of memory, more than its limit of \(limits.bytes >> 20) MB; stopped\n")
+                        TemporaryFiles.cleanUpAndExit(2)
+                    }
                 }
             }
-        }, box)
-        pthread_detach(thread)
+        } catch {
+            // A --safe run never goes on without the watch on its limits.
+            throw SumiError(.run, "--safe: could not start the thread that enforces the time and memory limits: \(error.reason)")
+        }
     }
 
     /// Monotonic time in nanoseconds.

@@ -43,7 +43,7 @@ do {
     let arguments = try Arguments.parse(argv)
     switch arguments.command {
     case .run:
-        SafeMode.current.startLimits()
+        try SafeMode.current.startLimits()
         exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
     case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
     case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))

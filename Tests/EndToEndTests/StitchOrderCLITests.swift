@@ -47,13 +47,6 @@ import Testing
             let region = 844 - header - footer
             #expect(captures.compactMap { $0["overlap"] as? Int } == [0, region - 620, region - 620, region - 620, region - 250])
             #expect(captures.allSatisfy { ($0["confidence"] as? Double ?? 0) > 0 && ($0["confidence"] as? Double ?? 2) <= 1 })
-            if label == "reversed" {
-                // The whole-image path (every capture in memory) orders them the same.
-                let whole = try CLI.run(["run", "pipelines/fullpage.json"] + arguments + ["-o", "\(dir)/whole.pdf"],
-                                        environment: fixedDate.merging(["SUMI_STREAMING": "0"]) { $1 })
-                #expect(whole.status == 0, "\(whole.stderr)")
-                #expect(try Fixtures.bytes("\(dir)/whole.pdf") == reference, "SUMI_STREAMING=0: the page differs")
-            }
             if label == "by name" {
                 #expect(captures.compactMap { $0["input"] as? String } == [8, 9, 10, 11, 12].map { "\(dir)/shot\($0).png" })
             }

@@ -11,7 +11,7 @@ public enum JPEGEncoder {
         return try image.pixels.withUnsafeBufferPointer { pixels in
             try EncodedBuffer.collect(format: "JPEG") { out, size, error, errorSize in
                 sumi_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), image.stride, q,
-                                 0, flatten, background.red, background.green, background.blue, -1,
+                                 0, flatten, background.red, background.green, background.blue,
                                  out, size, error, errorSize)
             }
         }

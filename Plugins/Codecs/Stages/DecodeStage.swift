@@ -48,7 +48,6 @@ public struct DecodeStage: Stage, RowStage {
         let sizeHint = context.sizeHint
         let warn = context.warn
         guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint, warn: warn)) }
-        if WholeImages.forced { return .images(ImageList(try decodeAll(sizeHint: sizeHint, warn: warn))) }
         // Each file is read and recognised now (so a missing or foreign file fails here); its pixels
         // are decoded when the consumer takes the image, and again if it takes it again. Warnings
         // are given once per file. Standard input, readable once, is kept as read.
@@ -70,19 +69,6 @@ public struct DecodeStage: Stage, RowStage {
                 return image
             })
         }))
-    }
-
-    /// Every file of the list decoded at once, concurrently.
-    private func decodeAll(sizeHint: (@Sendable (Size) -> Size?)?, warn: @escaping @Sendable (String) -> Void) throws -> [Image] {
-        let results = Mutex<[Result<Image, any Error>?]>(Array(repeating: nil, count: paths.count))
-        DispatchQueue.concurrentPerform(iterations: paths.count) { index in
-            let result = Result { try decode(paths[index], sizeHint: sizeHint, warn: warn) }
-            results.withLock { $0[index] = result }
-        }
-        return try results.withLock { $0 }.map { result in
-            guard let result else { throw StageError("decoding was interrupted") }
-            return try result.get()
-        }
     }
 
     /// A list of images is handed over whole.

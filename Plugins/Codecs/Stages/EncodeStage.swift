@@ -106,8 +106,10 @@ public struct EncodeStage: Stage, RowStage {
         return ignored
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        var image = try inputImage(inputs)
+    /// Encodes a whole image: formats whose libraries take whole images (WebP, TIFF, HEIF, BMP, a
+    /// plugin's), and a colour conversion the rows cannot get.
+    private func encodeWhole(_ image: Image, context: StageContext) throws -> Value {
+        var image = image
         if let pluginFormat, let encode = pluginFormat.encode {
             // The encoder gets the side data to write, after profile= and metadata=, as built-in encoders do.
             for name in ["quality", "compression", "background"] where given.contains(name) {
@@ -148,12 +150,14 @@ public struct EncodeStage: Stage, RowStage {
     /// libheif and gdk-pixbuf take whole images). Nothing is written before the producer has ended
     /// without error.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
+        // A layer (text) is drawn at its own size first.
+        if case .layer? = inputs["in"] { return try encodeWhole(try inputImage(inputs), context: context) }
         let stream = try inputs.rows("in")
         let shape = try stream.waitForStart()
         let format = resolvedFormat(source: shape.metadata)
         guard pluginFormat == nil, format == .jpeg || format == .png,
               profile != .srgb || ColorProfile.isSRGB(shape.metadata.iccProfile) else {
-            return try process(StageInputs(["in": .image(try stream.image())]), context: context)
+            return try encodeWhole(try stream.image(), context: context)
         }
         warnIgnored(for: format, context: context)
         let extra = OutputMetadata(for: shape.metadata, width: shape.width, height: shape.height,

@@ -6,8 +6,13 @@ import SumiKit
 enum JPEGReencoder {
     /// Refuses images JPEG cannot hold, before anything is written.
     static func check(_ image: Image) throws {
-        guard image.width <= 65_500, image.height <= 65_500 else {
-            throw StageError("image is \(image.width)x\(image.height); JPEG allows at most 65500 pixels a side (use compression flate)",
+        try check(width: image.width, height: image.height)
+    }
+
+    /// Refuses an image of this size, before anything is written.
+    static func check(width: Int, height: Int) throws {
+        guard width <= 65_500, height <= 65_500 else {
+            throw StageError("image is \(width)x\(height); JPEG allows at most 65500 pixels a side (use compression flate)",
                              parameter: "compression")
         }
     }

@@ -1,3 +1,4 @@
+import SumiCodecs
 import SumiKit
 
 extension PDFPageStage: RowStage {
@@ -10,13 +11,14 @@ extension PDFPageStage: RowStage {
     /// One streamed image → one page. Its rows are compressed as they come (`StreamedPageEncoder`)
     /// and released at once, so the image is never whole in memory; the compressed forms are held
     /// until the last row, and the file is written once the producer has ended without error. An
-    /// unmodified JPEG source is embedded as it is, as in the whole-image path; `compression: jpeg`
-    /// collects the image whole.
+    /// unmodified JPEG source is embedded as it is, as for a list; `compression: jpeg` encodes the
+    /// rows as they come when the image is known opaque, and otherwise collects it whole (its
+    /// alpha becomes a soft mask, and its colour is unpremultiplied).
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         if inputs["in"] != nil { return try process(inputs, context: context) }
         let stream = try inputs.rows("in")
         let (width, height, metadata) = try { let s = try stream.waitForStart(); return (s.width, s.height, s.metadata) }()
-        guard compression != .jpeg else {
+        guard compression != .jpeg || metadata.knownOpaque else {
             return try process(StageInputs(["in": .image(try stream.image())]), context: context)
         }
         guard currentPage == 0 else {
@@ -27,10 +29,21 @@ extension PDFPageStage: RowStage {
         if let problem = geometry.sizeProblem {
             throw StageError("page 0: \(problem)", parameter: "scale")
         }
-        if qualityGiven {
+        if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
         let opening = try viewportPixels(width: width, height: height, metadata: metadata, geometry: geometry)
+        if compression == .jpeg {
+            // libjpeg takes the bands as the producer publishes them: the page is encoded while
+            // the stitch is still copying rows.
+            try JPEGReencoder.check(width: width, height: height)
+            let bytes = try JPEGEncoder.encode(rows: stream, quality: quality)
+            try stream.waitForEnd()
+            let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
+                                              geometry: geometry, data: .jpeg(bytes, components: 3, hasAlpha: false),
+                                              iccProfile: metadata.iccProfile)
+            return try write([page], opening: opening)
+        }
         let embeddable = compression == .auto ? embeddableJPEG(width: width, height: height, metadata: metadata) : nil
         // An opaque JPEG source is embedded as it is: its pixels are not needed.
         let encoder = embeddable != nil && metadata.knownOpaque

@@ -93,8 +93,7 @@ public struct PDFPageStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        var images = try inputs.imageList("in")
-        if WholeImages.forced { images = ImageList(try images.images()) }
+        let images = try inputs.imageList("in")
         guard !images.isEmpty else { throw StageError("no images to write: pdf-page needs at least one") }
         guard currentPage < images.count else {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",

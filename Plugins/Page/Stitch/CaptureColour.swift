@@ -5,12 +5,6 @@ import SumiKit
 /// capture's are converted to it (lcms2, relative colorimetric) before overlaps are compared, so
 /// captures from two displays join without a visible seam.
 enum CaptureColour {
-    /// The captures, all in the first capture's space (nil: sRGB).
-    static func unified(_ captures: [Image]) throws -> [Image] {
-        guard let first = captures.first else { return captures }
-        return try captures.map { try unified($0, to: first.metadata.iccProfile) }
-    }
-
     /// One capture in the space of `target` (the first capture's profile; nil: sRGB).
     static func unified(_ capture: Image, to target: [UInt8]?) throws -> Image {
         guard !ColorProfile.sameSpace(capture.metadata.iccProfile, target) else { return capture }

@@ -98,18 +98,7 @@ struct StitchLayout: Sendable {
     /// The origin of a separator row in `rowOrigins`.
     static let separator: Int32 = -2
 
-    /// The stitched image, its rows copied in order from captures decoded as they are needed
-    /// (converted to `profile`): at most two captures are held, besides the one decoded ahead.
-    func assemble(_ captures: ImageList, profile: [UInt8]?, metadata: ImageMetadata) throws -> Image {
-        let stride = width * 4
-        return try Image(width: width, height: height, metadata: metadata) { out in
-            guard let base = out.baseAddress else { return }
-            try writeRows(captures, profile: profile, into: { base + $0 * stride })
-        }
-    }
-
-    /// Writes the stitched rows top to bottom, row `y` to `row(y)` (`width * 4` bytes), as
-    /// `assemble` does. Before each run of at most `rowsPerRun` rows it calls `room` with the number
+    /// Writes the stitched rows top to bottom, row `y` to `row(y)` (`width * 4` bytes). Before each run of at most `rowsPerRun` rows it calls `room` with the number
     /// of rows written once the run is done, and `written` after the run.
     func writeRows(_ captures: ImageList, profile: [UInt8]?, rowsPerRun: Int = 64,
                    into rowAddress: (Int) -> UnsafeMutablePointer<UInt8>,
@@ -140,48 +129,6 @@ struct StitchLayout: Sendable {
             }
             written(end)
             y = end
-        }
-    }
-
-    /// Copies the captures' rows into the stitched image, all captures in memory.
-    func assemble(_ captures: [Image], metadata: ImageMetadata) -> Image {
-        let stride = width * 4
-        let total = height
-        let bands = bands()
-        return Image(width: width, height: total, metadata: metadata) { out in
-            var written = [Bool](repeating: false, count: total)
-            func copy(_ image: Image, rows: Range<Int>, offset: Int) {
-                image.pixels.withUnsafeBufferPointer { src in
-                    for y in rows where y >= 0 && y < total {
-                        let sy = y - offset
-                        guard sy >= 0, sy < image.height else { continue }
-                        let from = sy * stride, to = y * stride
-                        _ = UnsafeMutableBufferPointer(rebasing: out[to..<(to + stride)])
-                            .update(fromContentsOf: UnsafeBufferPointer(rebasing: src[from..<(from + stride)]))
-                        written[y] = true
-                    }
-                }
-            }
-            copy(captures[0], rows: 0..<min(header, total), offset: offsets[0])
-            let last = captures.count - 1
-            copy(captures[last], rows: max(0, total - footer)..<total, offset: offsets[last])
-            for (i, band) in bands.enumerated() {
-                copy(captures[i], rows: band.clamped(to: scrollingRows(of: i)), offset: offsets[i])
-            }
-            // Rows outside every chosen band: any capture that shows them, else transparent.
-            for y in 0..<total where !written[y] {
-                if let i = offsets.indices.first(where: { scrollingRows(of: $0).contains(y) }) {
-                    copy(captures[i], rows: y..<(y + 1), offset: offsets[i])
-                } else {
-                    UnsafeMutableBufferPointer(rebasing: out[(y * stride)..<((y + 1) * stride)]).update(repeating: 0)
-                }
-            }
-            for rows in separators {
-                for y in rows.clamped(to: 0..<total) {
-                    UnsafeMutableBufferPointer(rebasing: out[(y * stride)..<((y + 1) * stride)])
-                        .withMemoryRebound(to: UInt32.self) { $0.update(repeating: StitchLayout.separatorPixel) }
-                }
-            }
         }
     }
 }

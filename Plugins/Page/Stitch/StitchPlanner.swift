@@ -56,9 +56,6 @@ struct StitchPlanner {
             })
         }
 
-        /// The captures kept, in page order.
-        func ordered(_ captures: [Image]) -> [Image] { order.map { captures[$0] } }
-
         /// How messages name capture `i` (as given): its index and file.
         func name(_ i: Int) -> String { StitchPlanner.name(i, files: files) }
     }

@@ -59,17 +59,10 @@ public struct StitchStage: Stage, RowStage {
         gaps = try parameters[Self.gaps]
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let (captures, prepared, metadata) = try prepare(inputs, context: context)
-        var plan = prepared
-        if WholeImages.forced { return .image(plan.layout.assemble(plan.ordered(try captures.images()), metadata: metadata)) }
-        return .image(try plan.layout.assemble(plan.takeSources(captures), profile: plan.profile, metadata: metadata))
-    }
-
     /// The stitched rows written into the output stream as they are copied, a ring's worth at a
     /// time: neither the result nor more than two captures are held.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let output else { return try process(inputs, context: context) }
+        guard let output else { throw StageError("stitch writes its rows into a stream") }
         let (captures, prepared, metadata) = try prepare(inputs, context: context)
         var plan = prepared
         let layout = plan.layout
@@ -79,11 +72,9 @@ public struct StitchStage: Stage, RowStage {
         return nil
     }
 
-    /// The captures (all converted and in memory under `SUMI_STREAMING=0`, the reference the
-    /// ordered path is compared with), the plan and the result's metadata.
+    /// The captures, the plan and the result's metadata.
     private func prepare(_ inputs: StageInputs, context: StageContext) throws -> (ImageList, StitchPlanner.Plan, ImageMetadata) {
-        var captures = try inputs.imageList("in")
-        if WholeImages.forced { captures = ImageList(try CaptureColour.unified(try captures.images())) }
+        let captures = try inputs.imageList("in")
         let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer, gaps: gaps).plan()
         for duplicate in plan.duplicates {
             context.warn("\(plan.name(duplicate.index)) is an exact duplicate of \(plan.name(duplicate.of)); it is left out")

@@ -71,20 +71,20 @@ int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *r
 /* ---- JPEG encoding ---------------------------------------------------------------------- */
 
 /*
- * Encodes premultiplied RGBA as baseline JPEG, 4:2:0, at `quality` (1-100). When `flatten` is set the
- * pixels are composed over the opaque colour (bg_r, bg_g, bg_b) row by row; otherwise alpha is
- * ignored. With `fd` >= 0 the file is written to that descriptor; otherwise into a malloc'd buffer
- * returned in *out / *out_size (free it with sumi_free). `error` receives a message on failure.
+ * Encodes premultiplied RGBA as baseline JPEG, 4:2:0, at `quality` (1-100), reading rows from `ring`
+ * as they arrive and releasing each band once libjpeg has taken it. When `flatten` is set the pixels
+ * are composed over the opaque colour (bg_r, bg_g, bg_b) row by row; otherwise alpha is ignored. The
+ * data goes into a malloc'd buffer returned in *out / *out_size (free it with sumi_free). `error`
+ * receives a message on failure.
  */
-int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
-                     int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b, int fd,
-                     uint8_t **out, size_t *out_size, char *error, size_t error_size);
-
-/* The same as sumi_jpeg_encode (into memory), reading rows from `ring` as they arrive and
- * releasing each band once libjpeg has taken it. */
 int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int quality, int optimize, int flatten,
                           uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
                           uint8_t **out, size_t *out_size, char *error, size_t error_size);
+
+/* sumi_jpeg_encode_ring over a whole image in memory (a ring as tall as the image). */
+int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
+                     int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
+                     uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
 /* ---- PNG -------------------------------------------------------------------------------- */
 

@@ -11,18 +11,11 @@ import SumiKit
 /// - A value with several pixel consumers is buffered whole (each consumer reads the one image;
 ///   a tee would hold the slowest consumer's distance from the fastest anyway, which for a stage
 ///   that needs the whole image is the whole image).
-/// - A stage runs its streamed path (`RowStage.process(_:context:output:)`) when one of its inputs
-///   or its output is streamed; otherwise its whole-image path, as without streaming.
 struct StreamPlan: Sendable {
     /// The effective access of each node's ports.
     let access: [[String: ImageAccess]]
     /// Nodes whose output image goes through a `RowStream` to its one pixel consumer.
     let streamedOutput: [Bool]
-    /// Nodes that run their `RowStage` path.
-    let rowMode: [Bool]
-
-    /// Whether any image is streamed: otherwise the run is the whole-image run.
-    var streamsAnything: Bool { streamedOutput.contains(true) }
 
     init(pipeline: Pipeline) {
         let nodes = pipeline.nodes
@@ -36,20 +29,10 @@ struct StreamPlan: Sendable {
                 for source in sources where declared != .shape { pixelUses[source].append(declared) }
             }
         }
-        var streamed = nodes.map { node -> Bool in
+        self.access = access
+        streamedOutput = nodes.map { node -> Bool in
             guard let stage = node.stage as? any RowStage, stage.producesRows else { return false }
             return pixelUses[node.index] == [.rows]
         }
-        var rowMode = [Bool](repeating: false, count: nodes.count)
-        for node in nodes where node.stage is any RowStage {
-            let streamedInput = node.inputs.contains { access[node.index][$0.port] == .rows && streamed[$0.sources[0]] }
-            rowMode[node.index] = streamedInput || streamed[node.index]
-        }
-        // A streamed output whose producer does not run its streamed path cannot happen (a streamed
-        // output puts its producer in row mode); keep the arrays consistent anyway.
-        for i in nodes.indices where streamed[i] && !rowMode[i] { streamed[i] = false }
-        self.access = access
-        self.streamedOutput = streamed
-        self.rowMode = rowMode
     }
 }

@@ -42,7 +42,15 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         entry.functions.destroy?(instance)
     }
 
+    /// A stage with band callbacks runs them on whole values too (its `process` is never called
+    /// then: one path); a stage without them calls `process`.
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        if entry.bands != nil { return try processByRows(inputs, context: context) }
+        return try processWhole(inputs, context: context)
+    }
+
+    /// The plugin's `process` callback.
+    private func processWhole(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let descriptor = entry.descriptor
         let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint,
                               fileWrites: .allowed(context.writeConfinement))
@@ -104,7 +112,8 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
     static let bandRows = 16
 
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let bands = entry.bands, let output else { return try process(inputs, context: context) }
+        guard let bands = entry.bands else { return try processWhole(inputs, context: context) }
+        let output = try outputStream(output)
         let input = try inputs.rows(entry.descriptor.inputs[0].name)
         let shape = try input.waitForStart()
         try lock.withLock { _ throws in try runBands(bands, input: input, shape: shape, output: output) }

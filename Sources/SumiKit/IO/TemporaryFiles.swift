@@ -91,12 +91,19 @@ public enum TemporaryFiles {
         let waiting = UnsafeMutablePointer<sigset_t>.allocate(capacity: 1)
         waiting.initialize(to: set)
         var thread = pthread_t()
-        pthread_create(&thread, nil, { argument in
+        let started = pthread_create(&thread, nil, { argument in
             guard let set = argument?.assumingMemoryBound(to: sigset_t.self) else { return nil }
             var received: Int32 = 0
             while sigwait(set, &received) != 0 {}
             TemporaryFiles.end(by: received)
         }, waiting)
+        guard started == 0 else {
+            // No thread to wait for them: the signals end the process as by default (its temporary
+            // files stay), rather than being blocked for good.
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
+            waiting.deallocate()
+            return
+        }
         pthread_detach(thread)
     }
 

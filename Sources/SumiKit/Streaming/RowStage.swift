@@ -14,11 +14,11 @@ public enum ImageAccess: Sendable {
 /// writes its image output as one. It opts in port by port with `imageAccess(for:)`; the engine
 /// connects it to its neighbours with bounded `RowStream`s, each stage on its own thread.
 ///
-/// The engine still calls the whole-image `process(_:context:)` when it does not stream the stage
-/// (streaming off, or neither an input nor the output is streamed), so both paths must give the
-/// same bytes. When a neighbour works on whole images, the engine adapts: a whole image becomes a
-/// complete stream (`RowStream.whole`), and an output stream is collected into an image
-/// (`RowStream.image()`) for a consumer that needs it whole.
+/// The row path is the stage's only pixel code: the engine always runs it, and the whole-image
+/// `process(_:context:)` comes from an extension that runs it on whole values. When a neighbour
+/// works on whole images, the engine adapts: a whole image becomes a complete stream
+/// (`RowStream.whole`), and an output stream is collected into an image (`RowStream.image()`) for a
+/// consumer that needs it whole.
 ///
 /// ```swift
 /// struct Invert: Stage, RowStage {

@@ -39,7 +39,17 @@ final class WorkerPool: @unchecked Sendable {
         alive = workers
         for process in processes {
             let box = ProcessBox(process)
-            PosixThreads.detach { [self] in self.serve(box) }
+            do {
+                try PosixThreads.detach { [self] in self.serve(box) }
+            } catch {
+                // The threads already started see the pool closed and return; no worker outlives it.
+                lock.locked {
+                    closed = true
+                    lock.broadcast()
+                }
+                for process in processes { process.terminate() }
+                throw SumiError(.run, "could not start a thread for a worker: \(error.reason)")
+            }
         }
     }
 

@@ -3,15 +3,18 @@ import Glibc
 #endif
 import SumiKit
 
-/// A run in which images pass between stages as bounded row streams (`StreamPlan`): every stage
-/// runs on its own POSIX thread and blocks until its inputs are there — a whole value, a shape, or
-/// the rows of a stream — so the decode, blend and encode of different bands overlap on the cores.
+/// One run of a pipeline, the only scheduler: every stage runs on its own POSIX thread and blocks
+/// until its inputs are there — a whole value, a shape, or the rows of a stream (`StreamPlan`) — so
+/// independent branches run at once, and the decode, blend and encode of different bands overlap
+/// on the cores. A `RowStage` always runs its row path: a whole input reaches it as a complete
+/// stream, and an output that is not streamed is collected into an image for its consumers.
+/// Whole values are dropped when their last consumer took them.
 ///
 /// The first failure fails every stream and every wait, so the other stages stop at their next
 /// band and free their rings; the run reports the failing stage's own error, not the "stopped"
 /// errors it caused elsewhere. An output written by a streamed encoder is renamed into place only
 /// after its input stream ended, which needs every producer upstream to have ended without error.
-final class StreamedRun: @unchecked Sendable {
+final class PipelineRun: @unchecked Sendable {
     let pipeline: Pipeline
     let plan: StreamPlan
     let file: String
@@ -26,6 +29,9 @@ final class StreamedRun: @unchecked Sendable {
     private var errors: [(node: Int, error: any Error)] = []
     private var outputs: [Int: FileOutput] = [:]
     private var timings: [Int: Double] = [:]
+
+    /// At most this many stage threads start (tests: a thread that cannot be made); nil: no limit.
+    var threadLimit: Int?
 
     init(pipeline: Pipeline, plan: StreamPlan, contexts: [StageContext], file: String) {
         self.pipeline = pipeline
@@ -47,7 +53,13 @@ final class StreamedRun: @unchecked Sendable {
 
     func run() throws(SumiError) -> Runner.Result {
         let nodes = pipeline.nodes
-        PosixThreads.run(pipeline.order.map { index in { self.execute(index) } })
+        do {
+            try PosixThreads.run(pipeline.order.map { index in { self.execute(index) } }, stop: stopAll, limit: threadLimit)
+        } catch {
+            // The stages already started were stopped (every stream failed) and have returned.
+            throw SumiError(.run, file: file, stage: nodes[pipeline.order[error.index]].entry.place,
+                            "could not start a thread for the stage: \(error.reason)")
+        }
         let state = locked { (errors, outputs, timings) }
         if let (node, error) = state.0.first(where: { !($0.error is RowStream.ProducerFailed) }) ?? state.0.first {
             throw Runner.placed(error, file: file, entry: nodes[node].entry)
@@ -64,7 +76,7 @@ final class StreamedRun: @unchecked Sendable {
             let inputs = try gather(node)
             let stopwatch = Stopwatch()
             var value: Value?
-            if plan.rowMode[index], let stage = node.stage as? any RowStage {
+            if let stage = node.stage as? any RowStage {
                 let output = streams[index] ?? (stage.producesRows ? RowStream(capacity: Int.max) : nil)
                 value = try stage.process(inputs, context: contexts[index], output: output)
                 // The stage's result is final only once everything it read ended without error (a
@@ -80,6 +92,7 @@ final class StreamedRun: @unchecked Sendable {
                     output.finish()
                     if streams[index] == nil { value = .image(try output.image()) }
                 }
+                guard value != nil || streams[index] != nil else { throw StageError("the stage ended without producing its value") }
             } else {
                 value = try node.stage.process(inputs, context: contexts[index])
             }
@@ -136,6 +149,16 @@ final class StreamedRun: @unchecked Sendable {
             if remainingUses[source] <= 0 { values[source] = nil }
             return value
         }
+    }
+
+    /// Stops every stage: each wait fails, so the stages already started return.
+    private func stopAll() {
+        locked {
+            failed = true
+            values = [:]
+            lock.broadcast()
+        }
+        for stream in streams.values { stream.fail(RowStream.ProducerFailed()) }
     }
 
     private func finish(_ index: Int, value: Value?, milliseconds: Double) {
