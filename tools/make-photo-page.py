@@ -50,7 +50,7 @@ def png(path, pixels):
 
 
 class Glyphs:
-    """A made-up alphabet: strokes drawn at 4x and box-filtered, so edges take many grey levels."""
+    """A made-up alphabet: strokes drawn at 6x and box-filtered, so edges take many grey levels."""
 
     def __init__(self, rng, height=42, count=72):
         self.height = height
@@ -58,7 +58,7 @@ class Glyphs:
 
     @staticmethod
     def _glyph(rng, height):
-        s = 4
+        s = 6
         width = int(rng.integers(16, 30))
         h, w = height * s, width * s
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -160,10 +160,17 @@ class Page:
         return cover.shape[0]
 
     def paragraph(self):
-        for _ in range(int(self.rng.integers(3, 9))):
+        """Lines of text: body text, secondary grey text, or text on a tinted card."""
+        kind = int(self.rng.integers(0, 3))
+        colour = [(24, 24, 32), (104, 108, 120), (40, 44, 60)][kind]
+        lines = int(self.rng.integers(3, 9))
+        if kind == 2 and self.room(lines * 60 + 48):
+            self.canvas[self.y:self.y + lines * 60 + 24, MARGIN // 2:WIDTH - MARGIN // 2] = (246, 247, 250)
+            self.y += 12
+        for _ in range(lines):
             if not self.room(60):
                 break
-            self.text_line(MARGIN, WIDTH - 2 * MARGIN)
+            self.text_line(MARGIN, WIDTH - 2 * MARGIN, colour=colour)
             self.y += 60
         self.y += 36
 
