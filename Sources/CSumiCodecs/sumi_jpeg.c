@@ -214,7 +214,7 @@ int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *d, const sumi_ring *ring) {
     jpeg_start_decompress(&d->cinfo);
     int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
     (void)w;
-    const int band = ring->rows < 16 ? ring->rows : 16;
+    const int band = ring->band < 16 ? ring->band : 16;
     JSAMPROW rows[16];
     while (d->cinfo.output_scanline < d->cinfo.output_height) {
         int y0 = (int)d->cinfo.output_scanline;
@@ -353,7 +353,7 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
     s->cinfo.dest = &s->memory.pub;
     start_compress(s, width, height, quality, optimize, flatten);
     /* One iMCU row band (16 rows at 4:2:0) at a time, released as soon as libjpeg has copied it. */
-    const int band = ring->rows < 16 ? ring->rows : 16;
+    const int band = ring->band < 16 ? ring->band : 16;
     while (s->cinfo.next_scanline < s->cinfo.image_height) {
         int y0 = (int)s->cinfo.next_scanline;
         int end = y0 + band < height ? y0 + band : height;
@@ -396,7 +396,8 @@ static void whole_image_done(void *context, int through) {
 int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    const sumi_ring ring = {(uint8_t *)rgba, stride, height > 0 ? height : 1, whole_image_wait, whole_image_done, NULL};
+    const int rows = height > 0 ? height : 1;
+    const sumi_ring ring = {(uint8_t *)rgba, stride, rows, rows, whole_image_wait, whole_image_done, NULL};
     return sumi_jpeg_encode_ring(&ring, width, height, quality, optimize, flatten, bg_r, bg_g, bg_b,
                                  out, out_size, error, error_size);
 }

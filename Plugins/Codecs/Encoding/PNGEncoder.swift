@@ -55,8 +55,9 @@ public enum PNGEncoder {
             return StageError("PNG encoding failed\(text.isEmpty ? "" : ": " + text)")
         }
         var y = 0
+        let band = min(16, stream.capacity)
         while y < height {
-            let end = min(height, y + 16)
+            let end = min(height, y + band)
             _ = try stream.waitForRows(through: end)
             for row in y..<end {
                 let pixels = UnsafeBufferPointer(start: UnsafePointer(stream.row(row)), count: rowBytes)

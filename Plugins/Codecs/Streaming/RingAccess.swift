@@ -9,18 +9,19 @@ enum RingAccess {
 
     static func withRing<T>(_ stream: RowStream, as side: Side, _ body: (UnsafePointer<sumi_ring>) throws -> T) rethrows -> T {
         let (base, stride, rows) = stream.ring
+        let band = Int32(min(rows, stream.capacity))
         let context = Unmanaged.passUnretained(stream).toOpaque()
         var ring: sumi_ring
         switch side {
         case .producer:
-            ring = sumi_ring(base: base, stride: stride, rows: Int32(rows), wait: { context, through in
+            ring = sumi_ring(base: base, stride: stride, rows: Int32(rows), band: band, wait: { context, through in
                 let stream = Unmanaged<RowStream>.fromOpaque(context!).takeUnretainedValue()
                 return (try? stream.reserve(through: Int(through))) == nil ? -1 : 0
             }, done: { context, through in
                 Unmanaged<RowStream>.fromOpaque(context!).takeUnretainedValue().publish(through: Int(through))
             }, context: context)
         case .consumer:
-            ring = sumi_ring(base: base, stride: stride, rows: Int32(rows), wait: { context, through in
+            ring = sumi_ring(base: base, stride: stride, rows: Int32(rows), band: band, wait: { context, through in
                 let stream = Unmanaged<RowStream>.fromOpaque(context!).takeUnretainedValue()
                 return (try? stream.waitForRows(through: Int(through))) == nil ? -1 : 0
             }, done: { context, through in

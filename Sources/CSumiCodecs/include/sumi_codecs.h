@@ -59,7 +59,11 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orien
 typedef struct sumi_ring {
     uint8_t *base;
     size_t stride;
+    /* The ring's size in rows: row y lives at base + (y % rows) * stride. */
     int rows;
+    /* The largest band either side may wait for past what the other side handed over (the
+     * stream's capacity, at most `rows`): a shim's bands are never taller. */
+    int band;
     int (*wait)(void *context, int through);
     void (*done)(void *context, int through);
     void *context;

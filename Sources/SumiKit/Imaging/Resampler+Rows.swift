@@ -14,7 +14,8 @@ extension Resampler {
         let horizontal = width == sw ? nil : Self.coefficients(source: sw, destination: width, filter: filter)
         let vertical = height == sh ? nil : Self.coefficients(source: sh, destination: height, filter: filter)
         let rowBytes = width * 4
-        let band = 16
+        // Bands of up to 16 rows, never more than the stream lets a consumer hold.
+        let band = min(16, input.capacity)
 
         // Source rows arrive in bands; `filtered(into:)` turns the next one into `width` pixels.
         var next = 0, available = 0
