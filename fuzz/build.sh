@@ -19,7 +19,12 @@ swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
 
 objects=()
 for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion; do
-  while IFS= read -r o; do objects+=("$o"); done < <(find "$REL/$module.build" -name '*.o' | sort)
+  # An object whose source file is gone (renamed or deleted since an earlier build in this folder)
+  # would be linked too: left out.
+  while IFS= read -r o; do
+    source=$(basename "$o" .o)
+    if [ -n "$(find Sources Plugins -name "$source" -print -quit)" ]; then objects+=("$o"); fi
+  done < <(find "$REL/$module.build" -name '*.o' | sort)
 done
 flags=(-I "$REL/Modules")
 for map in Sources/C*/module.modulemap "$REL"/CSumi*.build/module.modulemap; do
