@@ -7,17 +7,17 @@ import SumiKit
 /// The table's `user_data` holds this object (retained for the life of the process, as the ABI asks);
 /// each instance the host creates is an `ExportedInstance` passed as an opaque pointer.
 final class ExportedStage {
-    let factory: StageDefinition
+    let definition: StageDefinition
 
-    private init(factory: StageDefinition) { self.factory = factory }
+    private init(definition: StageDefinition) { self.definition = definition }
 
-    /// The `sumi_stage` table for `factory`. Its strings and `user_data` are never freed.
-    static func makeTable(for factory: StageDefinition) -> sumi_stage_v1 {
+    /// The `sumi_stage` table for `definition`. Its strings and `user_data` are never freed.
+    static func makeTable(for definition: StageDefinition) -> sumi_stage_v1 {
         var table = sumi_stage_v1()
         table.size = UInt32(MemoryLayout<sumi_stage_v1>.size)
-        let json = StageDescriptorJSON.encode(factory.descriptor).serialized()
+        let json = StageDescriptorJSON.encode(definition.descriptor).serialized()
         table.descriptor_json = UnsafePointer(strdup(json))
-        table.user_data = Unmanaged.passRetained(ExportedStage(factory: factory)).toOpaque()
+        table.user_data = Unmanaged.passRetained(ExportedStage(definition: definition)).toOpaque()
         table.create = { stage, params, given, instance, errorOut in
             guard let data = stage?.pointee.user_data, let instance else {
                 return ExportedError.report(errorOut, code: SUMI_ERROR_INTERNAL, "create called without a stage or instance slot")
@@ -59,14 +59,14 @@ final class ExportedStage {
         }
         guard let members = json.objectValue else { throw StageError("parameters from the host are not a JSON object") }
         let checked: Parameters
-        do { checked = try ParameterChecker(factory.descriptor).check(members) } catch {
+        do { checked = try ParameterChecker(definition.descriptor).check(members) } catch {
             throw StageError.invalidParameter(error.parameter, error.message)
         }
         var givenNames = Set(checked.given)
         if let given, let names = (try? JSONParser.parse(given))?.arrayValue {
             givenNames = Set(names.compactMap(\.stringValue))
         }
-        let stage = try factory.make(Parameters(checked.values, given: givenNames))
-        return ExportedInstance(stage: stage, descriptor: factory.descriptor)
+        let stage = try definition.make(Parameters(checked.values, given: givenNames))
+        return ExportedInstance(stage: stage, descriptor: definition.descriptor)
     }
 }

@@ -7,31 +7,31 @@ import SumiKit
 /// values (`HostValues`). A stage type that conforms to `BandProcessing` also gets the band
 /// callbacks (`ExportedBands`).
 final class ExportedStageV2 {
-    let factory: StageDefinition
+    let definition: StageDefinition
 
-    private init(factory: StageDefinition) { self.factory = factory }
+    private init(definition: StageDefinition) { self.definition = definition }
 
     /// The size of a `sumi_stage` table without the band callbacks: the first version 2 layout,
     /// which hosts from before the band callbacks step through.
     static let baseSize = MemoryLayout<sumi_stage>.offset(of: \sumi_stage.band_begin) ?? MemoryLayout<sumi_stage>.size
 
-    /// The `sumi_stage` table for `factory`, declaring `size` bytes (`baseSize`, or the whole table
+    /// The `sumi_stage` table for `definition`, declaring `size` bytes (`baseSize`, or the whole table
     /// when some stage of the plugin streams). `bands` fills in the band callbacks. Its strings and
     /// `user_data` are never freed.
-    static func makeTable(for factory: StageDefinition, bands: Bool, size: Int) -> sumi_stage {
+    static func makeTable(for definition: StageDefinition, bands: Bool, size: Int) -> sumi_stage {
         var table = sumi_stage()
         table.size = UInt32(size)
-        table.descriptor_json = UnsafePointer(strdup(StageDescriptorJSON.encode(factory.descriptor).serialized()))
-        table.user_data = Unmanaged.passRetained(ExportedStageV2(factory: factory)).toOpaque()
+        table.descriptor_json = UnsafePointer(strdup(StageDescriptorJSON.encode(definition.descriptor).serialized()))
+        table.user_data = Unmanaged.passRetained(ExportedStageV2(definition: definition)).toOpaque()
         table.create = { stage, params, instance, errorOut in
             guard let data = stage?.pointee.user_data, let instance, let api = HostAPI.table else {
                 return ExportedError.report(errorOut, code: SUMI_ERROR_INTERNAL, "create called without a stage, an instance slot or the host's api")
             }
             let exported = Unmanaged<ExportedStageV2>.fromOpaque(data).takeUnretainedValue()
             do {
-                let parameters = HostValues.parameters(params, descriptor: exported.factory.descriptor, api: api)
-                let stage = try exported.factory.make(parameters)
-                instance.pointee = Unmanaged.passRetained(ExportedInstanceV2(stage: stage, descriptor: exported.factory.descriptor)).toOpaque()
+                let parameters = HostValues.parameters(params, descriptor: exported.definition.descriptor, api: api)
+                let stage = try exported.definition.make(parameters)
+                instance.pointee = Unmanaged.passRetained(ExportedInstanceV2(stage: stage, descriptor: exported.definition.descriptor)).toOpaque()
                 return Int32(SUMI_OK.rawValue)
             } catch {
                 return ExportedError.report(error, into: errorOut)

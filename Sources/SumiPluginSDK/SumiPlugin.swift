@@ -37,23 +37,23 @@ public enum SumiPlugin {
                               stages: [any Stage.Type],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         export(name: name, version: version, licence: licence, description: description,
-               factories: stages.map { factory($0) }, bands: stages.map { $0 is any BandProcessing.Type },
+               definitions: stages.map { definition($0) }, bands: stages.map { $0 is any BandProcessing.Type },
                host: host, into: out)
     }
 
-    /// Exports stages given as factories (for stages whose descriptor is only known at run time, or a
+    /// Exports stages given as definitions (for stages whose descriptor is only known at run time, or a
     /// built-in family's `stages`). Such stages get whole images only: band processing is offered
     /// for `Stage` types that conform to `BandProcessing`, exported by type.
     public static func export(name: String, version: String, licence: String = "", description: String = "",
-                              factories: [StageDefinition],
+                              definitions: [StageDefinition],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
-        export(name: name, version: version, licence: licence, description: description, factories: factories,
-               bands: factories.map { _ in false }, host: host, into: out)
+        export(name: name, version: version, licence: licence, description: description, definitions: definitions,
+               bands: definitions.map { _ in false }, host: host, into: out)
     }
 
-    /// `bands[i]`: whether `factories[i]` makes `BandProcessing` instances (version 2 band callbacks).
+    /// `bands[i]`: whether `definitions[i]` makes `BandProcessing` instances (version 2 band callbacks).
     private static func export(name: String, version: String, licence: String, description: String,
-                               factories: [StageDefinition], bands: [Bool],
+                               definitions: [StageDefinition], bands: [Bool],
                                host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         guard let out else { return Int32(SUMI_ERROR_INTERNAL.rawValue) }
         // A host reports its ABI version first. Version 2 hosts get every value kind and typed
@@ -67,12 +67,12 @@ public enum SumiPlugin {
             HostAPI.table = api
             out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
                 UnsafePointer(makePluginTableV2(name: name, version: version, licence: licence, description: description,
-                                                factories: factories, bands: bands))
+                                                definitions: definitions, bands: bands))
             return Int32(SUMI_OK.rawValue)
         }
         if let host, host.load(as: UInt32.self) < abiVersion1 { return Int32(SUMI_ERROR_ABI.rawValue) }
         out.assumingMemoryBound(to: UnsafePointer<sumi_plugin_v1>?.self).pointee =
-            UnsafePointer(makePluginTable(name: name, version: version, factories: factories))
+            UnsafePointer(makePluginTable(name: name, version: version, definitions: definitions))
         return Int32(SUMI_OK.rawValue)
     }
 
@@ -84,12 +84,12 @@ public enum SumiPlugin {
     /// from before the band callbacks read too); one with a `BandProcessing` stage exports whole
     /// `sumi_stage` tables, the band callbacks left NULL on the stages that do not stream.
     private static func makePluginTableV2(name: String, version: String, licence: String, description: String,
-                                          factories: [StageDefinition], bands: [Bool]) -> UnsafeMutablePointer<sumi_plugin> {
+                                          definitions: [StageDefinition], bands: [Bool]) -> UnsafeMutablePointer<sumi_plugin> {
         let entrySize = bands.contains(true) ? MemoryLayout<sumi_stage>.size : ExportedStageV2.baseSize
-        let stages = UnsafeMutableRawPointer.allocate(byteCount: max(1, factories.count) * entrySize,
+        let stages = UnsafeMutableRawPointer.allocate(byteCount: max(1, definitions.count) * entrySize,
                                                       alignment: MemoryLayout<sumi_stage>.alignment)
-        for (index, factory) in factories.enumerated() {
-            var table = ExportedStageV2.makeTable(for: factory, bands: bands[index], size: entrySize)
+        for (index, definition) in definitions.enumerated() {
+            var table = ExportedStageV2.makeTable(for: definition, bands: bands[index], size: entrySize)
             withUnsafeBytes(of: &table) { bytes in
                 (stages + index * entrySize).copyMemory(from: bytes.baseAddress!, byteCount: entrySize)
             }
@@ -102,21 +102,21 @@ public enum SumiPlugin {
         table.version = UnsafePointer(strdup(version))
         table.licence = UnsafePointer(strdup(licence))
         table.description = UnsafePointer(strdup(description))
-        table.stage_count = UInt32(factories.count)
+        table.stage_count = UInt32(definitions.count)
         table.stages = UnsafePointer(stages.assumingMemoryBound(to: sumi_stage.self))
         plugin.initialize(to: table)
         return plugin
     }
 
-    private static func factory<S: Stage>(_ type: S.Type) -> StageDefinition { StageDefinition(type) }
+    private static func definition<S: Stage>(_ type: S.Type) -> StageDefinition { StageDefinition(type) }
 
     /// Builds the `sumi_plugin` table. The ABI requires it to live as long as the process (the host
     /// never unloads a plugin), so it is allocated once and never freed.
     private static func makePluginTable(name: String, version: String,
-                                        factories: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin_v1> {
-        let stages = UnsafeMutablePointer<sumi_stage_v1>.allocate(capacity: max(1, factories.count))
-        for (index, factory) in factories.enumerated() {
-            (stages + index).initialize(to: ExportedStage.makeTable(for: factory))
+                                        definitions: [StageDefinition]) -> UnsafeMutablePointer<sumi_plugin_v1> {
+        let stages = UnsafeMutablePointer<sumi_stage_v1>.allocate(capacity: max(1, definitions.count))
+        for (index, definition) in definitions.enumerated() {
+            (stages + index).initialize(to: ExportedStage.makeTable(for: definition))
         }
         let plugin = UnsafeMutablePointer<sumi_plugin_v1>.allocate(capacity: 1)
         var table = sumi_plugin_v1()
@@ -124,7 +124,7 @@ public enum SumiPlugin {
         table.size = UInt32(MemoryLayout<sumi_plugin_v1>.size)
         table.name = UnsafePointer(strdup(name))
         table.version = UnsafePointer(strdup(version))
-        table.stage_count = UInt32(factories.count)
+        table.stage_count = UInt32(definitions.count)
         table.stages = UnsafePointer(stages)
         plugin.initialize(to: table)
         return plugin

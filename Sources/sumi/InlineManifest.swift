@@ -60,8 +60,8 @@ extension InlinePipeline {
         }
         var froms: [JSONValue?] = []
         for (index, element) in stages.enumerated() {
-            guard let factory = registry.factory(named: element.stage ?? "") else { froms.append(nil); continue }
-            let ports = factory.descriptor.inputs
+            guard let definition = registry.definition(named: element.stage ?? "") else { froms.append(nil); continue }
+            let ports = definition.descriptor.inputs
             let links = incoming[index]
             if ports.isEmpty {
                 if let link = links.first { throw fail(link.column, "\(element.stage ?? "") takes no input; it starts a chain") }
@@ -108,8 +108,8 @@ extension InlinePipeline {
         var usesInput = false, usesOutput = false
         var stageJSON: [JSONValue] = []
         for (index, element) in stages.enumerated() {
-            guard let factory = registry.factory(named: element.stage ?? "") else { continue }
-            let descriptor = factory.descriptor
+            guard let definition = registry.definition(named: element.stage ?? "") else { continue }
+            let descriptor = definition.descriptor
             var with: [(String, JSONValue)] = []
             for property in element.properties {
                 guard let spec = descriptor.parameter(named: property.key) else {

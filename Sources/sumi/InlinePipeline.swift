@@ -128,7 +128,7 @@ enum InlinePipeline {
                 }
                 element.reference = (id, port.isEmpty ? nil : port)
             } else {
-                guard registry.factory(named: token.text) != nil else {
+                guard registry.definition(named: token.text) != nil else {
                     let names = registry.all.map(\.descriptor.name)
                     throw fail(token.column, "unknown stage \"\(token.text)\"\(NameSuggestion.hint(token.text, in: names)); known stages: \(names.joined(separator: ", "))")
                 }

@@ -27,10 +27,10 @@ struct ListingCommand {
                 let broken = registry.brokenLibraries.map { JSONValue.object([("broken", .string($0.path)), ("reason", .string($0.reason))]) }
                 Terminal.standardOutput(JSONValue.array(stages + formats + broken).serialized() + "\n")
             } else {
-                let factories = registry.all
-                let width = factories.map(\.descriptor.name.count).max() ?? 0
+                let definitions = registry.all
+                let width = definitions.map(\.descriptor.name.count).max() ?? 0
                 var text = ""
-                for f in factories {
+                for f in definitions {
                     let pad = String(repeating: " ", count: width - f.descriptor.name.count)
                     var origin = ""
                     if f.origin != "builtin" {
@@ -51,7 +51,7 @@ struct ListingCommand {
             return 0
         }
         let name = arguments.target ?? ""
-        guard let factory = registry.factory(named: name) else {
+        guard let definition = registry.definition(named: name) else {
             if let format = ImageFormatRegistry.shared.formats.first(where: { $0.name == name }) {
                 throw SumiError.usage("\"\(name)\" is an image format of the plugin \(format.origin), not a stage: \(Self.describe(format)); "
                     + "the built-in decode reads it, encode writes it (format=\(name)); sumi formats lists every format")
@@ -60,9 +60,9 @@ struct ListingCommand {
             throw SumiError.usage("unknown stage \"\(name)\"\(NameSuggestion.hint(name, in: names)) (known stages: \(names.joined(separator: ", ")))")
         }
         if arguments.json {
-            Terminal.standardOutput(factory.json.serialized() + "\n")
+            Terminal.standardOutput(definition.json.serialized() + "\n")
         } else {
-            Terminal.standardOutput(Self.describe(factory))
+            Terminal.standardOutput(Self.describe(definition))
         }
         return 0
     }
@@ -75,11 +75,11 @@ struct ListingCommand {
     }
 
     /// The human-readable description `sumi inspect` prints.
-    static func describe(_ factory: StageDefinition) -> String {
-        let d = factory.descriptor
+    static func describe(_ definition: StageDefinition) -> String {
+        let d = definition.descriptor
         var text = "\(d.name) — \(d.summary)\n"
-        text += "  origin:  \(factory.origin)\n"
-        if let library = PluginLoader.library(at: factory.origin) {
+        text += "  origin:  \(definition.origin)\n"
+        if let library = PluginLoader.library(at: definition.origin) {
             let facts = [library.licence.isEmpty ? nil : "licence \(library.licence)", "plugin ABI \(library.abiVersion)",
                          library.bandStages.contains(d.name) ? "band callbacks: streams" : nil].compactMap { $0 }
             text += "  plugin:  \(library.name) \(library.version) (\(facts.joined(separator: ", ")))"

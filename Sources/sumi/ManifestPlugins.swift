@@ -14,7 +14,7 @@ enum ManifestPlugins {
         guard !manifest.plugins.isEmpty else { return }
         if command == .validate {
             // Stages the plugins would bring are unknown here: say why, rather than only "unknown".
-            for stage in manifest.stages where registry.factory(named: stage.stage) == nil {
+            for stage in manifest.stages where registry.definition(named: stage.stage) == nil {
                 throw SumiError(.usage, file: file, stage: stage.place,
                                 "unknown stage \"\(MessageText.cut(stage.stage))\": validate never loads a manifest's plugins (that would run their code); give the plugin's folder with --plugin-path to check its stages")
             }

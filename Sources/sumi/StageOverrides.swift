@@ -31,11 +31,11 @@ struct StageOverrides {
             throw SumiError(.usage, file: file, "--set \(name): no stage has the id \"\(id)\"\(NameSuggestion.hint(id, in: candidates)) (ids: \(ids.isEmpty ? "none" : ids.joined(separator: ", ")))")
         }
         let entry = manifest.stages[index]
-        guard let factory = registry.factory(named: entry.stage) else {
+        guard let definition = registry.definition(named: entry.stage) else {
             throw SumiError(.usage, file: file, stage: entry.place, "unknown stage \"\(entry.stage)\"\(NameSuggestion.hint(entry.stage, in: registry.all.map(\.descriptor.name)))")
         }
-        let known = factory.descriptor.parameters.map(\.name)
-        guard let spec = factory.descriptor.parameter(named: param) else {
+        let known = definition.descriptor.parameters.map(\.name)
+        guard let spec = definition.descriptor.parameter(named: param) else {
             throw SumiError(.usage, file: file, stage: entry.place, parameter: param,
                             "--set: the stage has no such parameter\(NameSuggestion.hint(param, in: known)) (parameters: \(known.isEmpty ? "none" : known.joined(separator: ", ")))")
         }

@@ -79,7 +79,7 @@ import SumiCompose
         let registry = StageRegistry()
         try registry.register(ComposeStages.stages)
         #expect(registry.all.map(\.descriptor.name) == ["blend", "place"])
-        #expect(registry.factory(named: "place")?.descriptor.output == .layer)
-        #expect(registry.factory(named: "blend")?.descriptor.inputs.map(\.typeName) == ["image", "layer|images"])
+        #expect(registry.definition(named: "place")?.descriptor.output == .layer)
+        #expect(registry.definition(named: "blend")?.descriptor.inputs.map(\.typeName) == ["image", "layer|images"])
     }
 }

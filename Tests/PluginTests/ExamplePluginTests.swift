@@ -27,11 +27,11 @@ import Testing
 
     @Test func pixelateDescriptorComesFromTheLibrary() throws {
         let fixtures = try PluginFixtures.get()
-        let factory = try #require(try load(fixtures.pixelate).factory(named: "pixelate"))
-        #expect(factory.origin == canonical(fixtures.pixelate))
-        #expect(factory.descriptor.inputs == [PortSpec(name: "in", accepts: .image)])
-        #expect(factory.descriptor.output == .image)
-        let block = try #require(factory.descriptor.parameter(named: "block"))
+        let definition = try #require(try load(fixtures.pixelate).definition(named: "pixelate"))
+        #expect(definition.origin == canonical(fixtures.pixelate))
+        #expect(definition.descriptor.inputs == [PortSpec(name: "in", accepts: .image)])
+        #expect(definition.descriptor.output == .image)
+        let block = try #require(definition.descriptor.parameter(named: "block"))
         #expect(block.type == .integer)
         #expect(block.defaultValue == .integer(8))
         #expect(block.min == 1 && block.max == nil && !block.required)
@@ -41,10 +41,10 @@ import Testing
     @Test(arguments: [1, 4, 8])
     func pixelateMakesUniformBlocksOfTheMean(block: Int) throws {
         let fixtures = try PluginFixtures.get()
-        let factory = try #require(try load(fixtures.pixelate).factory(named: "pixelate"))
+        let definition = try #require(try load(fixtures.pixelate).definition(named: "pixelate"))
         let input = Self.pattern(width: 21, height: 13)
         let params: [String: ParamValue] = block == 8 ? [:] : ["block": .integer(block)]
-        let out = try StageHarness(factory: factory).runImage(params, inputs: ["in": .image(input)])
+        let out = try StageHarness(definition: definition).runImage(params, inputs: ["in": .image(input)])
         #expect(out.width == 21 && out.height == 13)
         if block == 1 { #expect(out.pixels == input.pixels); return }
         #expect(out.pixels != input.pixels)
@@ -68,10 +68,10 @@ import Testing
 
     @Test func sepiaDescriptorComesFromTheSwiftPlugin() throws {
         let fixtures = try PluginFixtures.get()
-        let factory = try #require(try load(fixtures.sepia).factory(named: "sepia"))
-        #expect(factory.origin == canonical(fixtures.sepia))
-        #expect(factory.descriptor.summary == "Tones an image sepia")
-        let amount = try #require(factory.descriptor.parameter(named: "amount"))
+        let definition = try #require(try load(fixtures.sepia).definition(named: "sepia"))
+        #expect(definition.origin == canonical(fixtures.sepia))
+        #expect(definition.descriptor.summary == "Tones an image sepia")
+        let amount = try #require(definition.descriptor.parameter(named: "amount"))
         #expect(amount.type == .number && amount.defaultValue == .number(1))
         #expect(amount.min == 0 && amount.max == 1)
     }
@@ -79,7 +79,7 @@ import Testing
     @Test(arguments: [1.0, 0.5])
     func sepiaTonesPixelsByTheSepiaMatrix(amount: Double) throws {
         let fixtures = try PluginFixtures.get()
-        let factory = try #require(try load(fixtures.sepia).factory(named: "sepia"))
+        let definition = try #require(try load(fixtures.sepia).definition(named: "sepia"))
         // Dark colours, so the tone never clips at 255.
         let input = Image(width: 3, height: 2) { pixels in
             let colours: [[UInt8]] = [[120, 20, 10], [10, 100, 30], [0, 0, 200], [60, 60, 60], [90, 40, 70], [0, 0, 0]]
@@ -88,7 +88,7 @@ import Testing
             }
         }
         let params: [String: ParamValue] = amount == 1 ? [:] : ["amount": .number(amount)]
-        let out = try StageHarness(factory: factory).runImage(params, inputs: ["in": .image(input)])
+        let out = try StageHarness(definition: definition).runImage(params, inputs: ["in": .image(input)])
         #expect(out.width == 3 && out.height == 2)
         #expect(out.pixels != input.pixels)
         for y in 0..<2 { for x in 0..<3 {
@@ -106,9 +106,9 @@ import Testing
 
     @Test func sepiaKeepsTranslucentPixelsPremultiplied() throws {
         let fixtures = try PluginFixtures.get()
-        let factory = try #require(try load(fixtures.sepia).factory(named: "sepia"))
+        let definition = try #require(try load(fixtures.sepia).definition(named: "sepia"))
         let input = Image(width: 1, height: 1, pixels: [100, 100, 100, 100])
-        let q = try StageHarness(factory: factory).runImage([:], inputs: ["in": .image(input)]).pixel(x: 0, y: 0)
+        let q = try StageHarness(definition: definition).runImage([:], inputs: ["in": .image(input)]).pixel(x: 0, y: 0)
         #expect(q.a == 100 && q.r <= 100 && q.g <= 100 && q.b <= 100)
         #expect(q.r > q.b)
     }
@@ -117,12 +117,12 @@ import Testing
         let fixtures = try PluginFixtures.get()
         let registry = try load(fixtures.sepia)
         try PluginLoader.loadLibrary(at: fixtures.pixelate, into: registry)
-        let sepia = StageHarness(factory: try #require(registry.factory(named: "sepia")))
+        let sepia = StageHarness(definition: try #require(registry.definition(named: "sepia")))
         let amountError = try #require(throws: StageError.self) { try sepia.make(["amount": .number(2)]) }
         #expect(amountError.parameter == "amount")
         #expect(amountError.isUsageError)
         #expect(amountError.message == "expected a number from 0 to 1, got 2")
-        let pixelate = StageHarness(factory: try #require(registry.factory(named: "pixelate")))
+        let pixelate = StageHarness(definition: try #require(registry.definition(named: "pixelate")))
         let blockError = try #require(throws: StageError.self) { try pixelate.make(["block": .integer(0)]) }
         #expect(blockError.parameter == "block")
         #expect(blockError.message == "expected an integer >= 1, got 0")
@@ -133,8 +133,8 @@ import Testing
         let registry = try load(fixtures.pixelate)
         try PluginLoader.loadLibrary(at: fixtures.sepia, into: registry)
         let input = Self.pattern(width: 64, height: 48)
-        let pixelate = StageHarness(factory: try #require(registry.factory(named: "pixelate")))
-        let sepia = StageHarness(factory: try #require(registry.factory(named: "sepia")))
+        let pixelate = StageHarness(definition: try #require(registry.definition(named: "pixelate")))
+        let sepia = StageHarness(definition: try #require(registry.definition(named: "sepia")))
         let expected = try [pixelate.runImage(inputs: ["in": .image(input)]).pixels,
                             sepia.runImage(inputs: ["in": .image(input)]).pixels]
         let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in

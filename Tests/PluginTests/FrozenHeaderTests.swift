@@ -17,7 +17,7 @@ import Testing
         // Two 2x1 blocks: (0, 100) and (200, 50) average to 50 and 125.
         var pixels: [UInt8] = []
         for value in [0, 100, 200, 50] as [UInt8] { pixels += [value, value, value, 255] }
-        let out = try StageHarness(factory: try #require(registry.definition(named: "pixelate")))
+        let out = try StageHarness(definition: try #require(registry.definition(named: "pixelate")))
             .runImage(["block": .integer(2)], inputs: ["in": .image(Image(width: 4, height: 1, pixels: pixels))])
         #expect(out.pixel(x: 0, y: 0).r == 50 && out.pixel(x: 1, y: 0).r == 50)
         #expect(out.pixel(x: 2, y: 0).r == 125 && out.pixel(x: 3, y: 0).r == 125)
@@ -32,7 +32,7 @@ import Testing
         let info = try #require(PluginLoader.library(at: canonical(path)))
         #expect(info.abiVersion == 2 && info.stages == ["v2-probe", "v2-disc", "v2-misbehave"])
         let base = Image(width: 4, height: 3, pixels: [UInt8](repeating: 7, count: 48))
-        let out = try StageHarness(factory: try #require(registry.definition(named: "v2-probe"))).runImage(
+        let out = try StageHarness(definition: try #require(registry.definition(named: "v2-probe"))).runImage(
             ["i": .integer(42), "li": .list([.integer(5)])],
             inputs: ["base": .image(base), "over": .image(Image(width: 7, height: 5, pixels: [UInt8](repeating: 0, count: 140))),
                      "list": .images([Image(width: 1, height: 1, pixels: [0, 0, 0, 255])])])

@@ -11,7 +11,7 @@ import Testing
         let fixtures = try PluginFixtures.get()
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: try fixtures.additionsPlugin("libabi-additions.so"), into: registry)
-        return StageHarness(factory: try #require(registry.definition(named: name)))
+        return StageHarness(definition: try #require(registry.definition(named: name)))
     }
 
     static let input = Image(width: 2, height: 2, pixels: [UInt8](repeating: 200, count: 16))

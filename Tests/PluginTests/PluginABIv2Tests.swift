@@ -14,7 +14,7 @@ import Testing
     }
 
     static func harness(_ registry: StageRegistry, _ name: String) throws -> StageHarness {
-        StageHarness(factory: try #require(registry.definition(named: name)))
+        StageHarness(definition: try #require(registry.definition(named: name)))
     }
 
     static func solid(_ width: Int, _ height: Int, _ rgba: [UInt8]) -> Image {

@@ -11,11 +11,11 @@ import Testing
         let registry = StageRegistry()
         try PluginLoader.loadFolder(dir, into: registry)
         #expect(registry.all.map(\.descriptor.name) == ["pixelate", "sepia"])
-        #expect(registry.factory(named: "pixelate")?.origin == canonical(dir + "/libpixelate.so"))
-        #expect(registry.factory(named: "sepia")?.origin == canonical(dir + "/libsepia.so"))
+        #expect(registry.definition(named: "pixelate")?.origin == canonical(dir + "/libpixelate.so"))
+        #expect(registry.definition(named: "sepia")?.origin == canonical(dir + "/libsepia.so"))
         // The copy in the folder is its own library, and works like the original.
         let input = ExamplePluginTests.pattern(width: 16, height: 16)
-        let out = try StageHarness(factory: try #require(registry.factory(named: "sepia")))
+        let out = try StageHarness(definition: try #require(registry.definition(named: "sepia")))
             .runImage(inputs: ["in": .image(input)])
         #expect(out.width == 16 && out.pixels != input.pixels)
     }
@@ -120,7 +120,7 @@ import Testing
         let error = try #require(throws: SumiError.self) { try PluginLoader.loadLibrary(at: impostor, into: registry) }
         #expect(error.kind == .usage)
         #expect(error.message.contains(canonical(impostor)) && error.message.contains(canonical(fixtures.pixelate)))
-        #expect(registry.factory(named: "pixelate")?.origin == canonical(fixtures.pixelate))
+        #expect(registry.definition(named: "pixelate")?.origin == canonical(fixtures.pixelate))
     }
 
     @Test func nameClashWithABuiltInIsRefused() throws {
@@ -139,7 +139,7 @@ import Testing
         let path = try fixtures.testPlugin("liboverlap.so", defines: ["TEST_DETECT_OVERLAP", "TEST_STAGE=\"overlap\""])
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: path, into: registry)
-        let stage = try StageHarness(factory: try #require(registry.factory(named: "overlap"))).make()
+        let stage = try StageHarness(definition: try #require(registry.definition(named: "overlap"))).make()
         let input = Image(width: 3, height: 3, fill: .white)
         let failures = await withTaskGroup(of: Int.self) { group in
             for _ in 0..<6 {
@@ -157,7 +157,7 @@ import Testing
         let path = try fixtures.testPlugin("libfailing.so", defines: ["TEST_FAIL", "TEST_STAGE=\"failing\""])
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: path, into: registry)
-        let harness = StageHarness(factory: try #require(registry.factory(named: "failing")))
+        let harness = StageHarness(definition: try #require(registry.definition(named: "failing")))
         let input = Image(width: 5, height: 3, fill: .white)
         let error = try #require(throws: StageError.self) { try harness.run(inputs: ["in": .image(input)]) }
         #expect(!error.isUsageError)
@@ -169,7 +169,7 @@ import Testing
         let path = try fixtures.testPlugin("libsilent.so", defines: ["TEST_NO_OUTPUT", "TEST_STAGE=\"silent\""])
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: path, into: registry)
-        let harness = StageHarness(factory: try #require(registry.factory(named: "silent")))
+        let harness = StageHarness(definition: try #require(registry.definition(named: "silent")))
         let error = try #require(throws: StageError.self) {
             try harness.run(inputs: ["in": .image(Image(width: 2, height: 2, fill: .white))])
         }
@@ -181,7 +181,7 @@ import Testing
         let path = try fixtures.testPlugin("libprobe.so")
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: path, into: registry)
-        let harness = StageHarness(factory: try #require(registry.factory(named: "probe")))
+        let harness = StageHarness(definition: try #require(registry.definition(named: "probe")))
         let refused = try #require(throws: StageError.self) { try harness.make(["refuse": .bool(true)]) }
         #expect(refused.isUsageError && refused.parameter == "refuse" && refused.message == "refused by the plugin")
         let input = Image(width: 2, height: 1, pixels: [10, 20, 30, 255, 40, 50, 60, 128])

@@ -24,7 +24,7 @@ import SumiKit
     func sepiaBands(pattern: RingPattern) throws {
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: try PluginFixtures.get().sepia, into: registry)
-        let harness = StageHarness(factory: try #require(registry.factory(named: "sepia")))
+        let harness = StageHarness(definition: try #require(registry.definition(named: "sepia")))
         let image = TestImage.noise(97, 61, seed: 21)
         for amount in [1.0, 0.3] {
             let whole = try harness.runImage(["amount": .number(amount)], inputs: ["in": .image(image)])

@@ -182,9 +182,9 @@ import Testing
         let fixtures = try PluginFixtures.get()
         let registry = StageRegistry()
         try PluginLoader.loadLibrary(at: fixtures.sepia, into: registry)
-        let factory = try #require(registry.factory(named: "sepia"))
-        #expect(PluginLoader.library(at: factory.origin)?.bandStages == ["sepia"])
-        let harness = StageHarness(factory: factory)
+        let definition = try #require(registry.definition(named: "sepia"))
+        #expect(PluginLoader.library(at: definition.origin)?.bandStages == ["sepia"])
+        let harness = StageHarness(definition: definition)
         let image = Image(width: 97, height: 61) { pixels in
             for i in stride(from: 0, to: pixels.count, by: 4) {
                 let alpha = UInt8(truncatingIfNeeded: 40 + i / 4 % 216)

@@ -43,10 +43,10 @@ public struct PipelineBuilder {
         }
 
         // Stages and parameters.
-        var factories: [StageDefinition] = []
+        var definitions: [StageDefinition] = []
         var checked: [Parameters] = []
         for entry in manifest.stages {
-            guard let factory = registry.factory(named: entry.stage) else {
+            guard let definition = registry.definition(named: entry.stage) else {
                 let names = registry.all.map(\.descriptor.name)
                 let hint = NameSuggestion.hint(entry.stage, in: names)
                 let broken = registry.brokenLibraries.map { "\($0.path) (\($0.reason))" }
@@ -64,18 +64,18 @@ public struct PipelineBuilder {
                     }
                 }
             }
-            do { checked.append(try ParameterChecker(factory.descriptor).check(substituted)) } catch {
+            do { checked.append(try ParameterChecker(definition.descriptor).check(substituted)) } catch {
                 throw fail(entry, error.message, parameter: error.parameter)
             }
-            factories.append(factory)
+            definitions.append(definition)
         }
 
         // Wiring and port kinds: what each stage produces follows from its parameters.
-        let produced = manifest.stages.map { factories[$0.index].descriptor.outputKind(for: checked[$0.index]) }
+        let produced = manifest.stages.map { definitions[$0.index].descriptor.outputKind(for: checked[$0.index]) }
         var wiring: [[(port: String, sources: [Int])]] = []
         for entry in manifest.stages {
-            let descriptor = factories[entry.index].descriptor
-            wiring.append(try wire(entry, descriptor, idIndex: idIndex, factories: factories, produced: produced, fail: fail))
+            let descriptor = definitions[entry.index].descriptor
+            wiring.append(try wire(entry, descriptor, idIndex: idIndex, definitions: definitions, produced: produced, fail: fail))
         }
 
         // Cycles (Kahn's algorithm).
@@ -87,21 +87,21 @@ public struct PipelineBuilder {
         var nodes: [Pipeline.Node] = []
         for entry in manifest.stages {
             let stage: any StageInstance
-            do { stage = try factories[entry.index].make(checked[entry.index]) } catch let error as StageError {
+            do { stage = try definitions[entry.index].make(checked[entry.index]) } catch let error as StageError {
                 throw fail(entry, error.message, parameter: error.parameter)
             } catch let error as SumiError {
                 throw error
             } catch {
                 throw fail(entry, "\(error)")
             }
-            nodes.append(Pipeline.Node(index: entry.index, entry: entry, descriptor: factories[entry.index].descriptor,
+            nodes.append(Pipeline.Node(index: entry.index, entry: entry, descriptor: definitions[entry.index].descriptor,
                                        stage: stage, inputs: wiring[entry.index]))
         }
         return Pipeline(manifest: manifest, values: values, nodes: nodes, order: order)
     }
 
     func wire(_ entry: ManifestStage, _ descriptor: StageDescriptor, idIndex: [String: Int],
-              factories: [StageDefinition], produced kinds: [ValueKind], fail: (ManifestStage, String, String?) -> SumiError) throws(SumiError) -> [(port: String, sources: [Int])] {
+              definitions: [StageDefinition], produced kinds: [ValueKind], fail: (ManifestStage, String, String?) -> SumiError) throws(SumiError) -> [(port: String, sources: [Int])] {
         let ports = descriptor.inputs
         if ports.isEmpty {
             // The implicit chain is ignored; an explicit "from" is a mistake (a typo must not pass).
@@ -160,23 +160,23 @@ public struct PipelineBuilder {
                     throw fail(entry, "port \"\(portName)\" (\(port.typeName)) takes one input, but \"from\" lists \(sources.count)", nil)
                 }
                 for s in sources where !kinds[s].canFeed(.images) {
-                    throw fail(entry, "port \"\(portName)\" needs images, but stages[\(s)]\(Self.label(s, factories, idIndex)) produces \(kinds[s].rawValue)", nil)
+                    throw fail(entry, "port \"\(portName)\" needs images, but stages[\(s)]\(Self.label(s, definitions, idIndex)) produces \(kinds[s].rawValue)", nil)
                 }
                 continue
             }
             let produced = kinds[sources[0]]
             guard port.accepts.contains(where: { produced.canFeed($0) }) else {
-                let why = produced != factories[sources[0]].descriptor.output
-                    ? " (a list, because its \"\(factories[sources[0]].descriptor.listOutputParameter ?? "")\" is a list)" : ""
-                throw fail(entry, "port \"\(portName)\" accepts \(port.typeName), but stages[\(sources[0])]\(Self.label(sources[0], factories, idIndex)) produces \(produced.rawValue)\(why)", nil)
+                let why = produced != definitions[sources[0]].descriptor.output
+                    ? " (a list, because its \"\(definitions[sources[0]].descriptor.listOutputParameter ?? "")\" is a list)" : ""
+                throw fail(entry, "port \"\(portName)\" accepts \(port.typeName), but stages[\(sources[0])]\(Self.label(sources[0], definitions, idIndex)) produces \(produced.rawValue)\(why)", nil)
             }
         }
         return result
     }
 
     /// ` "id" (name)` of a stage, for messages that name a second stage.
-    static func label(_ index: Int, _ factories: [StageDefinition], _ idIndex: [String: Int]) -> String {
-        let name = factories[index].descriptor.name
+    static func label(_ index: Int, _ definitions: [StageDefinition], _ idIndex: [String: Int]) -> String {
+        let name = definitions[index].descriptor.name
         if let id = idIndex.first(where: { $0.value == index })?.key { return " \"\(id)\" (\(name))" }
         return " (\(name))"
     }

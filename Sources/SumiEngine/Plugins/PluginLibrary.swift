@@ -15,7 +15,7 @@ struct PluginLibrary: Sendable {
     let licence: String
     let description: String
     /// The stages to register, with the library's path as origin.
-    let factories: [StageDefinition]
+    let definitions: [StageDefinition]
     /// The image formats it reads or writes (version 2).
     let formats: [PluginFormat]
     /// The stages whose table has band callbacks (they stream; version 2).
@@ -102,7 +102,7 @@ struct PluginLibrary: Sendable {
 
     private static func openV1(_ plugin: sumi_plugin_v1, path: String) throws(SumiError) -> PluginLibrary {
         let (name, place) = try identity(name: plugin.name, stageCount: plugin.stage_count, hasStages: plugin.stages != nil, path: path)
-        var factories: [StageDefinition] = []
+        var definitions: [StageDefinition] = []
         for index in 0..<Int(plugin.stage_count) {
             guard let stage = plugin.stages?.advanced(by: index) else { break }
             let declaredSize = UnsafeRawPointer(stage).load(as: UInt32.self)
@@ -122,18 +122,18 @@ struct PluginLibrary: Sendable {
                     + "plugin ABI version 1 returns an image only")
             }
             let entry = PluginStageEntryV1(table: stage, descriptor: descriptor, origin: path)
-            factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
+            definitions.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV1(entry: entry, parameters: parameters)
             })
         }
         return PluginLibrary(path: path, abiVersion: 1, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
-                             licence: "", description: "", factories: factories, formats: [])
+                             licence: "", description: "", definitions: definitions, formats: [])
     }
 
     private static func openV2(_ plugin: sumi_plugin, path: String) throws(SumiError) -> PluginLibrary {
         let (name, place) = try identity(name: plugin.name, stageCount: plugin.stage_count,
                                          hasStages: plugin.stages != nil || plugin.stage_list != nil, path: path)
-        var factories: [StageDefinition] = []
+        var definitions: [StageDefinition] = []
         var bandStages: [String] = []
         // A stage table ends after `reserved` in the first version 2 layout, before the band callbacks.
         let baseSize = MemoryLayout<sumi_stage>.offset(of: \sumi_stage.band_begin) ?? MemoryLayout<sumi_stage>.size
@@ -147,7 +147,7 @@ struct PluginLibrary: Sendable {
             let bands = try readBands(table, descriptor: descriptor, place: place)
             if bands != nil { bandStages.append(descriptor.name) }
             let entry = PluginStageEntryV2(table: stage.pointer, functions: table, descriptor: descriptor, origin: path, bands: bands)
-            factories.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
+            definitions.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV2(entry: entry, parameters: parameters)
             })
         }
@@ -162,7 +162,7 @@ struct PluginLibrary: Sendable {
         return PluginLibrary(path: path, abiVersion: 2, name: name, version: plugin.version.map { String(cString: $0) } ?? "",
                              licence: plugin.licence.map { String(cString: $0) } ?? "",
                              description: plugin.description.map { String(cString: $0) } ?? "",
-                             factories: factories, formats: formats, bandStages: bandStages)
+                             definitions: definitions, formats: formats, bandStages: bandStages)
     }
 
     private static func readDescriptor(_ json: UnsafePointer<CChar>?, index: Int, place: String) throws(SumiError) -> StageDescriptor {

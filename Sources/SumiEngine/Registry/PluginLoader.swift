@@ -47,7 +47,7 @@ public enum PluginLoader {
             return library
         }
         if !formatsToRegister.isEmpty { ImageFormatRegistry.shared.register(formatsToRegister, warn: warn) }
-        let definitions = library.factories
+        let definitions = library.definitions
         let present = definitions.filter { registry.definition(named: $0.descriptor.name)?.origin == library.path }
         if !definitions.isEmpty && present.count == definitions.count { return }
         // All or none: the registry checks every name before adding any.
@@ -79,7 +79,7 @@ public enum PluginLoader {
         libraries.withLock { $0.byPath[path].map {
             LibraryInfo(path: $0.path, abiVersion: $0.abiVersion, name: $0.name, version: $0.version,
                         licence: $0.licence, description: $0.description,
-                        stages: $0.factories.map(\.descriptor.name), formats: $0.formats.map(\.name),
+                        stages: $0.definitions.map(\.descriptor.name), formats: $0.formats.map(\.name),
                         bandStages: $0.bandStages)
         } }
     }

@@ -53,9 +53,6 @@ public final class StageRegistry: Sendable {
         storage.withLock { $0[name] }
     }
 
-    /// The former name of `definition(named:)`.
-    public func factory(named name: String) -> StageDefinition? { definition(named: name) }
-
     /// All stages, sorted by name.
     public var all: [StageDefinition] {
         storage.withLock { Array($0.values) }.sorted { $0.descriptor.name < $1.descriptor.name }

@@ -61,5 +61,3 @@ public struct StageDefinition: Sendable {
     }
 }
 
-/// The former name of `StageDefinition`.
-public typealias StageFactory = StageDefinition

@@ -22,7 +22,7 @@ extension StageHarness {
                         sizeHint: (@Sendable (Size) -> Size?)? = nil) throws -> RingRun {
         try pattern.check()
         guard let stage = try make(parameters) as? any RowStage else {
-            throw StageError("\(factory.descriptor.name) has no streamed path")
+            throw StageError("\(definition.descriptor.name) has no streamed path")
         }
         var values = inputs
         var feeders: [String: (RingFeeder, RowStream)] = [:]
@@ -34,7 +34,7 @@ extension StageHarness {
         }
         let drain = stage.producesRows ? RingDrain(bands: pattern.consumerBands) : nil
         let output = drain.map { RowStream(capacity: pattern.capacity, driver: $0) }
-        let name = factory.descriptor.name
+        let name = definition.descriptor.name
         func problem() -> StageError? {
             let found = feeders.sorted { $0.key < $1.key }.lazy.compactMap { port, fed in fed.0.problems.first.map { (port, $0) } }.first
                 ?? drain?.problems.first.map { ("the output", $0) }

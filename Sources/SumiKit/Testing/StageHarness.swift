@@ -5,7 +5,7 @@
 /// let out = try StageHarness(ScaleStage.self).run(["width": .integer(100)], inputs: ["in": .image(img)])
 /// ```
 public struct StageHarness: Sendable {
-    public let factory: StageDefinition
+    public let definition: StageDefinition
     /// Warnings the stage printed during the last runs.
     public var warnings: [String] { collected.withLock { $0 } }
     /// Details the stage gave for the run report (`StageContext.report`) during the last runs.
@@ -13,16 +13,16 @@ public struct StageHarness: Sendable {
     private let collected = SharedList<String>()
     private let reported = SharedList<JSONValue>()
 
-    public init<S: Stage>(_ type: S.Type) { self.factory = StageDefinition(type) }
-    public init(factory: StageDefinition) { self.factory = factory }
+    public init<S: Stage>(_ type: S.Type) { self.definition = StageDefinition(type) }
+    public init(definition: StageDefinition) { self.definition = definition }
 
     /// Checks `parameters` against the descriptor exactly as a manifest's would be, and creates the stage.
     public func make(_ parameters: [String: ParamValue] = [:]) throws -> any StageInstance {
         let checked: Parameters
-        do { checked = try ParameterChecker(factory.descriptor).check(parameters) } catch {
+        do { checked = try ParameterChecker(definition.descriptor).check(parameters) } catch {
             throw StageError.invalidParameter(error.parameter, error.message)
         }
-        return try factory.make(checked)
+        return try definition.make(checked)
     }
 
     /// Creates the stage and runs it once on `inputs` (port name → value).
@@ -39,7 +39,7 @@ public struct StageHarness: Sendable {
     public func runRows(_ parameters: [String: ParamValue] = [:], inputs: [String: Value] = [:],
                         sizeHint: (@Sendable (Size) -> Size?)? = nil) throws -> Value {
         guard let stage = try make(parameters) as? any RowStage else {
-            throw StageError("\(factory.descriptor.name) has no streamed path")
+            throw StageError("\(definition.descriptor.name) has no streamed path")
         }
         var values = inputs
         var streams: [String: RowStream] = [:]
@@ -52,10 +52,10 @@ public struct StageHarness: Sendable {
         let output = stage.producesRows ? RowStream(capacity: Int.max) : nil
         let value = try stage.process(StageInputs(values, streams: streams), context: context, output: output)
         guard let output else {
-            guard let value else { throw StageError("\(factory.descriptor.name) returned no value") }
+            guard let value else { throw StageError("\(definition.descriptor.name) returned no value") }
             return value
         }
-        guard output.isComplete else { throw StageError("\(factory.descriptor.name) ended without producing its image") }
+        guard output.isComplete else { throw StageError("\(definition.descriptor.name) ended without producing its image") }
         output.finish()
         return .image(try output.image())
     }
@@ -71,7 +71,7 @@ public struct StageHarness: Sendable {
         switch try run(parameters, inputs: inputs) {
         case .image(let image): return image
         case .images(let list) where list.count == 1: return try list[0].image()
-        case let other: throw StageError("expected an image from \(factory.descriptor.name), got \(other.kind.rawValue)")
+        case let other: throw StageError("expected an image from \(definition.descriptor.name), got \(other.kind.rawValue)")
         }
     }
 }

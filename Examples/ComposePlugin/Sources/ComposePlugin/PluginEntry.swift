@@ -6,5 +6,5 @@ import SumiPluginSDK
 public func sumiPluginInit(_ host: UnsafeRawPointer?, _ out: UnsafeMutableRawPointer?) -> Int32 {
     SumiPlugin.export(name: "compose", version: "parity", licence: "same as Sumi",
                       description: "The built-in place and blend stages, through the plugin ABI",
-                      factories: ComposeStages.stages, host: host, into: out)
+                      definitions: ComposeStages.stages, host: host, into: out)
 }
