@@ -22,10 +22,13 @@ public struct BlendStage: Stage, RowStage {
     static let opacity = Parameter<Double>("opacity", default: 1, min: 0, max: 1,
                                               summary: "the layer's opacity, multiplying its own alpha")
 
+    static let base = Port<Image>("base")
+    static let layer = Port<Layer>("layer", accepts: [.layer, .images])
+
     public static let descriptor = StageDescriptor(
         name: "blend",
         summary: "Draws a placed layer (or a list of images) onto an image",
-        inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: [.layer, .images])],
+        inputs: [base.spec, layer.spec],
         output: .image,
         effect: .pixels,
         parameters: [mode.spec, opacity.spec])
@@ -39,13 +42,13 @@ public struct BlendStage: Stage, RowStage {
     }
 
     /// The base is read as rows; the layers whole.
-    public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .rows : .whole }
+    public func imageAccess(for port: String) -> ImageAccess { port == Self.base.name ? .rows : .whole }
 
     /// The streamed path: the layers are rasterised once (memory bounded by their size), then each
     /// band of the base is copied to the output and the layers' rows that fall on it composited.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
-        let input = try inputs.rows("base")
+        let input = try inputs.rows(Self.base)
         let shape = try input.waitForStart()
         let list = try layers(inputs)
         let pieces = try list.enumerated().compactMap {
@@ -75,7 +78,7 @@ public struct BlendStage: Stage, RowStage {
     }
 
     private func layers(_ inputs: StageInputs) throws -> [Layer] {
-        switch inputs["layer"] {
+        switch inputs[Self.layer] {
         case .layer(let layer)?: return [layer]
         case .image(let image)?: return [Layer(image: image)]
         case .images(let images)?: return try images.images().map { Layer(image: $0) }

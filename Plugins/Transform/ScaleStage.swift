@@ -15,10 +15,12 @@ public struct ScaleStage: Stage, RowStage {
     static let enlarge = Parameter<Bool>("enlarge", default: true,
                                          summary: "false: only shrink — an image already smaller than the target is left as it is")
 
+    static let input = Port<Image>("in")
+
     public static let descriptor = StageDescriptor(
         name: "scale",
         summary: "Resize an image (lanczos3, bicubic, bilinear, nearest or box; correct on premultiplied alpha)",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .geometry,
         parameters: [width.spec, height.spec, factor.spec, fit.spec, filter.spec, enlarge.spec])
@@ -48,7 +50,7 @@ public struct ScaleStage: Stage, RowStage {
     /// as the whole path); `cover`'s crop and the oversized cases collect the image and run whole.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
-        let input = try inputs.rows("in")
+        let input = try inputs.rows(Self.input)
         let shape = try input.waitForStart()
         let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)
         let unchanged = p.resizeWidth == shape.width && p.resizeHeight == shape.height && shape.metadata.fullWidth == nil

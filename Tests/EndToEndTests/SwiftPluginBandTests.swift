@@ -152,7 +152,7 @@ import Testing
             output: .image, effect: .pixels)
         let order = BandOrder()
         init(parameters: Parameters) throws {}
-        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
         func beginBands(width: Int, height: Int) throws { order.next.withLock { $0 = 0 } }
         func processBand(_ input: ImageBand, into output: MutableImageBand) throws {
             try order.next.withLock { next in
@@ -174,7 +174,7 @@ import Testing
             name: "whole-copy", summary: "Copies", inputs: [PortSpec(name: "in", accepts: .image)],
             output: .image, effect: .pixels)
         init(parameters: Parameters) throws {}
-        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
     }
 
     @_cdecl("sumi_plugin_init")

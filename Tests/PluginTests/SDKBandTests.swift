@@ -17,7 +17,7 @@ import Testing
         init(failAt: Int?) { self.failAt = failAt }
 
         func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-            let input = try inputs.image("in")
+            let input = try inputs.image(Port("in"))
             return .image(input.pixels.withUnsafeBufferPointer { source in
                 Image(width: input.width, height: input.height) { Halve.kernel(source, into: $0) }
             })
@@ -41,7 +41,7 @@ import Testing
         static let descriptor = StageDescriptor(
             name: "keep", summary: "Keeps", inputs: [PortSpec(name: "in", accepts: .image)], output: .image)
         init(parameters: Parameters) throws {}
-        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
     }
 
     /// A version 2 host with an api table of the right size (the callbacks tested here use none of it).

@@ -22,10 +22,12 @@ public struct EncodeStage: Stage, RowStage {
     static let metadata = Parameter<MetadataMode>("metadata", default: .keep,
                                                   summary: "EXIF and XMP: keep (orientation reset, size updated, thumbnail dropped), strip, or strip-location (GPS removed)")
 
+    static let input = Port<Image>("in", accepts: [.image, .layer])
+
     public static let descriptor = StageDescriptor(
         name: "encode",
         summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file, or a plugin's format",
-        inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
+        inputs: [input.spec],
         output: .file,
         parameters: [path.spec, format.spec, quality.spec, compression.spec, background.spec, profile.spec, metadata.spec, layerScale.spec])
 
@@ -45,7 +47,14 @@ public struct EncodeStage: Stage, RowStage {
     /// A plugin's encoder, for an extension no built-in format writes (`ImageFormatRegistry`).
     let pluginFormat: PluginFormat?
 
+    /// An encoder that knows only the built-in formats.
     public init(parameters: Parameters) throws {
+        try self.init(parameters: parameters, formats: ImageFormatRegistry())
+    }
+
+    /// An encoder that also writes the plugin formats of `formats` (the registry the stage is
+    /// registered in: `CodecsStages.stages(formats:)`).
+    public init(parameters: Parameters, formats: ImageFormatRegistry) throws {
         profile = try parameters[Self.profile]
         metadataMode = try parameters[Self.metadata]
         path = try parameters[Self.path]
@@ -64,11 +73,11 @@ public struct EncodeStage: Stage, RowStage {
                 }
                 format = chosen
                 pluginFormat = nil
-            } else if let plugin = ImageFormatRegistry.shared.encoder(named: name) {
+            } else if let plugin = formats.encoder(named: name) {
                 format = nil
                 pluginFormat = plugin
             } else {
-                let plugins = ImageFormatRegistry.shared.formats.filter { $0.encode != nil }.map(\.name)
+                let plugins = formats.formats.filter { $0.encode != nil }.map(\.name)
                 throw StageError.invalidParameter("format", "unknown format \"\(MessageText.cut(name))\"; "
                     + "give one of \((FormatName.allCases.map(\.rawValue) + plugins).joined(separator: ", "))")
             }
@@ -81,7 +90,7 @@ public struct EncodeStage: Stage, RowStage {
                 return
             }
             guard let chosen = ImageFormat(fileExtension: ext), ImageFormat.writable.contains(chosen) else {
-                if let plugin = ImageFormatRegistry.shared.encoder(forExtension: ext) {
+                if let plugin = formats.encoder(forExtension: ext) {
                     pluginFormat = plugin
                     format = nil
                     return
@@ -151,8 +160,8 @@ public struct EncodeStage: Stage, RowStage {
     /// without error.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         // A layer (text) is drawn at its own size first.
-        if case .layer? = inputs["in"] { return try encodeWhole(try inputImage(inputs), context: context) }
-        let stream = try inputs.rows("in")
+        if case .layer? = inputs[Self.input] { return try encodeWhole(try inputImage(inputs), context: context) }
+        let stream = try inputs.rows(Self.input)
         let shape = try stream.waitForStart()
         let format = resolvedFormat(source: shape.metadata)
         guard pluginFormat == nil, format == .jpeg || format == .png,
@@ -201,11 +210,11 @@ public struct EncodeStage: Stage, RowStage {
     }
 
     func inputImage(_ inputs: StageInputs) throws -> Image {
-        switch inputs["in"] {
+        switch inputs[Self.input] {
         case .layer(let layer)?:
             return try layer.content.rasterize(scaleX: layerScale, scaleY: layerScale, phase: Point(x: 0, y: 0))
         default:
-            return try inputs.image("in")
+            return try inputs.image(Self.input)
         }
     }
 

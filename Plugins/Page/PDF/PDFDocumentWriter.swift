@@ -63,6 +63,8 @@ struct PDFDocumentWriter {
 
     let pages: [Page]
     var title: String?
+    /// Seconds since 1970 to record as the creation time instead of now (`RunOptions`).
+    var sourceDateEpoch: Int?
     var viewport: Viewport?
     var compressionLevel: Int32 = 6
 
@@ -112,7 +114,7 @@ struct PDFDocumentWriter {
         try out.write("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>\nendobj\n")
 
         try begin(3)
-        var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.currentDate()))"
+        var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.date(sourceDateEpoch: sourceDateEpoch)))"
         if let title, !title.isEmpty { info += " /Title \(PDFSyntax.textString(title))" }
         if let viewport {
             let r = viewport.points

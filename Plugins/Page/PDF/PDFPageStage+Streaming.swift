@@ -15,11 +15,11 @@ extension PDFPageStage: RowStage {
     /// rows as they come when the image is known opaque, and otherwise collects it whole (its
     /// alpha becomes a soft mask, and its colour is unpremultiplied).
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        if inputs["in"] != nil { return try process(inputs, context: context) }
-        let stream = try inputs.rows("in")
+        if inputs.isGiven(Self.input) { return try process(inputs, context: context) }
+        let stream = try inputs.rows(Port<Image>(Self.input))
         let (width, height, metadata) = try { let s = try stream.waitForStart(); return (s.width, s.height, s.metadata) }()
         guard compression != .jpeg || metadata.knownOpaque else {
-            return try process(StageInputs(["in": .image(try stream.image())]), context: context)
+            return try process(StageInputs([Self.input.name: .image(try stream.image())]), context: context)
         }
         guard currentPage == 0 else {
             throw StageError("page \(currentPage) does not exist: the document has 1 page (pages count from 0)", parameter: "current-page")
@@ -42,7 +42,7 @@ extension PDFPageStage: RowStage {
             let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
                                               geometry: geometry, data: .jpeg(bytes, components: 3, hasAlpha: false),
                                               iccProfile: metadata.iccProfile)
-            return try write([page], opening: opening)
+            return try write([page], opening: opening, options: context.options)
         }
         let embeddable = compression == .auto ? embeddableJPEG(width: width, height: height, metadata: metadata) : nil
         // An opaque JPEG source is embedded as it is: its pixels are not needed.
@@ -71,6 +71,6 @@ extension PDFPageStage: RowStage {
         }
         let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
                                           geometry: geometry, data: data, iccProfile: metadata.iccProfile)
-        return try write([page], opening: opening)
+        return try write([page], opening: opening, options: context.options)
     }
 }

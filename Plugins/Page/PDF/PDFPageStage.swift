@@ -21,10 +21,12 @@ public struct PDFPageStage: Stage {
     static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG quality when compression is jpeg")
     static let title = Parameter<String?>("title", summary: "the document title")
 
+    static let input = Port<ImageList>("in", accepts: [.image, .images])
+
     public static let descriptor = StageDescriptor(
         name: "pdf-page",
         summary: "Write images as PDF pages (one image per page), optionally opening on a viewport",
-        inputs: [PortSpec(name: "in", accepts: [.image, .images])],
+        inputs: [input.spec],
         output: .file,
         parameters: [path.spec, scale.spec, viewport.spec, currentPage.spec, compression.spec, quality.spec, title.spec])
 
@@ -73,7 +75,7 @@ public struct PDFPageStage: Stage {
         currentPage = try parameters[Self.currentPage]
         compression = try parameters[Self.compression]
         quality = try parameters[Self.quality]
-        qualityGiven = parameters.isGiven("quality")
+        qualityGiven = parameters.isGiven(Self.quality)
         title = try parameters[Self.title]
         viewport = try PDFPageStage.checkViewport(try parameters[Self.viewport])
     }
@@ -93,7 +95,7 @@ public struct PDFPageStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try inputs.imageList("in")
+        let images = try inputs.imageList(Self.input)
         guard !images.isEmpty else { throw StageError("no images to write: pdf-page needs at least one") }
         guard currentPage < images.count else {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
@@ -118,14 +120,16 @@ public struct PDFPageStage: Stage {
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
-        return try write(pages, opening: openingRect)
+        return try write(pages, opening: openingRect, options: context.options)
     }
 
-    /// Writes the document atomically; `opening` is the viewport in the current page's pixels.
-    func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?) throws -> Value {
+    /// Writes the document atomically; `opening` is the viewport in the current page's pixels,
+    /// `options.sourceDateEpoch` the creation time to record instead of now.
+    func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?, options: RunOptions) throws -> Value {
         let current = pages[currentPage].geometry
         var writer = PDFDocumentWriter(pages: pages)
         writer.title = title
+        writer.sourceDateEpoch = options.sourceDateEpoch
         var rect = Rect.zero
         if let pixels = opening {
             rect = current.pointsRect(viewport: pixels)

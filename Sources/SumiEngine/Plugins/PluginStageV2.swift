@@ -57,7 +57,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         var given: [Value] = []
         var handles: [OpaquePointer?] = []
         for port in descriptor.inputs {
-            let value = try Self.value(inputs[port.name], for: port)
+            let value = try Self.value(inputs[Port<Image>(spec: port)], for: port)
             given.append(value)
             handles.append(call.adoptInput(PluginValue(try Self.content(of: value), isNew: false)))
         }
@@ -114,7 +114,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard let bands = entry.bands else { return try processWhole(inputs, context: context) }
         let output = try outputStream(output)
-        let input = try inputs.rows(entry.descriptor.inputs[0].name)
+        let input = try inputs.rows(Port<Image>(spec: entry.descriptor.inputs[0]))
         let shape = try input.waitForStart()
         try lock.withLock { _ throws in try runBands(bands, input: input, shape: shape, output: output) }
         return nil

@@ -34,10 +34,10 @@ public struct PluginFormat: Sendable {
 /// own codecs do not recognise. The built-in formats always win: a plugin format whose magic bytes
 /// a built-in recognises loses its decoder, one whose extension a built-in writes loses that
 /// extension, each with a warning.
+///
+/// There is no registry of the process: the engine's stage registry owns one, and a running stage
+/// reaches it as `StageContext.formats`.
 public final class ImageFormatRegistry: Sendable {
-    /// The registry of the process (plugin libraries are loaded once per process).
-    public static let shared = ImageFormatRegistry()
-
     /// What the built-in codecs recognise: a format name for bytes, and for a file extension.
     public struct Builtins: Sendable {
         public var detect: @Sendable ([UInt8]) -> String?
