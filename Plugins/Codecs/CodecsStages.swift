@@ -17,7 +17,7 @@ public enum CodecsStages: StageFamily {
 extension CodecsStages {
     /// The magic bytes and extensions the built-in codecs own, for `ImageFormatRegistry`: a plugin
     /// format never takes them over.
-    public static let builtinFormats = ImageFormatRegistry.Builtins(
+    package static let builtinFormats = ImageFormatRegistry.Builtins(
         detect: { ImageFormat(detecting: $0)?.displayName },
         fileExtension: { ext in ImageFormat(fileExtension: ext).flatMap { ImageFormat.writable.contains($0) ? $0.displayName : nil } })
 }

@@ -39,10 +39,10 @@ public struct PluginFormat: Sendable {
 /// reaches it as `StageContext.formats`.
 public final class ImageFormatRegistry: Sendable {
     /// What the built-in codecs recognise: a format name for bytes, and for a file extension.
-    public struct Builtins: Sendable {
-        public var detect: @Sendable ([UInt8]) -> String?
-        public var fileExtension: @Sendable (String) -> String?
-        public init(detect: @escaping @Sendable ([UInt8]) -> String?, fileExtension: @escaping @Sendable (String) -> String?) {
+    package struct Builtins: Sendable {
+        package var detect: @Sendable ([UInt8]) -> String?
+        package var fileExtension: @Sendable (String) -> String?
+        package init(detect: @escaping @Sendable ([UInt8]) -> String?, fileExtension: @escaping @Sendable (String) -> String?) {
             self.detect = detect
             self.fileExtension = fileExtension
         }
@@ -57,14 +57,14 @@ public final class ImageFormatRegistry: Sendable {
     public init() {}
 
     /// Tells the registry which magic bytes and extensions the built-in codecs own.
-    public func setBuiltins(_ builtins: Builtins) {
+    package func setBuiltins(_ builtins: Builtins) {
         state.withLock { $0.builtins = builtins }
     }
 
     /// Adds plugin formats. A decoder whose magic a built-in format (or an earlier plugin) already
     /// recognises, and an extension a built-in (or an earlier plugin) writes, are dropped with a
     /// warning naming both.
-    public func register(_ formats: [PluginFormat], warn: (String) -> Void) {
+    package func register(_ formats: [PluginFormat], warn: (String) -> Void) {
         var messages: [String] = []
         state.withLock { state in
             for var format in formats {
