@@ -108,6 +108,7 @@ struct ListingCommand {
             case .undeclared?: facts.append("direction not declared: --safe checks it as a read and a write")
             case nil: break
             }
+            if p.namedFile != nil { facts.append("may name a file it reads: --safe takes it only below the inputs' folders") }
             if let limit = p.safeMax { facts.append("--safe: at most \(formatNumber(limit))\(p.type == .string ? " characters" : "")") }
             text += "    \(p.name)  [\(facts.joined(separator: ", "))]\n        \(p.summary)\n"
         }
