@@ -34,6 +34,11 @@ import Testing
                 for (token, reason) in forbidden where contains(code, token) && !allowed.contains("\(file): \(token)") {
                     found.append("Sources/SumiKit/\(file):\(number + 1): \(token) (\(reason))")
                 }
+                // A lock held in a static is state shared by the whole process (the temporary-file
+                // record was one): the program owns such state and hands it to stages.
+                if contains(code, "static"), code.contains("Mutex(") {
+                    found.append("Sources/SumiKit/\(file):\(number + 1): static Mutex (process-wide mutable state)")
+                }
             }
         }
         return found
@@ -72,12 +77,15 @@ import Testing
         func start() { signal(SIGPIPE, SIG_IGN); pthread_sigmask(SIG_BLOCK, &set, nil) }
         public static let shared = Registry()
         let epoch = getenv("SOURCE_DATE_EPOCH")
+        static let state = Mutex(State())
+        private let state = Mutex(State())
         """.write(toFile: folder + "/IO/Bad.swift", atomically: true, encoding: .utf8)
         let findings = try Self.findings(in: folder)
-        #expect(findings.count == 4)
+        #expect(findings.count == 5, "\(findings)")
         #expect(findings.contains("Sources/SumiKit/IO/Bad.swift:4: signal( (signal handling)"))
         #expect(findings.contains("Sources/SumiKit/IO/Bad.swift:4: pthread_sigmask (signal handling)"))
         #expect(findings.contains("Sources/SumiKit/IO/Bad.swift:5: static let shared (a process-wide singleton)"))
         #expect(findings.contains("Sources/SumiKit/IO/Bad.swift:6: getenv (an environment read)"))
+        #expect(findings.contains("Sources/SumiKit/IO/Bad.swift:7: static Mutex (process-wide mutable state)"))
     }
 }

@@ -131,7 +131,7 @@ public struct EncodeStage: Stage, RowStage {
             image.metadata.exif = handed.exif
             image.metadata.xmp = handed.xmp
             let bytes = try encode(image, context)
-            try FileIO.writeAtomically(bytes, to: path)
+            try FileIO.writeAtomically(bytes, to: path, recordedIn: context.temporaryFiles)
             return .file(FileOutput(path: path, format: pluginFormat.name, bytes: bytes.count,
                                     width: Double(image.width), height: Double(image.height)))
         }
@@ -143,7 +143,7 @@ public struct EncodeStage: Stage, RowStage {
         }
         let extra = OutputMetadata(for: image.metadata, width: image.width, height: image.height,
                                    profile: profile, mode: metadataMode)
-        return try write(format: format, width: image.width, height: image.height) {
+        return try write(format: format, width: image.width, height: image.height, context: context) {
             let encoded = try encode(image, as: format, metadata: extra)
             return extra.embedded(in: encoded, format: format, width: image.width, height: image.height,
                                   warn: context.warn)
@@ -171,7 +171,7 @@ public struct EncodeStage: Stage, RowStage {
         warnIgnored(for: format, context: context)
         let extra = OutputMetadata(for: shape.metadata, width: shape.width, height: shape.height,
                                    profile: profile, mode: metadataMode)
-        return try write(format: format, width: shape.width, height: shape.height) {
+        return try write(format: format, width: shape.width, height: shape.height, context: context) {
             let encoded = format == .png
                 ? try PNGEncoder.encode(rows: stream, compression: compression)
                 : try JPEGEncoder.encode(rows: stream, quality: quality, background: background)
@@ -183,14 +183,15 @@ public struct EncodeStage: Stage, RowStage {
     }
 
     /// Encodes (errors named after the output path), writes atomically, and reports the file.
-    func write(format: ImageFormat, width: Int, height: Int, encode: () throws -> [UInt8]) throws -> Value {
+    func write(format: ImageFormat, width: Int, height: Int, context: StageContext,
+               encode: () throws -> [UInt8]) throws -> Value {
         let bytes: [UInt8]
         do {
             bytes = try encode()
         } catch let error as StageError {
             throw StageError("\(path): \(error.message)")
         }
-        try FileIO.writeAtomically(bytes, to: path)
+        try FileIO.writeAtomically(bytes, to: path, recordedIn: context.temporaryFiles)
         return .file(FileOutput(path: path, format: format.rawValue, bytes: bytes.count,
                                 width: Double(width), height: Double(height)))
     }

@@ -42,7 +42,7 @@ extension PDFPageStage: RowStage {
             let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
                                               geometry: geometry, data: .jpeg(bytes, components: 3, hasAlpha: false),
                                               iccProfile: metadata.iccProfile)
-            return try write([page], opening: opening, options: context.options)
+            return try write([page], opening: opening, context: context)
         }
         let embeddable = compression == .auto ? embeddableJPEG(width: width, height: height, metadata: metadata) : nil
         // An opaque JPEG source is embedded as it is: its pixels are not needed.
@@ -71,6 +71,6 @@ extension PDFPageStage: RowStage {
         }
         let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
                                           geometry: geometry, data: data, iccProfile: metadata.iccProfile)
-        return try write([page], opening: opening, options: context.options)
+        return try write([page], opening: opening, context: context)
     }
 }

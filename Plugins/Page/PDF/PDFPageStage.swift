@@ -120,16 +120,17 @@ public struct PDFPageStage: Stage {
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
-        return try write(pages, opening: openingRect, options: context.options)
+        return try write(pages, opening: openingRect, context: context)
     }
 
-    /// Writes the document atomically; `opening` is the viewport in the current page's pixels,
-    /// `options.sourceDateEpoch` the creation time to record instead of now.
-    func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?, options: RunOptions) throws -> Value {
+    /// Writes the document atomically (its temporary file in `context.temporaryFiles`); `opening` is
+    /// the viewport in the current page's pixels, `context.options.sourceDateEpoch` the creation time
+    /// to record instead of now.
+    func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?, context: StageContext) throws -> Value {
         let current = pages[currentPage].geometry
         var writer = PDFDocumentWriter(pages: pages)
         writer.title = title
-        writer.sourceDateEpoch = options.sourceDateEpoch
+        writer.sourceDateEpoch = context.options.sourceDateEpoch
         var rect = Rect.zero
         if let pixels = opening {
             rect = current.pointsRect(viewport: pixels)
@@ -143,7 +144,7 @@ public struct PDFPageStage: Stage {
             writer.viewport = .init(page: currentPage, fitR: box, points: rect)
         }
         var written = 0
-        try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in
+        try FileIO.writeAtomically(to: path, recordedIn: context.temporaryFiles) { (fd: Int32) throws(StageError) in
             let sink = PDFByteSink(fd: fd, path: path)
             do {
                 try writer.write(to: sink)

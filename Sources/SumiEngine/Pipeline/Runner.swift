@@ -51,6 +51,7 @@ public struct Runner: Sendable {
             }, sizeHint: SizeHint.forProducer(index, of: pipeline), report: { notes.report(index, $0) },
                formats: pipeline.formats, options: options)
             context.writeConfinement = writeConfinement
+            context.temporaryFiles = SignalCleanup.temporaryFiles
             return context
         }
         let run = PipelineRun(pipeline: pipeline, plan: StreamPlan(pipeline: pipeline), contexts: contexts, file: file)

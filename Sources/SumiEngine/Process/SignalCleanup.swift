@@ -7,12 +7,16 @@ import SumiKit
 
 /// What a signal does to a run: a process ended by Ctrl-C, `kill`, a closed terminal or Ctrl-\
 /// removes the temporary files of its writes in progress and the output folders it created
-/// (SumiKit's `TemporaryFiles` record them), then ends as the signal would have.
+/// (recorded in `temporaryFiles`), then ends as the signal would have.
 ///
 /// The signals are not handled in a signal handler (which could only touch a fixed table) but by a
 /// thread that waits for them (`sigwait`) while every other thread keeps them blocked: it takes the
 /// same lock as the writers, so any number of files is tracked.
 public enum SignalCleanup {
+    /// The process's record of temporary files and created output folders: every run's stages write
+    /// through it (`Runner`), and a signal or a limit removes what it holds.
+    public static let temporaryFiles = TemporaryFiles()
+
     /// The signals that end a run and clean up.
     static let endingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
@@ -54,13 +58,13 @@ public enum SignalCleanup {
     /// Removes the temporary files and empty created folders, then exits with `status` at once
     /// (a limit that ends a run from another thread).
     public static func cleanUpAndExit(_ status: Int32) -> Never {
-        TemporaryFiles.removeAll { _exit(status) }
+        temporaryFiles.removeAll { _exit(status) }
         _exit(status)
     }
 
     /// Cleans up, then ends the process by `sig`. The lock is kept: no write starts or commits after.
     static func end(by sig: Int32) -> Never {
-        TemporaryFiles.removeAll {
+        temporaryFiles.removeAll {
             if sig == SIGQUIT {
                 var none = rlimit(rlim_cur: 0, rlim_max: 0)
                 setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)

@@ -5,13 +5,16 @@ import Musl
 #endif
 import Synchronization
 
-/// The temporary files of atomic writes in progress, and the output folders a run created: the
-/// record a process that is ended early (SumiEngine's `SignalCleanup`, a `--safe` limit) removes, so
-/// an interrupted run leaves neither a partial output, nor a stray temporary file, nor an empty folder.
+/// A record of the temporary files of atomic writes in progress, and of the output folders a run
+/// created: what a process ended early removes, so an interrupted run leaves neither a partial output,
+/// nor a stray temporary file, nor an empty folder.
 ///
-/// It only records; what ends the process, and when, is the engine's policy. A file is created and
-/// recorded under one lock, and `removeAll(then:)` takes the same lock, so none slips between the two.
-package enum TemporaryFiles {
+/// It only records; the program that runs pipelines owns the record and decides when to clean up
+/// (SumiEngine's `SignalCleanup` on a signal or a `--safe` limit) and hands it to stages as
+/// `StageContext.temporaryFiles`, which `FileIO.writeAtomically(_:to:recordedIn:)` records into. A
+/// file is created and recorded under one lock, and `removeAll(then:)` takes the same lock, so none
+/// slips between the two.
+public final class TemporaryFiles: Sendable {
     struct State {
         var files: [Int: String] = [:]
         var next = 0
@@ -19,11 +22,13 @@ package enum TemporaryFiles {
         var folders: [String] = []
     }
 
-    static let state = Mutex(State())
+    private let state = Mutex(State())
+
+    public init() {}
 
     /// Creates a unique file from `template` (ending in six Xs, as `mkstemp` wants) and records it
     /// until `forget`. Returns the descriptor, the path and the record, or the `errno`.
-    static func create(template: String) -> Result<(fd: Int32, path: String, token: Int), Errno> {
+    func create(template: String) -> Result<(fd: Int32, path: String, token: Int), Errno> {
         state.withLock { state in
             var bytes = Array(template.utf8CString)
             let fd = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
@@ -38,7 +43,7 @@ package enum TemporaryFiles {
 
     /// Renames the file recorded as `token` to `target` and stops tracking it, in one step that a
     /// signal cannot split.
-    static func commit(_ token: Int, to target: String) -> Int32 {
+    func commit(_ token: Int, to target: String) -> Int32 {
         state.withLock { state in
             guard let path = state.files[token] else { return EINVAL }
             guard rename(path, target) == 0 else { return errno }
@@ -48,19 +53,19 @@ package enum TemporaryFiles {
     }
 
     /// Removes the file recorded as `token` (a write that failed) and stops tracking it.
-    static func discard(_ token: Int) {
+    func discard(_ token: Int) {
         state.withLock { state in
             if let path = state.files.removeValue(forKey: token) { unlink(path) }
         }
     }
 
     /// Records folders created for outputs (parents first), removed on a signal if still empty.
-    package static func rememberFolders(_ folders: [String]) {
+    public func rememberFolders(_ folders: [String]) {
         state.withLock { $0.folders += folders }
     }
 
     /// Removes the remembered folders that are still empty (deepest first) and forgets them all.
-    package static func removeEmptyFolders() {
+    public func removeEmptyFolders() {
         state.withLock { state in
             for folder in state.folders.reversed() { rmdir(folder) }
             state.folders = []
@@ -69,7 +74,7 @@ package enum TemporaryFiles {
 
     /// Removes every recorded temporary file and the remembered folders still empty, then runs
     /// `end` with the lock still held (it ends the process): no write starts or commits after.
-    package static func removeAll(then end: () -> Void) {
+    public func removeAll(then end: () -> Void) {
         state.withLock { (state: inout State) -> Void in
             for path in state.files.values { unlink(path) }
             for folder in state.folders.reversed() { rmdir(folder) }

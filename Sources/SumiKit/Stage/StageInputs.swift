@@ -110,6 +110,10 @@ public struct StageContext: Sendable {
     /// The run's options (`SOURCE_DATE_EPOCH` as the program read it, ...): a stage reads them here,
     /// never from the environment.
     public var options: RunOptions
+    /// Where `FileIO.writeAtomically(_:to:recordedIn:)` records the temporary files of the stage's
+    /// writes, so the program can remove them if it is ended meanwhile (by default a record nobody
+    /// cleans up).
+    public var temporaryFiles = TemporaryFiles()
 
     public init(warn: @escaping @Sendable (String) -> Void = { _ in },
                 sizeHint: (@Sendable (Size) -> Size?)? = nil,
