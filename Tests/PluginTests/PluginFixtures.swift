@@ -73,6 +73,13 @@ struct PluginFixtures: Sendable {
         return output
     }
 
+    /// Compiles `Fixtures/band_inputs_plugin.c` against the current header, into `name`.
+    func bandInputsPlugin(_ name: String) throws -> String {
+        let output = temp + "/" + name
+        try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/band_inputs_plugin.c", output: output, root: root)
+        return output
+    }
+
     /// Compiles `Fixtures/abi_additions_plugin.c` against the current header, into `name`.
     func additionsPlugin(_ name: String, defines: [String] = []) throws -> String {
         let output = temp + "/" + name

@@ -30,8 +30,12 @@ struct PluginLibrary: Sendable {
         guard let symbol = dlsym(handle, SUMI_PLUGIN_INIT_SYMBOL) else {
             throw SumiError.usage("\(path) is not a Sumi plugin (no \(SUMI_PLUGIN_INIT_SYMBOL))")
         }
-        let entryPoint = unsafeBitCast(symbol, to: sumi_plugin_init_fn.self)
+        return try initialise(unsafeBitCast(symbol, to: sumi_plugin_init_fn.self), path: path)
+    }
 
+    /// Calls a plugin's entry point and reads the table it returns (`open` after `dlsym`; tests call
+    /// it with an entry point of their own process).
+    static func initialise(_ entryPoint: sumi_plugin_init_fn, path: String) throws(SumiError) -> PluginLibrary {
         var table: UnsafePointer<sumi_plugin>?
         var initError = PluginCallError()
         var host = sumi_host()
