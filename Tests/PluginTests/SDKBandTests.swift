@@ -105,7 +105,7 @@ import Testing
     static func runBands(_ stage: Halve, _ image: Image, heights: [Int], padding: Int)
         throws -> (status: Int32, message: String, pixels: [UInt8]) {
         let table = try #require(try tables([Halve.self]).first)
-        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: stage, descriptor: Halve.descriptor)).toOpaque()
+        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: stage, descriptor: Halve.descriptor, api: Self.host.pointee.api!)).toOpaque()
         defer { table.destroy?(instance) }
         let stride = image.width * 4 + padding
         var error = emptyError()
@@ -165,7 +165,7 @@ import Testing
         #expect(refused.status == Int32(SUMI_ERROR_PROCESS.rawValue) && refused.message == "too small to band")
 
         let table = try #require(try Self.tables([Halve.self]).first)
-        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: Halve(failAt: nil), descriptor: Halve.descriptor)).toOpaque()
+        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: Halve(failAt: nil), descriptor: Halve.descriptor, api: Self.host.pointee.api!)).toOpaque()
         defer { table.destroy?(instance) }
         var error = Self.emptyError()
         let row = [UInt8](repeating: 0, count: 16)
