@@ -23,7 +23,7 @@ public enum PNGEncoder {
         return try image.pixels.withUnsafeBufferPointer { pixels in
             try EncodedBuffer.collect(format: "PNG") { out, size, error, errorSize in
                 sumi_png_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), image.stride,
-                                level, opaque, -1, out, size, error, errorSize)
+                                level, opaque, out, size, error, errorSize)
             }
         }
     }
@@ -75,7 +75,7 @@ public enum PNGEncoder {
                 held.append(contentsOf: pixels)
                 guard manyColours && !grey && (knownOpaque || translucent) else { continue }
                 writer = message.withUnsafeMutableBufferPointer {
-                    sumi_png_rows_begin(Int32(width), Int32(height), level, knownOpaque ? 1 : 0, $0.baseAddress, $0.count)
+                    sumi_png_rows_begin(Int32(width), Int32(height), level, knownOpaque ? 3 : 4, $0.baseAddress, $0.count)
                 }
                 guard let writer else { throw failure() }
                 guard held.withUnsafeBufferPointer({ rows in
