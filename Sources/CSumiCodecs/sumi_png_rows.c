@@ -2,8 +2,8 @@
  * 8-bit PNG (grey + alpha, RGB, RGBA) written row by row with Sumi's own filtering and zlib, not
  * libpng: the zlib strategy is chosen per band of rows, which libpng (owning its z_stream) cannot.
  *
- * Filters: per row, the one of all five with the smallest sum of absolute differences (bytes read
- * as signed), libpng's heuristic. Strategy: each band of BAND_ROWS filtered rows is compressed with
+ * Filters: per row, the one of all five (Sub and Paeth only at levels 1-3) with the smallest sum
+ * of absolute differences (bytes read as signed), libpng's heuristic. Strategy: each band of BAND_ROWS filtered rows is compressed with
  * Z_FILTERED when more than a tenth of its bytes are small residuals (1-4 either way: photographic
  * content, smooth or noisy, where deflate's matches of length 4-5 cost more than the literals they
  * replace) and with the default strategy otherwise (text and UI: zeros and sharp edges, whose
@@ -100,20 +100,22 @@ static inline uint8_t paeth(int a, int b, int c) {
 
 /* Filters `row` (above it `up`) with PNG filter `type` into out[1...] and returns the sum of the
  * magnitudes, stopping as soon as it exceeds `limit` (the row is then incomplete, and unused). */
-static size_t filter_row(int type, const uint8_t *row, const uint8_t *up, size_t n, size_t bpp, uint8_t *out,
-                         size_t limit) {
-    uint8_t *o = out + 1;
+static size_t filter_row(int type, const uint8_t *restrict row, const uint8_t *restrict up, size_t n, size_t bpp,
+                         uint8_t *restrict out, size_t limit) {
+    uint8_t *restrict o = out + 1;
     size_t sum = 0, lead = bpp < n ? bpp : n;
     out[0] = (uint8_t)type;
     /* The first pixel has nothing to its left (a = c = 0); the loops are written out per filter. */
 #define FILTER_LOOPS(first, rest)                                                                         \
     for (size_t i = 0; i < lead; i++) {                                                                   \
-        o[i] = (uint8_t)(first);                                                                          \
-        sum += magnitude(o[i]);                                                                           \
+        uint8_t v = (uint8_t)(first);                                                                     \
+        o[i] = v;                                                                                         \
+        sum += magnitude(v);                                                                              \
     }                                                                                                     \
     for (size_t i = lead; i < n; i++) {                                                                   \
-        o[i] = (uint8_t)(rest);                                                                           \
-        sum += magnitude(o[i]);                                                                           \
+        uint8_t v = (uint8_t)(rest);                                                                      \
+        o[i] = v;                                                                                         \
+        sum += magnitude(v);                                                                              \
         if (sum > limit) return sum;                                                                      \
     }
     switch (type) {
@@ -131,7 +133,8 @@ static size_t filter_row(int type, const uint8_t *row, const uint8_t *up, size_t
 static int flush_band(sumi_png_rows *w) {
     if (w->band_size == 0) return 0;
     int strategy = w->band_small * 10 > w->band_size ? Z_FILTERED : Z_DEFAULT_STRATEGY;
-    if (w->level > 0 && strategy != w->strategy) {
+    /* Levels 1-3 (deflate_fast) and 0 ignore the strategy: it stays, and nothing is counted. */
+    if (w->level >= 4 && strategy != w->strategy) {
         /* deflateParams ends the current block first, and needs room for it. */
         int status;
         while ((status = deflateParams(&w->z, w->level, strategy)) == Z_BUF_ERROR)
@@ -149,21 +152,25 @@ static int flush_band(sumi_png_rows *w) {
 static int add_row(sumi_png_rows *w) {
     size_t n = w->row_bytes;
     size_t bpp = (size_t)w->channels;
-    size_t best_sum = filter_row(0, w->samples, w->previous, n, bpp, w->best, (size_t)-1);
-    if (w->level > 0)
-        for (int type = 1; type <= 4; type++) {
-            size_t sum = filter_row(type, w->samples, w->previous, n, bpp, w->trial, best_sum);
-            if (sum < best_sum) {
-                best_sum = sum;
-                uint8_t *swap = w->best;
-                w->best = w->trial;
-                w->trial = swap;
-            }
+    /* Level 0: None only. Levels 1-3 (speed first): Sub and Paeth, which take most photo rows;
+     * None, Up and Average pay off on text and UI at the cost of a slower choice. */
+    static const int candidates[3][5] = {{0, -1}, {1, 4, -1}, {0, 1, 2, 3, 4}};
+    const int *types = candidates[w->level == 0 ? 0 : w->level < 4 ? 1 : 2];
+    size_t best_sum = filter_row(types[0], w->samples, w->previous, n, bpp, w->best, (size_t)-1);
+    for (int k = 1; k < 5 && types[k] >= 0; k++) {
+        size_t sum = filter_row(types[k], w->samples, w->previous, n, bpp, w->trial, best_sum);
+        if (sum < best_sum) {
+            best_sum = sum;
+            uint8_t *swap = w->best;
+            w->best = w->trial;
+            w->trial = swap;
         }
+    }
     uint8_t *dest = w->band + w->band_size;
     memcpy(dest, w->best, n + 1);
     size_t small = 0;
-    for (size_t i = 1; i <= n; i++) small += (uint8_t)(dest[i] + 4) <= 8 && dest[i] != 0;
+    if (w->level >= 4)
+        for (size_t i = 1; i <= n; i++) small += (uint8_t)(dest[i] + 4) <= 8 && dest[i] != 0;
     w->band_size += n + 1;
     w->band_small += small;
     uint8_t *swap = w->previous;

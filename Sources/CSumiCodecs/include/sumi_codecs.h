@@ -164,11 +164,9 @@ const uint32_t *sumi_palette_keys(const sumi_palette *palette);
 
 /* Reads the WebP header: canvas size and whether it has alpha. */
 int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha);
-/* Decodes a still WebP into `out` (width * height * 4 bytes, premultiplied). */
-int sumi_webp_decode(const uint8_t *data, size_t size, uint8_t *out, int width, int height,
-                     char *error, size_t error_size);
-/* The same rows, premultiplied, into `ring` as libwebp finishes them (only the rows in progress
- * take memory); the header must have been probed (width, height, has_alpha). */
+/* Decodes a still WebP, premultiplied, into `ring` as libwebp finishes its rows (only the rows in
+ * progress take memory); the header must have been probed (width, height, has_alpha). A whole
+ * image is a sumi_whole_ring as tall as the image: libwebp then writes into it directly. */
 int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int height, int has_alpha,
                           const sumi_ring *ring, char *error, size_t error_size);
 /* Encodes lossy WebP at `quality` (alpha kept). *out is freed with sumi_free. */
