@@ -46,7 +46,8 @@ int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *decoder, int scale_num, int *
 /*
  * Decodes into `out`, which holds out_width * out_height * 4 bytes, applying EXIF `orientation`
  * (1-8) on the way: for 5-8 the written image is out_height wide and out_width high. Truncated or
- * corrupt entropy data is an error, not a warning.
+ * corrupt entropy data is an error, not a warning. This is sumi_jpeg_decoder_decode_ring's loop
+ * over `out` (upright) or over a strip whose bands are turned into place as they are done.
  */
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation);
 
