@@ -79,8 +79,15 @@ static int flush_idat(sumi_png_rows *w) {
     return 0;
 }
 
-/* Feeds `length` bytes (or none, finishing the stream when `flush` is Z_FINISH) to zlib. */
+/* Feeds `length` bytes (or none, finishing the stream when `flush` is Z_FINISH) to zlib, in pieces
+ * zlib's 32-bit counts can hold. */
 static int compress_bytes(sumi_png_rows *w, const uint8_t *data, size_t length, int flush) {
+    const size_t piece = (size_t)1 << 30;
+    while (length > piece) {
+        if (compress_bytes(w, data, piece, Z_NO_FLUSH) != 0) return -1;
+        data += piece;
+        length -= piece;
+    }
     w->z.next_in = (Bytef *)(uintptr_t)data;
     w->z.avail_in = (uInt)length;
     for (;;) {
