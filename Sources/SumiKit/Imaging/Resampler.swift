@@ -11,6 +11,17 @@ public struct Resampler: Sendable {
         var count: [Int32]      // number of taps per destination index
         var weights: [Int32]    // `taps` weights per destination index, fixed point
         var taps: Int
+        /// The same weights in 16 bits, for the vector loops; nil if one does not fit.
+        var narrow: [Int16]?
+
+        init(start: [Int32], count: [Int32], weights: [Int32], taps: Int) {
+            self.start = start
+            self.count = count
+            self.weights = weights
+            self.taps = taps
+            narrow = weights.allSatisfy { Int32(Int16.min) <= $0 && $0 <= Int32(Int16.max) }
+                ? weights.map { Int16(truncatingIfNeeded: $0) } : nil
+        }
     }
 
     static let precisionBits: Int32 = 14
@@ -90,7 +101,13 @@ public struct Resampler: Sendable {
             c.weights.withUnsafeBufferPointer { wts in
                 Image(width: width, height: h) { dst in
                     guard let s = src.baseAddress, let d = dst.baseAddress, let w = wts.baseAddress else { return }
-                    for y in 0..<h { Self.filterRow(s + y * sw * 4, into: d + y * width * 4, c, w) }
+                    if let narrow = c.narrow {
+                        narrow.withUnsafeBufferPointer { n in
+                            for y in 0..<h { Self.filterRow(s + y * sw * 4, into: d + y * width * 4, c, narrow: n.baseAddress!) }
+                        }
+                    } else {
+                        for y in 0..<h { Self.filterRow(s + y * sw * 4, into: d + y * width * 4, c, w) }
+                    }
                 }
             }
         }
@@ -105,9 +122,18 @@ public struct Resampler: Sendable {
                     guard let s = src.baseAddress, let d = dst.baseAddress, let w = wts.baseAddress else { return }
                     var acc = [Int32](repeating: 0, count: rowBytes)
                     acc.withUnsafeMutableBufferPointer { acc in
-                        for y in 0..<height {
-                            Self.filterColumns(row: { s + $0 * rowBytes }, output: y, into: d + y * rowBytes,
-                                               rowBytes: rowBytes, c, w, acc.baseAddress!)
+                        if let narrow = c.narrow {
+                            narrow.withUnsafeBufferPointer { n in
+                                for y in 0..<height {
+                                    Self.filterColumns(row: { s + $0 * rowBytes }, output: y, into: d + y * rowBytes,
+                                                       rowBytes: rowBytes, c, narrow: n.baseAddress!, acc.baseAddress!)
+                                }
+                            }
+                        } else {
+                            for y in 0..<height {
+                                Self.filterColumns(row: { s + $0 * rowBytes }, output: y, into: d + y * rowBytes,
+                                                   rowBytes: rowBytes, c, w, acc.baseAddress!)
+                            }
                         }
                     }
                 }
