@@ -25,6 +25,16 @@ public enum PixelMemory {
         #endif
     }
 
+    /// Lets up to `bytes` of freed memory stay at the top of the allocator's heaps instead of being
+    /// given back at once (with the threshold fixed by `configure`, glibc gives back everything over
+    /// 128 KiB): for a process that runs one job after another (a `sumi serve` worker), whose
+    /// buffers below `largeBytes` are then reused rather than faulted in afresh every time.
+    public static func keepFreed(upTo bytes: Int) {
+        #if canImport(Glibc)
+        _ = glibcMallopt(-1 /* M_TRIM_THRESHOLD */, Int32(bytes))
+        #endif
+    }
+
     /// Asks for huge pages on the 2 MiB-aligned part of a large buffer not yet written.
     public static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
         #if canImport(Glibc)
