@@ -13,8 +13,8 @@ extension Resampler {
         let change = ImageChange.geometry(.resize(fromWidth: sw, fromHeight: sh, toWidth: width, toHeight: height))
         try output.begin(ImageShape(width: width, height: height, metadata: shape.metadata.applying(change)))
         guard width > 0, height > 0 else { return }
-        let horizontal = width == sw ? nil : Self.coefficients(source: sw, destination: width, filter: filter)
-        let vertical = height == sh ? nil : Self.coefficients(source: sh, destination: height, filter: filter)
+        let horizontal = width == sw ? nil : Self.coefficients(source: sw, destination: width, filter: filter, vector: vectorLoops)
+        let vertical = height == sh ? nil : Self.coefficients(source: sh, destination: height, filter: filter, vector: vectorLoops)
         let rowBytes = width * 4
         // Bands of up to 16 rows, never more than the stream lets a consumer hold.
         let band = min(16, input.capacity)

@@ -4,7 +4,7 @@
 /// `pmaddwd` per two taps of a pixel's four channels, or per two source rows of four bytes). Integer
 /// sums do not depend on their order, so the result equals the scalar loops' exactly, wrapping
 /// included. Used when every weight fits in 16 bits (`Coefficients.narrow`), as the weights of every
-/// filter do; the scalar loops remain for anything else.
+/// filter do, and not in debug builds (`vectorLoops`); the scalar loops remain for anything else.
 extension Resampler {
     /// Two products added: `x[0] * w[0] + x[1] * w[1]`, `x[2] * w[2] + x[3] * w[3]`, … in 32 bits.
     @inline(__always)
