@@ -8,4 +8,8 @@
 /// out). Returns 1 when the allocator took it, 0 otherwise (another C library: nothing changes).
 int sumi_runtime_set_mmap_threshold(size_t bytes);
 
+/// Lets up to `bytes` of freed memory stay at the top of glibc's heaps instead of being given back
+/// at once (mallopt M_TRIM_THRESHOLD). Returns 1 when the allocator took it, 0 otherwise.
+int sumi_runtime_set_trim_threshold(size_t bytes);
+
 #endif
