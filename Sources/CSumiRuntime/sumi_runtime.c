@@ -5,22 +5,30 @@
 #include <malloc.h>
 #endif
 
-int sumi_runtime_set_mmap_threshold(size_t bytes) {
+/* mallopt(parameter, bytes); 1 when glibc took it, 0 otherwise (another C library: nothing changes). */
+static int set_bytes(int parameter, size_t bytes) {
 #if defined(__GLIBC__)
     if (bytes > INT_MAX) return 0;
-    return mallopt(M_MMAP_THRESHOLD, (int)bytes) == 1;
+    return mallopt(parameter, (int)bytes) == 1;
 #else
+    (void)parameter;
     (void)bytes;
     return 0;
 #endif
 }
 
+int sumi_runtime_set_mmap_threshold(size_t bytes) {
+#if defined(__GLIBC__)
+    return set_bytes(M_MMAP_THRESHOLD, bytes);
+#else
+    return set_bytes(0, bytes);
+#endif
+}
+
 int sumi_runtime_set_trim_threshold(size_t bytes) {
 #if defined(__GLIBC__)
-    if (bytes > INT_MAX) return 0;
-    return mallopt(M_TRIM_THRESHOLD, (int)bytes) == 1;
+    return set_bytes(M_TRIM_THRESHOLD, bytes);
 #else
-    (void)bytes;
-    return 0;
+    return set_bytes(0, bytes);
 #endif
 }
