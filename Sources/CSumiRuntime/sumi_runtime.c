@@ -1,34 +1,20 @@
 #include "sumi_runtime.h"
 
 #include <limits.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
-#endif
 
-/* mallopt(parameter, bytes); 1 when glibc took it, 0 otherwise (another C library: nothing changes). */
+/* mallopt(parameter, bytes); 1 when glibc took it. */
 static int set_bytes(int parameter, size_t bytes) {
-#if defined(__GLIBC__)
     if (bytes > INT_MAX) return 0;
     return mallopt(parameter, (int)bytes) == 1;
-#else
-    (void)parameter;
-    (void)bytes;
-    return 0;
-#endif
 }
 
-int sumi_runtime_set_mmap_threshold(size_t bytes) {
-#if defined(__GLIBC__)
-    return set_bytes(M_MMAP_THRESHOLD, bytes);
+int sumi_runtime_set_mmap_threshold(size_t bytes) { return set_bytes(M_MMAP_THRESHOLD, bytes); }
+int sumi_runtime_set_trim_threshold(size_t bytes) { return set_bytes(M_TRIM_THRESHOLD, bytes); }
 #else
-    return set_bytes(0, bytes);
+/* Another C library: nothing changes. */
+int sumi_runtime_set_mmap_threshold(size_t bytes) { (void)bytes; return 0; }
+int sumi_runtime_set_trim_threshold(size_t bytes) { (void)bytes; return 0; }
 #endif
-}
-
-int sumi_runtime_set_trim_threshold(size_t bytes) {
-#if defined(__GLIBC__)
-    return set_bytes(M_TRIM_THRESHOLD, bytes);
-#else
-    return set_bytes(0, bytes);
-#endif
-}
