@@ -21,8 +21,7 @@ public struct MutableRowBand {
 
     /// Image row `y`, which must lie in `rows`.
     public func row(_ y: Int) -> UnsafeMutableBufferPointer<UInt8> {
-        precondition(rows.contains(y), "row \(y) is outside the band's rows \(rows)")
-        return UnsafeMutableBufferPointer(start: storage.row(y), count: width * 4)
+        UnsafeMutableBufferPointer(start: storage.row(y, of: rows), count: width * 4)
     }
 
     /// The band as one block of rows, when its rows are consecutive in memory (see `RowBand.block`).

@@ -23,8 +23,7 @@ public struct RowBand {
 
     /// Image row `y`, which must lie in `rows`.
     public func row(_ y: Int) -> UnsafeBufferPointer<UInt8> {
-        precondition(rows.contains(y), "row \(y) is outside the band's rows \(rows)")
-        return UnsafeBufferPointer(start: storage.row(y), count: width * 4)
+        UnsafeBufferPointer(start: storage.row(y, of: rows), count: width * 4)
     }
 
     /// The band as one block of rows (`base` is the first row's, `stride` bytes between rows), when

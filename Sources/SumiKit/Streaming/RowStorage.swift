@@ -25,6 +25,13 @@ struct RowStorage {
 
     func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + ((y - first) % slots) * stride }
 
+    /// Row `y` of a band over `rows`, which must contain it: the one bounds check a band view makes
+    /// (per row, never per pixel).
+    func row(_ y: Int, of rows: Range<Int>) -> UnsafeMutablePointer<UInt8> {
+        precondition(rows.contains(y), "row \(y) is outside the band's rows \(rows)")
+        return row(y)
+    }
+
     /// The first row of `rows` when they are consecutive in memory (they do not wrap around).
     func block(_ rows: Range<Int>) -> UnsafeMutablePointer<UInt8>? {
         guard let last = rows.last else { return nil }
