@@ -37,15 +37,16 @@ public struct FlipStage: Stage, RowStage {
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     /// The streamed path: a horizontal flip mirrors each row as it passes; a vertical one needs the
-    /// last row first, so it collects the image (the engine buffers for this stage alone).
+    /// last row first, so it collects the image (the engine buffers for this stage alone) and flips
+    /// it in place (one frame).
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
         let input = try inputs.rows(Self.input)
         guard !vertical else {
-            let image = try input.image()
-            var out = PixelGeometry.flip(image, horizontal: horizontal, vertical: true)
-            out.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
-            try output.deliver(out)
+            var image = try input.image()
+            PixelGeometry.flipInPlace(&image, horizontal: horizontal, vertical: true)
+            image.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
+            try output.deliver(image)
             return nil
         }
         let shape = try input.waitForStart()

@@ -8,17 +8,40 @@ import SumiKit
 public enum PixelGeometry {
     /// Mirrors left–right (`horizontal`) and/or top–bottom (`vertical`).
     public static func flip(_ image: Image, horizontal: Bool, vertical: Bool) -> Image {
+        var flipped = image
+        flipInPlace(&flipped, horizontal: horizontal, vertical: vertical)
+        return flipped
+    }
+
+    /// `flip` on the image's own pixels: no second frame when the caller holds the only reference.
+    public static func flipInPlace(_ image: inout Image, horizontal: Bool, vertical: Bool) {
         let w = image.width, h = image.height
-        return image.pixels.withUnsafeBufferPointer { src in
-            Image(width: w, height: h) { dst in
-                for y in 0..<h {
-                    let sy = vertical ? h - 1 - y : y
-                    for x in 0..<w {
-                        let sx = horizontal ? w - 1 - x : x
-                        let s = (sy * w + sx) * 4, d = (y * w + x) * 4
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = src[s + 3]
+        guard w > 0, h > 0, horizontal || vertical else { return }
+        image.pixels.withUnsafeMutableBufferPointer { bytes in
+            bytes.withMemoryRebound(to: UInt32.self) { px in
+                func mirror(_ row: Int) {
+                    var a = row * w, b = row * w + w - 1
+                    while a < b {
+                        px.swapAt(a, b)
+                        a += 1
+                        b -= 1
                     }
                 }
+                guard vertical else {
+                    for y in 0..<h { mirror(y) }
+                    return
+                }
+                var top = 0, bottom = h - 1
+                while top < bottom {
+                    for x in 0..<w { px.swapAt(top * w + x, bottom * w + x) }
+                    if horizontal {
+                        mirror(top)
+                        mirror(bottom)
+                    }
+                    top += 1
+                    bottom -= 1
+                }
+                if top == bottom && horizontal { mirror(top) }
             }
         }
     }

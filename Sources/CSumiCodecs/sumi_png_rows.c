@@ -27,7 +27,7 @@ struct sumi_png_rows {
     size_t row_bytes;        /* samples in a row, without the filter-type byte */
     uint8_t *samples;        /* the current row, unfiltered */
     uint8_t *previous;       /* the row above it (zeros above the first) */
-    uint8_t *trial, *best;   /* a filtered candidate and the best so far (type byte first) */
+    uint8_t *scratch;        /* the straight RGBA of a grey + alpha row */
     uint8_t *band;           /* the band's filtered rows */
     size_t band_size;        /* bytes in `band` */
     size_t band_small;       /* residuals among them of 1-4 either way */
@@ -98,42 +98,88 @@ static int compress_bytes(sumi_png_rows *w, const uint8_t *data, size_t length, 
     }
 }
 
-static inline unsigned magnitude(uint8_t v) { return v < 128 ? v : 256u - v; }
+/* A filtered byte's weight in the heuristic: its distance from zero read as signed, written as
+ * min(v, -v) so the cost loops below vectorise (SSE2's pminub). */
+static inline uint8_t magnitude(uint8_t v) {
+    uint8_t negated = (uint8_t)-v;
+    return v < negated ? v : negated;
+}
 
-static inline uint8_t paeth(int a, int b, int c) {
-    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+/* Paeth's predictor in 16-bit arithmetic (vectorised in the cost loop): pa = |b - c|, pb = |a - c|,
+ * pc = |a + b - 2c|, ties to a, then b. */
+static inline uint8_t paeth(int16_t a, int16_t b, int16_t c) {
+    int16_t pa = (int16_t)(b - c), pb = (int16_t)(a - c), pc = (int16_t)(a + b - 2 * c);
+    pa = pa < 0 ? (int16_t)-pa : pa;
+    pb = pb < 0 ? (int16_t)-pb : pb;
+    pc = pc < 0 ? (int16_t)-pc : pc;
     return (uint8_t)(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
 }
 
-/* Filters `row` (above it `up`) with PNG filter `type` into out[1...] and returns the sum of the
- * magnitudes, stopping as soon as it exceeds `limit` (the row is then incomplete, and unused). */
-static size_t filter_row(int type, const uint8_t *restrict row, const uint8_t *restrict up, size_t n, size_t bpp,
-                         uint8_t *restrict out, size_t limit) {
-    uint8_t *restrict o = out + 1;
-    size_t sum = 0, lead = bpp < n ? bpp : n;
-    out[0] = (uint8_t)type;
-    /* The first pixel has nothing to its left (a = c = 0); the loops are written out per filter. */
-#define FILTER_LOOPS(first, rest)                                                                         \
-    for (size_t i = 0; i < lead; i++) {                                                                   \
-        uint8_t v = (uint8_t)(first);                                                                     \
-        o[i] = v;                                                                                         \
-        sum += magnitude(v);                                                                              \
-    }                                                                                                     \
-    for (size_t i = lead; i < n; i++) {                                                                   \
-        uint8_t v = (uint8_t)(rest);                                                                      \
-        o[i] = v;                                                                                         \
-        sum += magnitude(v);                                                                              \
-        if (sum > limit) return sum;                                                                      \
+/* PNG filter `type` of byte i of `row` (above it `up`), i >= bpp. */
+#define FILTERED(type, row, up, i, bpp)                                                                 \
+    (uint8_t)((type) == 0 ? row[i]                                                                      \
+              : (type) == 1 ? row[i] - row[i - bpp]                                                     \
+              : (type) == 2 ? row[i] - up[i]                                                            \
+              : (type) == 3 ? row[i] - ((row[i - bpp] + up[i]) >> 1)                                    \
+                            : row[i] - paeth(row[i - bpp], up[i], up[i - bpp]))
+/* The same for the first pixel's bytes, which have nothing to their left (a = c = 0). */
+#define FILTERED_FIRST(type, row, up, i)                                                                \
+    (uint8_t)((type) == 0 || (type) == 1 ? row[i]                                                       \
+              : (type) == 3 ? row[i] - (up[i] >> 1)                                                     \
+                            : row[i] - up[i])
+
+/* The heuristic's cost of filter `type` for `row` (above it `up`): the sum of the filtered bytes'
+ * magnitudes. Every byte is counted (no early exit, so the loop vectorises), in blocks of 256
+ * whose sums (at most 256 * 128) fit the 16-bit lanes that make the vector loop wide. */
+static size_t filter_cost(int type, const uint8_t *restrict row, const uint8_t *restrict up, size_t n, size_t bpp) {
+    size_t lead = bpp < n ? bpp : n, sum = 0;
+    for (size_t i = 0; i < lead; i++) sum += magnitude(FILTERED_FIRST(type, row, up, i));
+    for (size_t start = lead; start < n;) {
+        size_t end = n - start > 256 ? start + 256 : n;
+        uint16_t block = 0;
+        switch (type) {
+#define COST_LOOP(t)                                                                                    \
+    case t:                                                                                             \
+        for (size_t i = start; i < end; i++) block = (uint16_t)(block + magnitude(FILTERED(t, row, up, i, bpp))); \
+        break;
+        COST_LOOP(0) COST_LOOP(1) COST_LOOP(2) COST_LOOP(3) COST_LOOP(4)
+#undef COST_LOOP
+        }
+        sum += block;
+        start = end;
     }
-    switch (type) {
-    case 0: FILTER_LOOPS(row[i], row[i]) break;
-    case 1: FILTER_LOOPS(row[i], row[i] - row[i - bpp]) break;
-    case 2: FILTER_LOOPS(row[i] - up[i], row[i] - up[i]) break;
-    case 3: FILTER_LOOPS(row[i] - (up[i] >> 1), row[i] - ((row[i - bpp] + up[i]) >> 1)) break;
-    default: FILTER_LOOPS(row[i] - up[i], row[i] - paeth(row[i - bpp], up[i], up[i - bpp])) break;
-    }
-#undef FILTER_LOOPS
     return sum;
+}
+
+/* Writes `row` filtered with PNG filter `type` to out[1...], the type to out[0]. */
+static void filter_row(int type, const uint8_t *restrict row, const uint8_t *restrict up, size_t n, size_t bpp,
+                       uint8_t *restrict out) {
+    uint8_t *restrict o = out + 1;
+    size_t lead = bpp < n ? bpp : n;
+    out[0] = (uint8_t)type;
+    for (size_t i = 0; i < lead; i++) o[i] = FILTERED_FIRST(type, row, up, i);
+    switch (type) {
+#define WRITE_LOOP(t)                                                                                   \
+    case t:                                                                                             \
+        for (size_t i = lead; i < n; i++) o[i] = FILTERED(t, row, up, i, bpp);                         \
+        break;
+        WRITE_LOOP(0) WRITE_LOOP(1) WRITE_LOOP(2) WRITE_LOOP(3) WRITE_LOOP(4)
+#undef WRITE_LOOP
+    }
+}
+
+/* How many of the n filtered bytes are small residuals (1-4 either way), counted in blocks of 256
+ * in 16-bit lanes (as filter_cost). */
+static size_t small_residuals(const uint8_t *filtered, size_t n) {
+    size_t count = 0;
+    for (size_t start = 0; start < n; start += 256) {
+        size_t end = n - start > 256 ? start + 256 : n;
+        uint16_t block = 0;
+        for (size_t i = start; i < end; i++)
+            block = (uint16_t)(block + ((uint8_t)(filtered[i] + 4) <= 8 && filtered[i] != 0));
+        count += block;
+    }
+    return count;
 }
 
 /* Compresses the band's rows with the strategy its content asks for. */
@@ -163,21 +209,21 @@ static int add_row(sumi_png_rows *w) {
      * None, Up and Average pay off on text and UI at the cost of a slower choice. */
     static const int candidates[3][5] = {{0, -1}, {1, 4, -1}, {0, 1, 2, 3, 4}};
     const int *types = candidates[w->level == 0 ? 0 : w->level < 4 ? 1 : 2];
-    size_t best_sum = filter_row(types[0], w->samples, w->previous, n, bpp, w->best, (size_t)-1);
-    for (int k = 1; k < 5 && types[k] >= 0; k++) {
-        size_t sum = filter_row(types[k], w->samples, w->previous, n, bpp, w->trial, best_sum);
-        if (sum < best_sum) {
-            best_sum = sum;
-            uint8_t *swap = w->best;
-            w->best = w->trial;
-            w->trial = swap;
+    /* The first of the smallest costs wins (the candidates' order breaks ties). */
+    int best = types[0];
+    if (types[1] >= 0) {
+        size_t best_cost = filter_cost(best, w->samples, w->previous, n, bpp);
+        for (int k = 1; k < 5 && types[k] >= 0; k++) {
+            size_t cost = filter_cost(types[k], w->samples, w->previous, n, bpp);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best = types[k];
+            }
         }
     }
     uint8_t *dest = w->band + w->band_size;
-    memcpy(dest, w->best, n + 1);
-    size_t small = 0;
-    if (w->level >= 4)
-        for (size_t i = 1; i <= n; i++) small += (uint8_t)(dest[i] + 4) <= 8 && dest[i] != 0;
+    filter_row(best, w->samples, w->previous, n, bpp, dest);
+    size_t small = w->level >= 4 ? small_residuals(dest + 1, n) : 0;
     w->band_size += n + 1;
     w->band_small += small;
     uint8_t *swap = w->previous;
@@ -208,8 +254,7 @@ void sumi_png_rows_abort(sumi_png_rows *w) {
     if (w->z_ready) deflateEnd(&w->z);
     free(w->samples);
     free(w->previous);
-    free(w->trial);
-    free(w->best);
+    free(w->scratch);
     free(w->band);
     free(w->idat);
     free(w->out);
@@ -230,12 +275,11 @@ sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int channel
     size_t wide = (size_t)width * 4 + 1; /* room for an RGBA row plus a filter-type byte */
     w->samples = malloc(wide);
     w->previous = calloc(wide, 1);
-    w->trial = malloc(wide);
-    w->best = malloc(wide);
+    w->scratch = malloc(wide);
     w->band = malloc((w->row_bytes + 1) * BAND_ROWS);
     w->idat = malloc(IDAT_BYTES);
     w->strategy = Z_DEFAULT_STRATEGY;
-    if (!w->samples || !w->previous || !w->trial || !w->best || !w->band || !w->idat
+    if (!w->samples || !w->previous || !w->scratch || !w->band || !w->idat
         || deflateInit2(&w->z, w->level, Z_DEFLATED, 15, 8, w->strategy) != Z_OK) {
         snprintf(error, error_size, "out of memory");
         sumi_png_rows_abort(w);
@@ -265,8 +309,7 @@ int sumi_png_rows_write(sumi_png_rows *w, const uint8_t *rgba, int rows, size_t 
         return -1;
     }
     for (int y = 0; y < rows; y++) {
-        /* `trial` is free between rows: it holds the straight RGBA of a grey + alpha row. */
-        convert_row(w, rgba + (size_t)y * stride, w->samples, w->trial);
+        convert_row(w, rgba + (size_t)y * stride, w->samples, w->scratch);
         if (add_row(w) != 0) {
             snprintf(error, error_size, "PNG compression failed (out of memory)");
             return -1;

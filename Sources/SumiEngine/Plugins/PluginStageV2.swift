@@ -40,7 +40,9 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             throw StageError("\(entry.place): \(message)", isUsageError: true)
         }
         instance = made
-        access = Self.access(entry: entry, instance: made)
+        let access = Self.access(entry: entry, instance: made)
+        self.access = access
+        producesRows = entry.bands != nil && entry.descriptor.inputs.first.map { access[$0.name] == .rows } == true
     }
 
     /// The instance's `port_access` for each port; without it, the first port by bands when the
@@ -135,7 +137,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
     func imageAccess(for port: String) -> ImageAccess { access[port] ?? .whole }
 
     /// A stage with band callbacks that reads its first port by bands writes its image as rows.
-    var producesRows: Bool { entry.bands != nil && entry.descriptor.inputs.first.map { access[$0.name] == .rows } == true }
+    let producesRows: Bool
 
     /// The band rows handed to the plugin at most (fewer where a ring wraps, and at the bottom).
     static let bandRows = 16

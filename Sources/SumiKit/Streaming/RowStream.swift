@@ -55,6 +55,10 @@ public final class RowStream: @unchecked Sendable {
     private var failure: (any Error)?
     private var discarding = false
     private var storage: UnsafeMutablePointer<UInt8>?
+    /// The pixels `storage` points into when the ring is a whole frame (a stream as tall as its
+    /// image, or one over a whole image): the image `image()` hands over without a copy. The array
+    /// is never mutated through Swift while the stream holds it, so its storage does not move.
+    private var frame: [UInt8]?
     private var stride = 0
     private let requestedCapacity: Int
     /// The test's stand-in for the other side (see the type's comment); nil when threads wait.
@@ -93,7 +97,7 @@ public final class RowStream: @unchecked Sendable {
         self.driver = driver
     }
 
-    deinit { storage?.deallocate() }
+    deinit { if frame == nil { storage?.deallocate() } }
 
     private func locked<T>(_ body: () throws -> T) rethrows -> T { try lock.locked(body) }
     private func wake() { lock.broadcast() }
@@ -137,21 +141,38 @@ public final class RowStream: @unchecked Sendable {
 
     // MARK: Producer
 
-    /// Starts the image: its size and side data become known to consumers, and the ring is allocated.
+    /// Starts the image: its size and side data become known to consumers, and the ring is allocated
+    /// (a stream as tall as the image allocates the image's own pixels, which `image()` hands over).
     public func begin(_ shape: ImageShape) throws {
+        try begin(shape, pixels: nil)
+    }
+
+    /// `begin`, with the ring over `pixels` (the image's, all rows) when given.
+    private func begin(_ shape: ImageShape, pixels given: [UInt8]?) throws {
         guard shape.width >= 0, shape.height >= 0 else {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
         let rows = max(1, min(requestedCapacity, shape.height))
         let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
-        let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, ringRows * shape.width * 4))
+        let bytes = shape.width * shape.height * 4
+        var pixels = given
+        if pixels == nil && requestedCapacity >= shape.height && bytes > 0 {
+            pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, count in
+                PixelMemory.advise(UnsafeMutableRawBufferPointer(buffer))
+                count = bytes
+            }
+        }
+        let adopted = pixels?.withUnsafeBufferPointer { $0.baseAddress }.map { UnsafeMutablePointer(mutating: $0) }
+        let buffer = adopted ?? UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, ringRows * shape.width * 4))
+        if adopted == nil { pixels = nil }
         try locked {
             if failure != nil {
-                buffer.deallocate()
+                if pixels == nil { buffer.deallocate() }
                 throw ProducerFailed()
             }
             precondition(shapeValue == nil, "RowStream.begin called twice")
             storage = buffer
+            frame = pixels
             stride = shape.width * 4
             capacity = rows
             slots = ringRows
@@ -195,8 +216,15 @@ public final class RowStream: @unchecked Sendable {
     }
 
     /// Writes a whole image through the ring (for producers that cannot stream): begins, then copies
-    /// it band by band as the consumer makes room.
+    /// it band by band as the consumer makes room. A stream as tall as the image takes the image's
+    /// pixels as its ring instead, without a copy.
     public func deliver(_ image: Image) throws {
+        if requestedCapacity >= image.height && !image.pixels.isEmpty {
+            try begin(ImageShape(image), pixels: image.pixels)
+            try reserve(through: image.height)
+            publish(through: image.height)
+            return
+        }
         try begin(ImageShape(image))
         let band = max(1, capacity)
         try image.pixels.withUnsafeBufferPointer { source in
@@ -323,11 +351,28 @@ public final class RowStream: @unchecked Sendable {
     }
 
     /// Reads every remaining row into one image, releasing the ring as it goes (for a consumer that
-    /// needs the whole image); waits for the producer's end.
+    /// needs the whole image); waits for the producer's end. A stream as tall as its image hands
+    /// its ring over as the image's pixels (no copy; the stream holds no rows afterwards).
     public func image() throws -> Image {
         let shape = try waitForStart()
         let first = locked { released }
         precondition(first == 0, "RowStream.image after rows were released")
+        if locked({ frame != nil }) {
+            _ = try waitForRows(through: shape.height)
+            try waitForEnd()
+            // The rows leave the stream with their storage: released, but not for reuse (a driver
+            // is not told, as no slot comes free).
+            let pixels: [UInt8]? = locked {
+                defer {
+                    frame = nil
+                    storage = nil
+                    released = published
+                    wake()
+                }
+                return frame
+            }
+            if let pixels { return Image(width: shape.width, height: shape.height, pixels: pixels, metadata: shape.metadata) }
+        }
         let band = capacity
         let image = try Image(width: shape.width, height: shape.height, metadata: shape.metadata) { out in
             guard let base = out.baseAddress else { return }
@@ -344,7 +389,8 @@ public final class RowStream: @unchecked Sendable {
         return image
     }
 
-    /// A complete stream holding a copy of `image` (a stage that reads rows, given a whole image).
+    /// A complete stream over `image`'s rows, without a copy (a stage that reads rows, given a
+    /// whole image); its `image()` is `image` again.
     public static func whole(_ image: Image) -> RowStream {
         let stream = RowStream(capacity: max(1, image.height))
         try? stream.deliver(image)
