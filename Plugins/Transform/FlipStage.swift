@@ -36,6 +36,13 @@ public struct FlipStage: Stage, RowStage {
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
+    /// Flips the collected image in place and hands its pixels on (one frame, no copy).
+    private func deliverFlipped(_ image: consuming Image, to output: RowStream) throws {
+        PixelGeometry.flipInPlace(&image, horizontal: horizontal, vertical: true)
+        image.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
+        try output.deliver(consume image)
+    }
+
     /// The streamed path: a horizontal flip mirrors each row as it passes; a vertical one needs the
     /// last row first, so it collects the image (the engine buffers for this stage alone) and flips
     /// it in place (one frame).
@@ -43,10 +50,7 @@ public struct FlipStage: Stage, RowStage {
         let output = try outputStream(output)
         let input = try inputs.rows(Self.input)
         guard !vertical else {
-            var image = try input.image()
-            PixelGeometry.flipInPlace(&image, horizontal: horizontal, vertical: true)
-            image.metadata = image.metadata.applying(.geometry(transform(width: image.width, height: image.height)))
-            try output.deliver(image)
+            try deliverFlipped(try input.image(), to: output)
             return nil
         }
         let shape = try input.waitForStart()

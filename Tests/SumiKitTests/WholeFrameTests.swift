@@ -14,18 +14,35 @@ import SumiKit
         image.pixels.withUnsafeBufferPointer { $0.baseAddress.map { UInt(bitPattern: $0) } }
     }
 
-    @Test func aWholeStreamReadsTheImageInPlace() throws {
+    @Test func aWholeStreamReadsAHandedOverImageInPlace() throws {
         let image = Self.sample()
-        let stream = RowStream.whole(image)
-        #expect(UInt(bitPattern: stream.ring.base) == Self.address(image))
-        #expect(stream.publishedRows == image.height)
-        for y in 0..<image.height {
-            let row = Array(UnsafeBufferPointer(start: stream.row(y), count: image.stride))
-            #expect(row == Array(image.pixels[(y * image.stride)..<((y + 1) * image.stride)]))
+        let expected = Self.sample().pixels  // equal bytes in another array: `image` stays the only holder
+        let before = Self.address(image)
+        let stream = RowStream.whole(consume image)
+        #expect(UInt(bitPattern: stream.ring.base) == before)
+        #expect(stream.publishedRows == 7)
+        let stride = 5 * 4
+        for y in 0..<7 {
+            let row = Array(UnsafeBufferPointer(start: stream.row(y), count: stride))
+            #expect(row == Array(expected[(y * stride)..<((y + 1) * stride)]))
         }
         let back = try stream.image()
-        #expect(Self.address(back) == Self.address(image))
-        #expect(back.pixels == image.pixels)
+        #expect(Self.address(back) == before)
+        #expect(back.pixels == expected)
+    }
+
+    @Test func aWholeStreamOfAnImageStillHeldIsACopy() throws {
+        // The caller keeps its image: the ring must not be its pixels, or a write into the ring (a
+        // test driver's filler, a careless stage) would change an image that copy-on-write says
+        // cannot change.
+        let image = Self.sample()
+        let stream = RowStream.whole(image)
+        #expect(UInt(bitPattern: stream.ring.base) != Self.address(image))
+        stream.row(0)[0] = image.pixels[0] &+ 1
+        #expect(image.pixels == Self.sample().pixels)
+        let back = try stream.image()
+        #expect(back.pixels[0] == image.pixels[0] &+ 1)
+        #expect(Array(back.pixels[1...]) == Array(image.pixels[1...]))
     }
 
     @Test func aCollectedStreamHandsOverItsRing() throws {
@@ -52,13 +69,37 @@ import SumiKit
         #expect((image.width, image.height) == (expected.width, expected.height))
     }
 
-    @Test func deliveringIntoACollectingStreamAdoptsThePixels() throws {
+    @Test func deliveringIntoACollectingStreamAdoptsHandedOverPixels() throws {
+        let image = Self.sample(width: 3, height: 9)
+        let expected = Self.sample(width: 3, height: 9).pixels
+        let before = Self.address(image)
+        let stream = RowStream(capacity: Int.max)
+        try stream.deliver(consume image)
+        stream.finish()
+        let collected = try stream.image()
+        #expect(Self.address(collected) == before)
+        #expect(collected.pixels == expected)
+    }
+
+    @Test func deliveringAnImageStillHeldCopiesIt() throws {
         let image = Self.sample(width: 3, height: 9)
         let stream = RowStream(capacity: Int.max)
         try stream.deliver(image)
         stream.finish()
         let collected = try stream.image()
-        #expect(Self.address(collected) == Self.address(image))
+        #expect(Self.address(collected) != Self.address(image))
         #expect(collected.pixels == image.pixels)
+    }
+
+    @Test func aFailedFrameStreamReportsTheFailure() throws {
+        let stream = RowStream(capacity: Int.max)
+        try stream.begin(ImageShape(Self.sample()))
+        stream.fail(StageError("decoder gave up"))
+        #expect(throws: (any Error).self) { try stream.image() }
+    }
+
+    @Test func aFrameTooLargeToAddressIsAnError() {
+        let stream = RowStream(capacity: Int.max)
+        #expect(throws: StageError.self) { try stream.begin(ImageShape(width: Int.max / 2, height: 3)) }
     }
 }

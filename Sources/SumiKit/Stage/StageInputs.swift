@@ -48,7 +48,7 @@ public struct StageInputs: Sendable {
     }
 
     /// The image on `port` as a row stream: the one the engine connected, or a complete stream over
-    /// a copy of a whole image (so a `RowStage` has one code path).
+    /// a whole image (its pixels, handed over; so a `RowStage` has one code path).
     public func rows(_ port: Port<Image>) throws -> RowStream {
         if let stream = streams[port.name] { return stream }
         return RowStream.whole(try takeImage(port))

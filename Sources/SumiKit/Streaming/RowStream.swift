@@ -147,22 +147,32 @@ public final class RowStream: @unchecked Sendable {
         try begin(shape, pixels: nil)
     }
 
-    /// `begin`, with the ring over `pixels` (the image's, all rows) when given.
-    private func begin(_ shape: ImageShape, pixels given: [UInt8]?) throws {
+    /// `begin`, with the ring over `pixels` (the image's, all rows) when given. The array must be
+    /// the stream's alone (`deliver` makes it so): rows are written through the pointer taken here.
+    private func begin(_ shape: ImageShape, pixels given: consuming [UInt8]?) throws {
         guard shape.width >= 0, shape.height >= 0 else {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
         let rows = max(1, min(requestedCapacity, shape.height))
         let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
-        let bytes = shape.width * shape.height * 4
-        var pixels = given
-        if pixels == nil && requestedCapacity >= shape.height && bytes > 0 {
-            pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, count in
-                PixelMemory.advise(UnsafeMutableRawBufferPointer(buffer))
-                count = bytes
+        var pixels = consume given
+        if pixels == nil && requestedCapacity >= shape.height {
+            let (area, wide) = shape.width.multipliedReportingOverflow(by: shape.height)
+            let (bytes, deep) = area.multipliedReportingOverflow(by: 4)
+            guard !wide, !deep else {
+                throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels: too many bytes")
+            }
+            if bytes > 0 {
+                pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, count in
+                    PixelMemory.advise(UnsafeMutableRawBufferPointer(buffer))
+                    count = bytes
+                }
             }
         }
-        let adopted = pixels?.withUnsafeBufferPointer { $0.baseAddress }.map { UnsafeMutablePointer(mutating: $0) }
+        // Mutable access makes the array the stream's alone (a copy only if another image shares
+        // it); `frame` keeps it alive and is never changed through Swift while the stream holds
+        // it, so the address stays valid.
+        let adopted = pixels?.withUnsafeMutableBufferPointer { $0.baseAddress }
         let buffer = adopted ?? UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, ringRows * shape.width * 4))
         if adopted == nil { pixels = nil }
         try locked {
@@ -217,14 +227,23 @@ public final class RowStream: @unchecked Sendable {
 
     /// Writes a whole image through the ring (for producers that cannot stream): begins, then copies
     /// it band by band as the consumer makes room. A stream as tall as the image takes the image's
-    /// pixels as its ring instead, without a copy.
-    public func deliver(_ image: Image) throws {
+    /// pixels as its ring instead: without a copy when the caller hands over its only reference
+    /// (`deliver(consume image)`), with one when the pixels are shared (copy on write), so rows in a
+    /// ring are never another image's.
+    public func deliver(_ image: consuming Image) throws {
         if requestedCapacity >= image.height && !image.pixels.isEmpty {
-            try begin(ImageShape(image), pixels: image.pixels)
-            try reserve(through: image.height)
-            publish(through: image.height)
+            let shape = ImageShape(width: image.width, height: image.height, metadata: image.metadata)
+            let pixels = (consume image).pixels
+            try begin(shape, pixels: consume pixels)
+            try reserve(through: shape.height)
+            publish(through: shape.height)
             return
         }
+        try deliverByBands(image)
+    }
+
+    /// `deliver` into a ring shorter than the image: copies band by band as the consumer makes room.
+    private func deliverByBands(_ image: Image) throws {
         try begin(ImageShape(image))
         let band = max(1, capacity)
         try image.pixels.withUnsafeBufferPointer { source in
@@ -268,13 +287,18 @@ public final class RowStream: @unchecked Sendable {
     /// Row `y`'s `width * 4` bytes of premultiplied RGBA in the ring. Valid for the producer between
     /// `reserve` and `publish`, for the consumer between `waitForRows` and `release`.
     public func row(_ y: Int) -> UnsafeMutablePointer<UInt8> {
-        // The storage and stride are fixed once begun; reading them needs no lock.
-        storage.unsafelyUnwrapped + (y % slots) * stride
+        // The storage and stride are fixed from `begin` until `image()` hands a whole frame over;
+        // reading them needs no lock.
+        guard let storage else { preconditionFailure("RowStream.row before begin or after image() took the rows") }
+        return storage + (y % slots) * stride
     }
 
     /// The ring for C code: row `y` is at `base + (y % rows) * stride`. Only after `begin`.
     public var ring: (base: UnsafeMutablePointer<UInt8>, stride: Int, rows: Int) {
-        locked { (storage.unsafelyUnwrapped, stride, slots) }
+        locked {
+            guard let storage else { preconditionFailure("RowStream.ring before begin or after image() took the rows") }
+            return (storage, stride, slots)
+        }
     }
 
     // MARK: Consumer
@@ -389,11 +413,12 @@ public final class RowStream: @unchecked Sendable {
         return image
     }
 
-    /// A complete stream over `image`'s rows, without a copy (a stage that reads rows, given a
-    /// whole image); its `image()` is `image` again.
-    public static func whole(_ image: Image) -> RowStream {
+    /// A complete stream over `image`'s rows (a stage that reads rows, given a whole image): without
+    /// a copy when the caller hands over its only reference, else over a copy; its `image()` gives
+    /// the pixels back.
+    public static func whole(_ image: consuming Image) -> RowStream {
         let stream = RowStream(capacity: max(1, image.height))
-        try? stream.deliver(image)
+        try? stream.deliver(consume image)
         stream.finish()
         return stream
     }
