@@ -240,6 +240,45 @@ if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; t
   fi
 fi
 
+# The photo-rich page (tools/make-photo-page.py: 50 captures of a news/shop-like page, text beside
+# photos over about a fifth of its height; cached in $WORK/photopage): the default compression (auto:
+# photo strips JPEG, the rest lossless), flate and jpeg, each against the baseline; then the PDF's
+# size, text-row identity and photo PSNR (mupdf at one pixel per pixel) and the seams (every reader at
+# 72, 150 and 300 dpi against a one-image PDF of the same pixels) by tools/check-photo-page.py.
+if [ -f tools/make-photo-page.py ] && { wanted photopage || wanted photopage-flate || wanted photopage-jpeg || wanted photojpeg8; }; then
+  PP=$WORK/photopage
+  [ -f "$PP/page.json" ] || python3 tools/make-photo-page.py "$PP" 50
+  PP_FILES=$(ls "$PP"/capture-*.png | sort -V)
+  PP_INPUTS=$(for c in $PP_FILES; do echo -n " -i $c"; done)
+  for MODE in auto flate jpeg; do
+    NAME=photopage; [ "$MODE" = auto ] || NAME=photopage-$MODE
+    wanted "$NAME" || continue
+    echo "== Photo-rich page, 50 captures -> one PDF page, compression $MODE"
+    row "$NAME" "photo page 50 captures $MODE" --runs 3 \
+      "@SUMI@ run pipelines/fullpage.json $PP_INPUTS -o $WORK/out/pp-$MODE.pdf --set page.compression=$MODE --quiet"
+    printf '   PDF: %s bytes' "$(stat -c %s "$WORK/out/pp-$MODE.pdf")"
+    if [ -n "$BASELINE" ]; then
+      "$BASELINE" run pipelines/fullpage.json $PP_INPUTS -o "$WORK/out/pp-$MODE-base.pdf" --set page.compression=$MODE --quiet
+      printf ' | baseline %s bytes (new/baseline %s)' "$(stat -c %s "$WORK/out/pp-$MODE-base.pdf")" \
+        "$(ratio "$(stat -c %s "$WORK/out/pp-$MODE.pdf")" "$(stat -c %s "$WORK/out/pp-$MODE-base.pdf")")"
+    fi
+    echo
+    if [ "$MODE" != jpeg ]; then
+      SEAMS=; [ "$MODE" = auto ] && SEAMS="--seams 72,150,300"
+      python3 tools/check-photo-page.py "$WORK/out/pp-$MODE.pdf" "$PP" --readers mutool,gs,pdftoppm $SEAMS | sed 's/^/   /' || true
+    fi
+  done
+  # 8 photo-rich captures -> a JPEG page, against pyvips joining them into a JPEG that img2pdf embeds.
+  if wanted photojpeg8 && command -v img2pdf >/dev/null && command -v vips >/dev/null; then
+    EIGHT=$(echo "$PP_FILES" | head -n 8 | tr '\n' ' ')
+    EIGHT_INPUTS=$(for c in $EIGHT; do echo -n " -i $c"; done)
+    echo "== 8 photo-rich captures -> one PDF page, compression jpeg q90"
+    row photojpeg8 "8 captures jpeg pdf" --runs 5 \
+      "@SUMI@ run pipelines/fullpage.json $EIGHT_INPUTS -o $WORK/out/pj8.pdf --set page.compression=jpeg --quiet" \
+      "vips+img2pdf" "vips arrayjoin '$EIGHT' $WORK/out/pj8.jpg[Q=90] --across 1 && img2pdf $WORK/out/pj8.jpg -o $WORK/out/pj8i.pdf"
+  fi
+fi
+
 if command -v exiftool >/dev/null && { wanted meta-thumb || wanted meta-caption; }; then
   echo "== Colour profile and metadata cost, sRGB photo with EXIF vs the same photo bare (target <= 1.05)"
   [ -f "$WORK/tagged.jpg" ] || { cp "$PHOTO" "$WORK/tagged.jpg"; exiftool -q -overwrite_original \

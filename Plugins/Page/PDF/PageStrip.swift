@@ -1,0 +1,57 @@
+import SumiKit
+
+/// One image of a page: rows `top ..< top + rows` of the page, drawn edge to edge with the strips
+/// above and below it. A strip's image holds `imageRows` rows: its own and, but for the page's last
+/// strip, the first row of the strip below (drawn first, and covered by that strip), so a reader that
+/// smooths or antialiases image edges blends a strip's edge with the right pixels and leaves no seam.
+struct PageStrip: Sendable {
+    /// How the strip's pixels are stored.
+    enum Data: Sendable {
+        /// `/Indexed` over straight RGBA `colors` (4 bytes an entry), indices packed at `bits`,
+        /// Flate with PNG predictors.
+        case palette(colors: [UInt8], bits: Int, bytes: [UInt8])
+        /// RGB, Flate with PNG predictors.
+        case rgb([UInt8])
+        /// JPEG bytes (`/DCTDecode`) of `components` colour components (1 or 3); `source` when they
+        /// are an unmodified source file's.
+        case jpeg([UInt8], components: Int, source: Bool)
+    }
+
+    let top: Int
+    let rows: Int
+    let imageRows: Int
+    let data: Data
+    /// The alpha channel as a Flate soft mask (PNG predictors), when some pixel is not opaque.
+    let alpha: [UInt8]?
+    /// What the strip's rows showed when its kind was decided.
+    let content: RowContent
+    /// For a JPEG strip encoded here: its quality, and its PSNR against the rows when measured.
+    var quality: Int? = nil
+    var psnr: Double? = nil
+
+    /// The kind as the run report names it.
+    var kind: String {
+        switch data {
+        case .palette: "palette"
+        case .rgb: "flate"
+        case .jpeg(_, _, let source): source ? "source-jpeg" : "jpeg"
+        }
+    }
+
+    /// Bytes of image data (and soft mask) the strip takes in the file.
+    var byteCount: Int {
+        let own = switch data {
+        case .palette(_, _, let bytes), .rgb(let bytes), .jpeg(let bytes, _, _): bytes.count
+        }
+        return own + (alpha?.count ?? 0)
+    }
+
+    /// The strip in the run report.
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("top", .number(Double(top))), ("rows", .number(Double(rows))), ("kind", .string(kind)),
+                                             ("content", .string(content.rawValue)), ("bytes", .number(Double(byteCount)))]
+        if let quality { fields.append(("quality", .number(Double(quality)))) }
+        if let psnr, psnr.isFinite { fields.append(("psnr", .number((psnr * 100).rounded() / 100))) }
+        return .object(fields)
+    }
+}
