@@ -27,7 +27,7 @@ public struct PDFPageStage: Stage {
 
     public static let descriptor = StageDescriptor(
         name: "pdf-page",
-        summary: "Write images as PDF pages (one image per page), optionally opening on a viewport",
+        summary: "Write images as PDF pages (one image per page, stored as strips: photos JPEG, text lossless with compression auto), optionally opening on a viewport",
         inputs: [PortSpec(name: "in", accepts: [.image, .images])],
         output: .file,
         parameters: [path.spec, scale.spec, viewport.spec, currentPage.spec, compression.spec, quality.spec, title.spec])

@@ -1,12 +1,12 @@
-/// Where a page's strips begin and end, decided block by block (`blockRows` rows) as the rows come.
+/// Where a page's strips begin and end, decided row by row as the rows come.
 ///
-/// With `auto` a run of photo blocks becomes a JPEG strip once it is `minimumPhotoRows` tall (the
+/// With `auto` a run of photo rows becomes a JPEG strip once it is `minimumPhotoRows` tall (the
 /// hysteresis: a few photo-like rows do not make a strip of their own but stay in the lossless strip
-/// around them) and ends at the first block that is not photo through and through, which starts a
-/// lossless strip: a row that is not photo is never in a JPEG strip. `lossless` and `jpeg` make
-/// strips of one kind. No strip is taller than `maximumRows`, which bounds the rows held. JPEG strips
-/// begin on a block boundary and, but for the page's last, are whole blocks tall (16 rows: whole
-/// 4:2:0 MCUs).
+/// around them) and ends at the first row that is not photo, which starts a lossless strip: a row
+/// that is not photo is never in a JPEG strip, and text beside a photo's first or last rows keeps a
+/// strip of its own (a palette, often). `lossless` and `jpeg` make strips of one kind. No strip is
+/// taller than `maximumRows` (a multiple of 16: `jpeg`'s strips are whole 4:2:0 MCUs but the last),
+/// which bounds the rows held.
 struct StripPlanner: Sendable {
     enum Mode: Sendable { case auto, lossless, jpeg }
 
@@ -18,45 +18,48 @@ struct StripPlanner: Sendable {
         let content: RowContent
     }
 
-    static let blockRows = 16
     static let minimumPhotoRows = 64
-    static let maximumRows = 512
+    static let maximumRows = 256
 
     let mode: Mode
     /// Rows of the strip in progress, including a photo tail not yet promoted.
     private(set) var rows = 0
     private var jpeg = false
-    /// Rows at the end of a lossless strip in progress that are photo blocks.
+    /// Rows at the end of a lossless strip in progress that are photo rows.
     private var tail = 0
     /// What the rows of the strip in progress before its tail showed.
     private var head: RowContent?
 
     init(mode: Mode) { self.mode = mode }
 
-    /// Adds the next block (`count` rows, `.photo` only when all its rows are); returns the strips
-    /// this finishes, in order.
-    mutating func add(rows count: Int, content block: RowContent) -> [Cut] {
+    /// Adds the next `count` rows, all showing `content`; returns the strips this finishes, in order.
+    mutating func add(rows count: Int, content: RowContent) -> [Cut] {
         var cuts: [Cut] = []
-        let photo = mode == .jpeg || (mode == .auto && block == .photo)
+        for _ in 0..<count { addRow(content, into: &cuts) }
+        return cuts
+    }
+
+    private mutating func addRow(_ content: RowContent, into cuts: inout [Cut]) {
+        let photo = mode == .jpeg || (mode == .auto && content == .photo)
         if rows == 0 && mode == .jpeg { jpeg = true }
         if jpeg {
             if photo {
-                if rows + count > StripPlanner.maximumRows {
+                if rows == StripPlanner.maximumRows {
                     cuts.append(emit(rows))
                     jpeg = true
                 }
-                rows += count
-                head = merge(head, block)
-                return cuts
+                rows += 1
+                head = merge(head, content)
+                return
             }
             cuts.append(emit(rows))
         }
-        if rows + count > StripPlanner.maximumRows && rows > tail {
+        if rows == StripPlanner.maximumRows && rows > tail {
             cuts.append(emit(rows - tail))
         }
-        rows += count
+        rows += 1
         if photo {
-            tail += count
+            tail += 1
             if tail >= StripPlanner.minimumPhotoRows {
                 if rows > tail { cuts.append(emit(rows - tail)) }
                 jpeg = true
@@ -64,10 +67,9 @@ struct StripPlanner: Sendable {
                 tail = 0
             }
         } else {
-            head = merge(merge(head, tail > 0 ? .photo : nil), block)
+            head = merge(merge(head, tail > 0 ? .photo : nil), content)
             tail = 0
         }
-        return cuts
     }
 
     /// The last strip, once every row was added (nil for an empty page).

@@ -1,9 +1,9 @@
 import SumiKit
 
 /// Encodes a page from its rows as they arrive, as strips (`PageStrip`): each row is measured
-/// (`RowContent`) as it is added, each block of rows goes to the `StripPlanner`, and each strip the
+/// (`RowContent`) as it is added and goes to the `StripPlanner`, and each strip the
 /// planner finishes is encoded on the `StripQueue` while the next strip's rows arrive. Only the rows
-/// of the strip in progress (at most `StripPlanner.maximumRows` and a block) and the strips being
+/// of the strip in progress (at most `StripPlanner.maximumRows`) and the strips being
 /// encoded are held; the compressed strips are kept until the page is written.
 final class StripedPageEncoder {
     let width: Int
@@ -16,8 +16,6 @@ final class StripedPageEncoder {
     private var buffer: [UInt8] = []
     private var bufferTop = 0
     private var added = 0
-    private var blockRows = 0
-    private var blockContent: RowContent?
     /// Whether some pixel so far is not opaque.
     private(set) var isTranslucent = false
 
@@ -29,7 +27,7 @@ final class StripedPageEncoder {
         self.jpeg = jpeg
         planner = StripPlanner(mode: mode)
         measures = mode == .auto
-        buffer.reserveCapacity((StripPlanner.maximumRows + StripPlanner.blockRows + 1) * width * 4)
+        buffer.reserveCapacity((StripPlanner.maximumRows + 1) * width * 4)
     }
 
     /// Adds the next row (premultiplied RGBA, `width * 4` bytes).
@@ -46,15 +44,8 @@ final class StripedPageEncoder {
             }
         }
         let content = measures ? RowContent.classify(pixels, width: width) : .plain
-        blockContent = blockContent.map { $0 == content ? $0 : .mixed } ?? content
-        blockRows += 1
         added += 1
-        if blockRows == StripPlanner.blockRows || added == height {
-            let cuts = planner.add(rows: blockRows, content: blockContent ?? .plain)
-            blockRows = 0
-            blockContent = nil
-            for cut in cuts { try submit(cut, overlap: true) }
-        }
+        for cut in planner.add(rows: 1, content: content) { try submit(cut, overlap: true) }
     }
 
     /// The page's strips, top to bottom, once every row was added.
