@@ -89,7 +89,7 @@ import SumiCodecs
         let page = try ImageDecoder.decode([UInt8](try Data(contentsOf: sample)), name: "page-3.png")
         let width = page.width, height = page.height
         var ramp = page
-        // In every strip the page is stored as (256 rows each, the last 76).
+        // In every strip the page is stored as (240 rows each, the last 124).
         for y in [100, 300, 600, 800] {
             for x in 0..<300 {
                 let i = (y * width + x) * 4

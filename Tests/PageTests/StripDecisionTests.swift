@@ -86,9 +86,10 @@ import SumiKit
             + Array(repeating: .photo, count: 6) + [.mixed, .plain]                // 96: a JPEG strip
         for block in blocks { cuts += planner.add(rows: 16, content: block) }
         if let last = planner.finish() { cuts.append(last) }
-        #expect(cuts == [StripPlanner.Cut(rows: 80, jpeg: false, content: .mixed),
-                         StripPlanner.Cut(rows: 96, jpeg: true, content: .photo),
-                         StripPlanner.Cut(rows: 32, jpeg: false, content: .mixed)])
+        // Strips begin on multiples of 12 rows: the JPEG strip holds rows 84-167 of the photo run 80-175.
+        #expect(cuts == [StripPlanner.Cut(rows: 84, jpeg: false, content: .mixed),
+                         StripPlanner.Cut(rows: 84, jpeg: true, content: .photo),
+                         StripPlanner.Cut(rows: 40, jpeg: false, content: .mixed)])
     }
 
     @Test func plannerCutsTallStripsAndKeepsOneKindOutsideAuto() {
@@ -101,7 +102,7 @@ import SumiKit
             #expect(cuts.reduce(0) { $0 + $1.rows } == 70 * 16 + 5)
             #expect(cuts.allSatisfy { $0.rows <= StripPlanner.maximumRows })
             switch mode {
-            case .auto: #expect(cuts.map(\.jpeg) == [true, true, true, false, false] && cuts.map(\.rows) == [256, 256, 128, 256, 229])
+            case .auto: #expect(cuts.map(\.jpeg) == [true, true, true, false, false, false] && cuts.map(\.rows) == [240, 240, 156, 240, 240, 9])
             case .lossless: #expect(cuts.allSatisfy { !$0.jpeg })
             case .jpeg: #expect(cuts.allSatisfy { $0.jpeg } && cuts.dropLast().allSatisfy { $0.rows % 16 == 0 })
             }
@@ -114,8 +115,9 @@ import SumiKit
     @Test func autoPageKeepsTextExactAndPhotosAsJPEG() throws {
         let scratch = Scratch("auto-strips")
         defer { scratch.cleanUp() }
-        // Text 0-96, photo 96-304, mixed 304-424 (photo-only rows between the text lines, too few for
-        // a strip), text, a photo run of 32 rows (too short for a strip of its own) at 464-496, text.
+        // Text 0-96, photo 96-304 (its JPEG strip ends at 300, a multiple of 12), mixed 304-424
+        // (photo-only rows between the text lines, too few for a strip), text, a photo run of 32 rows
+        // (too short for a strip of its own) at 464-496, text.
         let image = Self.page([("text", 96), ("photo", 208), ("mixed", 120), ("text", 40), ("photo", 32), ("text", 24)])
         let harness = StageHarness(PDFPageStage.self)
         let path = scratch.file("auto.pdf")
@@ -134,18 +136,18 @@ import SumiKit
         let tops = strips.compactMap { if case .number(let v)? = field($0, "top") { Int(v) } else { nil } }
         let rows = strips.compactMap { if case .number(let v)? = field($0, "rows") { Int(v) } else { nil } }
         #expect(kinds == [.string("palette"), .string("jpeg"), .string("flate")], "\(strips)")
-        #expect(tops == [0, 96, 304] && rows == [96, 208, 216])
+        #expect(tops == [0, 96, 300] && rows == [96, 204, 220])
         let (pixels, heights) = try pageFromStrips(path, width: image.width, height: image.height, in: scratch)
-        #expect(heights == [97, 209, 216])
+        #expect(heights == [97, 205, 220])
         let stride = image.stride
-        for y in 0..<image.height where !(96..<304).contains(y) {
+        for y in 0..<image.height where !(96..<300).contains(y) {
             #expect(pixels[(y * stride)..<((y + 1) * stride)] == image.pixels[(y * stride)..<((y + 1) * stride)], "row \(y)")
         }
-        let photo = 96 * stride..<304 * stride
+        let photo = 96 * stride..<300 * stride
         #expect(psnr(Array(pixels[photo]), Array(image.pixels[photo])) >= 40)
         // Drawn edge to edge: each strip's rectangle starts where the previous one's own rows end.
         let contents = try runTool("/usr/bin/qpdf", ["--show-object=5", "--filtered-stream-data", path]).text
-        #expect(contents == "q 240 0 0 97 0 423 cm /Im0 Do Q\nq 240 0 0 209 0 215 cm /Im1 Do Q\nq 240 0 0 216 0 0 cm /Im2 Do Q\n")
+        #expect(contents == "q 240 0 0 97 0 423 cm /Im0 Do Q\nq 240 0 0 205 0 219 cm /Im1 Do Q\nq 240 0 0 220 0 0 cm /Im2 Do Q\n")
     }
 
     /// `flate` keeps every row, photo or not; `jpeg` encodes every strip as JPEG.
@@ -160,7 +162,7 @@ import SumiKit
         #expect(try pageFromStrips(flate, width: image.width, height: image.height, in: scratch).pixels == image.pixels)
         let list = try runTool("/usr/bin/pdfimages", ["-list", jpeg]).text
         #expect(list.split(separator: "\n").dropFirst(2).allSatisfy { $0.contains(" jpeg ") })
-        #expect(list.split(separator: "\n").count - 2 == 3)   // 256 + 256 + 228 rows
+        #expect(list.split(separator: "\n").count - 2 == 4)   // 240 + 240 + 240 + 20 rows
         #expect(psnr(try pageFromStrips(jpeg, width: image.width, height: image.height, in: scratch).pixels, image.pixels) > 30)
     }
 }

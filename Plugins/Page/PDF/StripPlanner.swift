@@ -2,10 +2,12 @@
 ///
 /// With `auto` a run of photo rows becomes a JPEG strip once it is `minimumPhotoRows` tall (the
 /// hysteresis: a few photo-like rows do not make a strip of their own but stay in the lossless strip
-/// around them) and ends at the first row that is not photo, which starts a lossless strip: a row
-/// that is not photo is never in a JPEG strip, and text beside a photo's first or last rows keeps a
-/// strip of its own (a palette, often). `lossless` and `jpeg` make strips of one kind. No strip is
-/// taller than `maximumRows` (a multiple of 16: `jpeg`'s strips are whole 4:2:0 MCUs but the last),
+/// around them) and ends by the first row that is not photo: a row that is not photo is never in a
+/// JPEG strip. `lossless` and `jpeg` make strips of one kind. Every strip begins `alignment` rows
+/// apart from the page's top (at 1 pixel a point that is 12, 25 and 50 device pixels at 72, 150 and
+/// 300 dpi, so readers that fit images to whole device pixels place every strip as they would the
+/// page in one image): a photo run's first and last few rows then stay lossless. No strip is taller
+/// than `maximumRows` (a multiple of 16 too: `jpeg`'s strips are whole 4:2:0 MCUs but the last),
 /// which bounds the rows held.
 struct StripPlanner: Sendable {
     enum Mode: Sendable { case auto, lossless, jpeg }
@@ -19,10 +21,12 @@ struct StripPlanner: Sendable {
     }
 
     static let minimumPhotoRows = 64
-    static let maximumRows = 256
+    static let maximumRows = 240
+    static let alignment = 12
 
     let mode: Mode
-    /// Rows of the strip in progress, including a photo tail not yet promoted.
+    /// Rows of the strip in progress (it begins on a multiple of `alignment`), including a photo
+    /// tail not yet promoted.
     private(set) var rows = 0
     private var jpeg = false
     /// Rows at the end of a lossless strip in progress that are photo rows.
@@ -39,29 +43,46 @@ struct StripPlanner: Sendable {
         return cuts
     }
 
+    /// The last strip, once every row was added (nil for an empty page).
+    mutating func finish() -> Cut? {
+        guard rows > 0 else { return nil }
+        return take(rows, content: merge(head, tail > 0 ? .photo : nil) ?? .plain)
+    }
+
     private mutating func addRow(_ content: RowContent, into cuts: inout [Cut]) {
+        let a = StripPlanner.alignment
         let photo = mode == .jpeg || (mode == .auto && content == .photo)
         if rows == 0 && mode == .jpeg { jpeg = true }
         if jpeg {
             if photo {
                 if rows == StripPlanner.maximumRows {
-                    cuts.append(emit(rows))
-                    jpeg = true
+                    cuts.append(take(rows, content: head ?? .photo))
+                    head = nil
                 }
                 rows += 1
                 head = merge(head, content)
                 return
             }
-            cuts.append(emit(rows))
+            // The JPEG strip ends on the last aligned row; the photo rows after it go lossless.
+            let keep = rows / a * a
+            if keep > 0 { cuts.append(take(keep, content: head ?? .photo)) }
+            jpeg = false
+            head = rows > 0 ? .photo : nil
+            tail = 0
         }
-        if rows == StripPlanner.maximumRows && rows > tail {
-            cuts.append(emit(rows - tail))
+        if rows == StripPlanner.maximumRows {
+            let before = rows - tail, cut = before / a * a
+            if cut > 0 {
+                cuts.append(take(cut, content: head ?? .plain))
+                head = tail > 0 ? (before > cut ? .mixed : nil) : (before > cut ? head : nil)
+            }
         }
         rows += 1
         if photo {
             tail += 1
             if tail >= StripPlanner.minimumPhotoRows {
-                if rows > tail { cuts.append(emit(rows - tail)) }
+                let start = rows - tail, first = (start + a - 1) / a * a
+                if first > 0 { cuts.append(take(first, content: merge(head, first > start ? .photo : nil) ?? .photo)) }
                 jpeg = true
                 head = .photo
                 tail = 0
@@ -72,26 +93,10 @@ struct StripPlanner: Sendable {
         }
     }
 
-    /// The last strip, once every row was added (nil for an empty page).
-    mutating func finish() -> Cut? {
-        rows > 0 ? emit(rows) : nil
-    }
-
-    /// Cuts the first `count` rows of the strip in progress: all of it, or (lossless) all but its
-    /// photo tail, which starts the next strip.
-    private mutating func emit(_ count: Int) -> Cut {
-        let all = count == rows
-        let content = merge(head, all && tail > 0 ? .photo : nil) ?? .plain
-        let cut = Cut(rows: count, jpeg: jpeg, content: content)
+    /// Cuts the first `count` rows of the strip in progress.
+    private mutating func take(_ count: Int, content: RowContent) -> Cut {
         rows -= count
-        if all {
-            jpeg = false
-            head = nil
-            tail = 0
-        } else {
-            head = .photo
-        }
-        return cut
+        return Cut(rows: count, jpeg: jpeg, content: content)
     }
 
     private func merge(_ a: RowContent?, _ b: RowContent?) -> RowContent? {
