@@ -216,12 +216,9 @@ enum Synthetic {
 }
 
 /// The page a pdf-page file draws, rebuilt from its strips as poppler's `pdfimages` extracts them
-/// (in drawing order, top to bottom): each strip's image holds its rows and, but for the last, the
-/// first row of the next strip, which that strip covers. Also the strips' heights as stored.
+/// (in drawing order, top to bottom), one under the other. Also the strips' heights as stored.
 func pageFromStrips(_ path: String, width: Int, height: Int, in scratch: Scratch) throws -> (pixels: [UInt8], imageRows: [Int]) {
     let list = try runTool("/usr/bin/pdfimages", ["-list", path]).text.split(separator: "\n").dropFirst(2)
-    let images = list.map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-        .filter { $0.count > 4 && $0[2] == "image" }
     let prefix = scratch.file("strip")
     let extracted = try runTool("/usr/bin/pdfimages", ["-png", path, prefix])
     guard extracted.status == 0 else { throw ToolFailure("pdfimages: \(extracted.errors)") }
@@ -233,8 +230,7 @@ func pageFromStrips(_ path: String, width: Int, height: Int, in scratch: Scratch
         let file = prefix + "-" + String(repeating: "0", count: max(0, 3 - String(number).count)) + String(number) + ".png"
         let strip = try readRGBA(file, width: w, height: h)
         heights.append(h)
-        let last = heights.count == images.count
-        pixels += strip[0..<((last ? h : h - 1) * w * 4)]
+        pixels += strip
     }
     guard pixels.count == width * height * 4 else {
         throw ToolFailure("the strips make \(pixels.count / max(1, width * 4)) rows, not \(height)")

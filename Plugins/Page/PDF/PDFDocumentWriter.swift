@@ -2,13 +2,16 @@ import SumiCodecs
 import SumiKit
 
 /// Writes a PDF 1.7 file of image pages, each page drawn by its strips (`PageStrip`), image
-/// XObjects placed edge to edge, top to bottom.
+/// XObjects placed edge to edge, top to bottom — strip by strip as they are encoded, so the
+/// compressed page is not held (`add` writes a strip's objects at once; `endPage` the page object
+/// and its content, which draws them).
 ///
-/// Objects are written in order while their offsets are recorded; the strips' data is compressed
-/// already. The file ends with a classic cross-reference table and trailer. A page with a colour
-/// profile other than sRGB gets an `/ICCBased` colour space carrying that profile (PDF 1.7 §8.6.5.5),
-/// so viewers show its colours as the photo's own viewer would.
-struct PDFDocumentWriter {
+/// Objects are written as they come while their offsets are recorded; pages have the object
+/// numbers 4… (so the catalog, written first, can name the page the document opens on), the page
+/// tree is written last. The file ends with a classic cross-reference table and trailer. A page
+/// with a colour profile other than sRGB gets an `/ICCBased` colour space carrying that profile
+/// (PDF 1.7 §8.6.5.5), so viewers show its colours as the photo's own viewer would.
+final class PDFDocumentWriter {
     /// One page: its size, its strips and colour profile.
     struct Page: Sendable {
         let geometry: PageGeometry
@@ -25,58 +28,30 @@ struct PDFDocumentWriter {
         let points: Rect
     }
 
-    let pages: [Page]
-    var title: String?
-    var viewport: Viewport?
-    private struct Numbers {
-        let page: Int, contents: Int
-        /// Each strip's image and soft mask.
-        var strips: [(image: Int, mask: Int?)] = []
-        var profile: Int? = nil
-    }
+    private let out: PDFByteSink
+    private let pageCount: Int
+    private var offsets: [Int: Int] = [:]
+    private var next: Int
+    private var pageIndex = 0
+    /// The page in progress: its size, colour space, profile object and strips written.
+    private var geometry: PageGeometry?
+    private var rgb = "/DeviceRGB"
+    private var profile: (number: Int, bytes: [UInt8])?
+    private var placed: [(top: Int, imageRows: Int, number: Int)] = []
 
-    /// The RGB profile to embed for `page`, or nil (DeviceRGB) when it is sRGB or untagged.
-    static func profile(of page: Page) -> [UInt8]? {
-        guard let profile = page.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
-        return profile
-    }
-
-    func write(to out: PDFByteSink) throws {
-        var offsets: [Int: Int] = [:]
-        var next = 4
-        var numbers: [Numbers] = []
-        for page in pages {
-            var n = Numbers(page: next, contents: next + 1)
-            next += 2
-            for strip in page.strips {
-                n.strips.append((next, strip.alpha == nil ? nil : next + 1))
-                next += strip.alpha == nil ? 1 : 2
-            }
-            numbers.append(n)
-            if PDFDocumentWriter.profile(of: page) != nil {
-                numbers[numbers.count - 1].profile = next
-                next += 1
-            }
-        }
-        func begin(_ number: Int) throws {
-            offsets[number] = out.offset
-            try out.write("\(number) 0 obj\n")
-        }
-
+    /// Starts the file: header, catalog (with the opening view), document information.
+    init(out: PDFByteSink, pageCount: Int, title: String?, viewport: Viewport?) throws {
+        self.out = out
+        self.pageCount = pageCount
+        next = 4 + pageCount
         try out.write([0x25, 0x50, 0x44, 0x46, 0x2D, 0x31, 0x2E, 0x37, 0x0A, 0x25, 0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
-
         try begin(1)
         var catalog = "<< /Type /Catalog /Pages 2 0 R"
-        if let viewport, viewport.page < numbers.count {
+        if let viewport, viewport.page < pageCount {
             let box = viewport.fitR.map(PDFSyntax.number).joined(separator: " ")
-            catalog += " /OpenAction [\(numbers[viewport.page].page) 0 R /FitR \(box)]"
+            catalog += " /OpenAction [\(4 + viewport.page) 0 R /FitR \(box)]"
         }
         try out.write(catalog + " >>\nendobj\n")
-
-        try begin(2)
-        let kids = numbers.map { "\($0.page) 0 R" }.joined(separator: " ")
-        try out.write("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>\nendobj\n")
-
         try begin(3)
         var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.currentDate()))"
         if let title, !title.isEmpty { info += " /Title \(PDFSyntax.textString(title))" }
@@ -86,33 +61,77 @@ struct PDFDocumentWriter {
             info += " /SumiViewport (\(rect)) /SumiViewportPage \(viewport.page)"
         }
         try out.write(info + " >>\nendobj\n")
+    }
 
-        for (page, n) in zip(pages, numbers) {
-            let g = page.geometry
-            let w = PDFSyntax.number(g.widthUnits), h = PDFSyntax.number(g.heightUnits)
-            try begin(n.page)
-            var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)]"
-            if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
-            let names = n.strips.enumerated().map { "/Im\($0.offset) \($0.element.image) 0 R" }.joined(separator: " ")
-            dict += " /Resources << /XObject << \(names) >> >> /Contents \(n.contents) 0 R >>"
-            try out.write(dict + "\nendobj\n")
-
-            let content = PDFDocumentWriter.contents(page)
-            try begin(n.contents)
-            try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
-
-            let rgb = n.profile.map { "[/ICCBased \($0) 0 R]" } ?? "/DeviceRGB"
-            for (strip, objects) in zip(page.strips, n.strips) {
-                try writeStrip(strip, width: g.pixelWidth, objects, rgb: rgb, out: out, begin: begin)
-            }
-            if let number = n.profile, let profile = PDFDocumentWriter.profile(of: page) {
-                try begin(number)
-                try out.write("<< /N 3 /Alternate /DeviceRGB /Length \(profile.count) >>\nstream\n")
-                try out.write(profile)
-                try out.write("\nendstream\nendobj\n")
-            }
+    /// Writes a whole document of pages encoded already.
+    static func write(_ pages: [Page], title: String?, viewport: Viewport?, to out: PDFByteSink) throws {
+        let writer = try PDFDocumentWriter(out: out, pageCount: pages.count, title: title, viewport: viewport)
+        for page in pages {
+            writer.beginPage(page.geometry, iccProfile: page.iccProfile)
+            for strip in page.strips { try writer.add(strip) }
+            try writer.endPage()
         }
+        try writer.finish()
+    }
 
+    /// The RGB profile to embed, or nil (DeviceRGB) when it is sRGB or untagged.
+    static func embeddedProfile(_ iccProfile: [UInt8]?) -> [UInt8]? {
+        guard let profile = iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
+        return profile
+    }
+
+    /// Starts the next page.
+    func beginPage(_ geometry: PageGeometry, iccProfile: [UInt8]?) {
+        self.geometry = geometry
+        placed = []
+        profile = nil
+        rgb = "/DeviceRGB"
+        if let bytes = PDFDocumentWriter.embeddedProfile(iccProfile) {
+            profile = (next, bytes)
+            rgb = "[/ICCBased \(next) 0 R]"
+            next += 1
+        }
+    }
+
+    /// Writes the page's next strip (top to bottom).
+    func add(_ strip: PageStrip) throws {
+        guard let geometry else { throw StageError("a strip came before its page") }
+        let image = next, mask = strip.alpha == nil ? nil : next + 1
+        next += mask == nil ? 1 : 2
+        try writeStrip(strip, width: geometry.pixelWidth, (image, mask), rgb: rgb, out: out, begin: begin)
+        placed.append((strip.top, strip.imageRows, image))
+    }
+
+    /// Ends the page: its object, the content that draws its strips, its colour profile.
+    func endPage() throws {
+        guard let g = geometry else { throw StageError("no page to end") }
+        let w = PDFSyntax.number(g.widthUnits), h = PDFSyntax.number(g.heightUnits)
+        let contents = next
+        next += 1
+        try begin(4 + pageIndex)
+        var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)]"
+        if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
+        let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
+        dict += " /Resources << /XObject << \(names) >> >> /Contents \(contents) 0 R >>"
+        try out.write(dict + "\nendobj\n")
+        let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows) })
+        try begin(contents)
+        try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
+        if let profile {
+            try begin(profile.number)
+            try out.write("<< /N 3 /Alternate /DeviceRGB /Length \(profile.bytes.count) >>\nstream\n")
+            try out.write(profile.bytes)
+            try out.write("\nendstream\nendobj\n")
+        }
+        pageIndex += 1
+        geometry = nil
+    }
+
+    /// Ends the file: the page tree, the cross-reference table, the trailer.
+    func finish() throws {
+        try begin(2)
+        let kids = (0..<pageCount).map { "\(4 + $0) 0 R" }.joined(separator: " ")
+        try out.write("<< /Type /Pages /Kids [\(kids)] /Count \(pageCount) >>\nendobj\n")
         try out.flush()
         let xrefOffset = out.offset
         let size = next
@@ -125,14 +144,17 @@ struct PDFDocumentWriter {
         try out.flush()
     }
 
-    /// The page's content: each strip drawn over its rows (and the row below it, which the next
-    /// strip covers), top to bottom, in the page's units.
-    static func contents(_ page: Page) -> String {
-        let g = page.geometry
+    private func begin(_ number: Int) throws {
+        offsets[number] = out.offset
+        try out.write("\(number) 0 obj\n")
+    }
+
+    /// The page's content: each strip drawn over its rows, top to bottom, in the page's units.
+    static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int)]) -> String {
         let unit = 1 / (g.scale * g.userUnit)
         let w = PDFSyntax.number(g.widthUnits)
         var text = ""
-        for (i, strip) in page.strips.enumerated() {
+        for (i, strip) in strips.enumerated() {
             let h = PDFSyntax.number(Double(strip.imageRows) * unit)
             let y = PDFSyntax.number(Double(g.pixelHeight - strip.top - strip.imageRows) * unit)
             text += "q \(w) 0 0 \(h) 0 \(y) cm /Im\(i) Do Q\n"

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SumiKit
 
 extension PDFPageStage: RowStage {
@@ -31,29 +36,61 @@ extension PDFPageStage: RowStage {
         let source = compression == .auto ? sourceStrip(width: width, height: height, metadata: metadata) : nil
         // An opaque JPEG source is embedded as it is: its pixels are not needed.
         let encoder = source != nil && metadata.knownOpaque ? nil : makeEncoder(width: width, height: height)
-        let stride = width * 4
-        var y = 0
-        while y < height {
-            let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
-            if let encoder {
-                for row in y..<ready {
-                    try encoder.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+        // Strips go to the file as they are encoded when nothing may replace them (a source JPEG
+        // is known only once every row was opaque) and the file is a regular one written
+        // atomically (standard output or a pipe would keep a partial page if the run failed).
+        let progressive = source == nil && Self.isRegularOrNew(path)
+        var written: [PageStrip] = []
+        return try writeDocument(current: geometry, pageCount: 1, opening: opening) { out, title, viewport in
+            let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: 1, title: title, viewport: viewport) : nil
+            writer?.beginPage(geometry, iccProfile: metadata.iccProfile)
+            func flush(_ strips: [PageStrip]) throws {
+                for strip in strips {
+                    try writer?.add(strip)
+                    written.append(strip.withoutData)
                 }
             }
-            stream.release(through: ready)
-            y = ready
+            let stride = width * 4
+            var y = 0
+            while y < height {
+                let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
+                if let encoder {
+                    for row in y..<ready {
+                        try encoder.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+                    }
+                    if writer != nil { try flush(encoder.takeFinished()) }
+                }
+                stream.release(through: ready)
+                y = ready
+            }
+            try stream.waitForEnd()
+            let strips: [PageStrip]
+            if let source, !(encoder?.isTranslucent ?? false) {
+                strips = [source]
+                _ = try encoder?.finish()
+            } else if let encoder {
+                strips = try encoder.finish()
+            } else {
+                throw StageError("the streamed image was not encoded")
+            }
+            let page = PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: metadata.iccProfile)
+            if let writer {
+                try flush(strips)
+                try writer.endPage()
+                try writer.finish()
+                context.report(report([PDFDocumentWriter.Page(geometry: geometry, strips: written, iccProfile: nil)]))
+            } else {
+                context.report(report([page]))
+                try PDFDocumentWriter.write([page], title: title, viewport: viewport, to: out)
+            }
         }
-        try stream.waitForEnd()
-        let strips: [PageStrip]
-        if let source, !(encoder?.isTranslucent ?? false) {
-            strips = [source]
-            _ = try encoder?.finish()
-        } else if let encoder {
-            strips = try encoder.finish()
-        } else {
-            throw StageError("the streamed image was not encoded")
-        }
-        let page = PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: metadata.iccProfile)
-        return try write([page], opening: opening, context: context)
+    }
+
+    /// Whether `path` names a regular file or nothing yet (a link is followed).
+    static func isRegularOrNew(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT }
+        return (info.st_mode & S_IFMT) == S_IFREG
     }
 }

@@ -160,10 +160,18 @@ public struct PDFPageStage: Stage {
     /// Writes the document atomically; `opening` is the viewport in the current page's pixels.
     func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?, context: StageContext) throws -> Value {
         context.report(report(pages))
-        let current = pages[currentPage].geometry
-        var writer = PDFDocumentWriter(pages: pages)
-        writer.title = title
+        return try writeDocument(current: pages[currentPage].geometry, pageCount: pages.count, opening: opening) { out, title, viewport in
+            try PDFDocumentWriter.write(pages, title: title, viewport: viewport, to: out)
+        }
+    }
+
+    /// Opens the file (atomically: it appears only if `body` ends without error), and lets `body`
+    /// write the document into it; `opening` is the viewport in the current page's pixels. An
+    /// error `body` throws is thrown as it is.
+    func writeDocument(current: PageGeometry, pageCount: Int, opening: Rect?,
+                       _ body: (PDFByteSink, String?, PDFDocumentWriter.Viewport?) throws -> Void) throws -> Value {
         var rect = Rect.zero
+        var viewport: PDFDocumentWriter.Viewport?
         if let pixels = opening {
             rect = current.pointsRect(viewport: pixels)
             let box = current.fitR(viewport: pixels)
@@ -173,23 +181,29 @@ public struct PDFPageStage: Stage {
                 throw StageError("viewport \(pixels) is too small to be written at scale \(scale) (under 0.0001 page units)",
                                  parameter: "viewport")
             }
-            writer.viewport = .init(page: currentPage, fitR: box, points: rect)
+            viewport = .init(page: currentPage, fitR: box, points: rect)
         }
         var written = 0
-        try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in
-            let sink = PDFByteSink(fd: fd, path: path)
-            do {
-                try writer.write(to: sink)
-            } catch let error as StageError {
-                throw error
-            } catch {
-                throw StageError("\(path): \(error)")
+        var failure: (any Error)?
+        do {
+            try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in
+                let sink = PDFByteSink(fd: fd, path: path)
+                do {
+                    try body(sink, title, viewport)
+                } catch let error as StageError {
+                    throw error
+                } catch {
+                    failure = error
+                    throw StageError("\(path): \(error)")
+                }
+                written = sink.offset
             }
-            written = sink.offset
+        } catch {
+            throw failure ?? error
         }
         return .file(FileOutput(path: path, format: "pdf", bytes: written,
                                 width: current.widthPoints, height: current.heightPoints,
-                                pages: pages.count, currentPage: currentPage, rectInCurrentPage: rect))
+                                pages: pageCount, currentPage: currentPage, rectInCurrentPage: rect))
     }
 
     /// The viewport in the current page's pixels, checked against the page.

@@ -1,9 +1,9 @@
 import SumiKit
 
 /// One image of a page: rows `top ..< top + rows` of the page, drawn edge to edge with the strips
-/// above and below it. A strip's image holds `imageRows` rows: its own and, but for the page's last
-/// strip, the first row of the strip below (drawn first, and covered by that strip), so a reader that
-/// smooths or antialiases image edges blends a strip's edge with the right pixels and leaves no seam.
+/// above and below it. Its image holds `imageRows` rows (its own: a row of overlap with the strip
+/// below would put the image's edge between device pixels, where readers that fit images to whole
+/// device pixels, as mupdf does, stretch it; strips begin on multiples of 12 rows instead).
 struct PageStrip: Sendable {
     /// How the strip's pixels are stored.
     enum Data: Sendable {
@@ -28,6 +28,21 @@ struct PageStrip: Sendable {
     /// For a JPEG strip encoded here: its quality, and its PSNR against the rows when measured.
     var quality: Int? = nil
     var psnr: Double? = nil
+    /// The bytes the strip took, when its data was dropped after writing.
+    var storedBytes: Int? = nil
+
+    /// The strip's description without its bytes (for the report once the bytes are written).
+    var withoutData: PageStrip {
+        let kept: Data = switch data {
+        case .palette(let colors, let bits, _): .palette(colors: colors, bits: bits, bytes: [])
+        case .rgb: .rgb([])
+        case .jpeg(_, let components, let source): .jpeg([], components: components, source: source)
+        }
+        var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, data: kept, alpha: alpha == nil ? nil : [],
+                             content: content, quality: quality, psnr: psnr)
+        copy.storedBytes = byteCount
+        return copy
+    }
 
     /// The kind as the run report names it.
     var kind: String {
@@ -43,7 +58,7 @@ struct PageStrip: Sendable {
         let own = switch data {
         case .palette(_, _, let bytes), .rgb(let bytes), .jpeg(let bytes, _, _): bytes.count
         }
-        return own + (alpha?.count ?? 0)
+        return storedBytes ?? own + (alpha?.count ?? 0)
     }
 
     /// The strip in the run report.

@@ -112,6 +112,7 @@ enum StripEncoder {
             }
             swap(&previous, &current)
         }
+        if !unordered { return try FlateParts.compressSamples(predicted, rowLength: n, level: level) }
         let (bytes, adler) = try FlateParts.compress(predicted, rowLength: n, dictionary: [], last: true, level: level)
         let sink = ByteCollector()
         try FlateParts.join([(bytes, adler, predicted.count)], into: sink)

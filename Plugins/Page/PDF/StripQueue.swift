@@ -21,6 +21,8 @@ final class StripQueue: @unchecked Sendable {
     private let results = Mutex<[Int: Result<PageStrip, any Error>]>([:])
     private let failed = Atomic<Bool>(false)
     private var count = 0
+    /// Strips handed out so far by `takeFinished`.
+    private var taken = 0
 
     /// Encodes a strip once a worker is free; blocks while `concurrency` strips are being encoded.
     func submit(_ work: @escaping @Sendable () throws -> PageStrip) throws {
@@ -44,12 +46,26 @@ final class StripQueue: @unchecked Sendable {
         if case .failure(let error)? = failure { throw error }
     }
 
-    /// Waits for every strip; they are returned in the order they were submitted.
+    /// The strips finished so far that follow the last one taken, in order (their results are
+    /// dropped here, so they are held only by the caller).
+    func takeFinished() throws -> [PageStrip] {
+        try check()
+        var strips: [PageStrip] = []
+        try results.withLock { results in
+            while let result = results.removeValue(forKey: taken) {
+                strips.append(try result.get())
+                taken += 1
+            }
+        }
+        return strips
+    }
+
+    /// Waits for every strip; those not taken yet are returned in the order they were submitted.
     func finish() throws -> [PageStrip] {
         group.wait()
         try check()
         return try results.withLock { results in
-            try (0..<count).map { i in
+            try (taken..<count).map { i in
                 guard let result = results[i] else { throw StageError("a strip's compression did not finish") }
                 return try result.get()
             }

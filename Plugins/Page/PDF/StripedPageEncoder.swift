@@ -45,21 +45,23 @@ final class StripedPageEncoder {
         }
         let content = measures ? RowContent.classify(pixels, width: width) : .plain
         added += 1
-        for cut in planner.add(rows: 1, content: content) { try submit(cut, overlap: true) }
+        for cut in planner.add(rows: 1, content: content) { try submit(cut) }
     }
 
-    /// The page's strips, top to bottom, once every row was added.
+    /// The strips encoded so far that were not taken yet, top to bottom.
+    func takeFinished() throws -> [PageStrip] { try queue.takeFinished() }
+
+    /// The page's strips not taken yet, top to bottom, once every row was added.
     func finish() throws -> [PageStrip] {
         guard added == height else { throw StageError("the page ended after \(added) of its \(height) rows") }
-        if let cut = planner.finish() { try submit(cut, overlap: false) }
+        if let cut = planner.finish() { try submit(cut) }
         return try queue.finish()
     }
 
-    /// Hands the strip `cut` describes (the first rows held) to the queue; with `overlap` its image
-    /// also holds the row below it.
-    private func submit(_ cut: StripPlanner.Cut, overlap: Bool) throws {
+    /// Hands the strip `cut` describes (the first rows held) to the queue.
+    private func submit(_ cut: StripPlanner.Cut) throws {
         let stride = width * 4
-        let imageRows = cut.rows + (overlap ? 1 : 0)
+        let imageRows = cut.rows
         guard buffer.count >= imageRows * stride else { throw StageError("a strip of \(imageRows) rows ended before its rows came") }
         let pixels = Array(buffer[0..<(imageRows * stride)])
         buffer.removeFirst(cut.rows * stride)
