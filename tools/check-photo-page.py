@@ -139,8 +139,7 @@ class PagePDF:
         self.strips = [(float(y), float(h)) for h, y in re.findall(r"q [\d.]+ 0 0 ([\d.]+) 0 ([\d.]+) cm /Im\d+ Do Q", stream)]
 
     def boundaries(self):
-        """Strip boundaries in page units from the bottom: each strip's top edge but the first's.
-        (A strip's image reaches one row below it, into the next strip, which covers that row.)"""
+        """Strip boundaries in page units from the bottom: each strip's top edge but the first's."""
         tops = sorted({round(y + h, 4) for y, h in self.strips})
         return [t for t in tops if t < self.height - 1e-6]
 
