@@ -86,10 +86,11 @@ import SumiKit
             + Array(repeating: .photo, count: 6) + [.mixed, .plain]                // 96: a JPEG strip
         for block in blocks { cuts += planner.add(rows: 16, content: block) }
         if let last = planner.finish() { cuts.append(last) }
-        // Strips begin on multiples of 12 rows: the JPEG strip holds rows 84-167 of the photo run 80-175.
-        #expect(cuts == [StripPlanner.Cut(rows: 84, jpeg: false, content: .mixed),
-                         StripPlanner.Cut(rows: 84, jpeg: true, content: .photo),
-                         StripPlanner.Cut(rows: 40, jpeg: false, content: .mixed)])
+        // Strips begin on multiples of 12 rows, JPEG ones 12 rows or more from other rows: the JPEG
+        // strip holds rows 96-155 of the photo run 80-175.
+        #expect(cuts == [StripPlanner.Cut(rows: 96, jpeg: false, content: .mixed),
+                         StripPlanner.Cut(rows: 60, jpeg: true, content: .photo),
+                         StripPlanner.Cut(rows: 52, jpeg: false, content: .mixed)])
     }
 
     @Test func plannerCutsTallStripsAndKeepsOneKindOutsideAuto() {
@@ -102,7 +103,9 @@ import SumiKit
             #expect(cuts.reduce(0) { $0 + $1.rows } == 70 * 16 + 5)
             #expect(cuts.allSatisfy { $0.rows <= StripPlanner.maximumRows })
             switch mode {
-            case .auto: #expect(cuts.map(\.jpeg) == [true, true, true, false, false, false] && cuts.map(\.rows) == [240, 240, 156, 240, 240, 9])
+            case .auto:
+                #expect(cuts.map(\.jpeg) == [false, true, true, true, false, false, false])
+                #expect(cuts.map(\.rows) == [12, 240, 240, 132, 240, 240, 21])
             case .lossless: #expect(cuts.allSatisfy { !$0.jpeg })
             case .jpeg: #expect(cuts.allSatisfy { $0.jpeg } && cuts.dropLast().allSatisfy { $0.rows % 16 == 0 })
             }
@@ -114,7 +117,7 @@ import SumiKit
     @Test func autoPageKeepsTextExactAndPhotosAsJPEG() throws {
         let scratch = Scratch("auto-strips")
         defer { scratch.cleanUp() }
-        // Text 0-96, photo 96-304 (its JPEG strip ends at 300, a multiple of 12), mixed 304-424
+        // Text 0-96, photo 96-304 (its JPEG strip is 108-288: 12 rows from the text, on multiples of 12), mixed 304-424
         // (photo-only rows between the text lines, too few for a strip), text, a photo run of 32 rows
         // (too short for a strip of its own) at 464-496, text.
         let image = Self.page([("text", 96), ("photo", 208), ("mixed", 120), ("text", 40), ("photo", 32), ("text", 24)])
@@ -134,21 +137,21 @@ import SumiKit
         let kinds = strips.compactMap { field($0, "kind") }
         let tops = strips.compactMap { if case .number(let v)? = field($0, "top") { Int(v) } else { nil } }
         let rows = strips.compactMap { if case .number(let v)? = field($0, "rows") { Int(v) } else { nil } }
-        #expect(kinds == [.string("palette"), .string("jpeg"), .string("flate")], "\(strips)")
-        #expect(tops == [0, 96, 300] && rows == [96, 204, 220])
+        #expect(kinds == [.string("flate"), .string("jpeg"), .string("flate")], "\(strips)")   // rows 96-107 are photo
+        #expect(tops == [0, 108, 288] && rows == [108, 180, 232])
         let (pixels, heights) = try pageFromStrips(path, width: image.width, height: image.height, in: scratch)
-        #expect(heights == [96, 204, 220])
+        #expect(heights == [108, 180, 232])
         let stride = image.stride
-        for y in 0..<image.height where !(96..<300).contains(y) {
+        for y in 0..<image.height where !(108..<288).contains(y) {
             #expect(pixels[(y * stride)..<((y + 1) * stride)] == image.pixels[(y * stride)..<((y + 1) * stride)], "row \(y)")
         }
-        let photo = 96 * stride..<300 * stride
+        let photo = 108 * stride..<288 * stride
         #expect(psnr(Array(pixels[photo]), Array(image.pixels[photo])) >= 40)
         // Drawn edge to edge: each strip's rectangle starts where the previous one ends.
         let pageObject = try runTool("/usr/bin/qpdf", ["--show-object=4", path]).text
         let number = try #require(pageObject.range(of: "/Contents ").map { pageObject[$0.upperBound...].prefix { $0.isNumber } })
         let contents = try runTool("/usr/bin/qpdf", ["--show-object=\(number)", "--filtered-stream-data", path]).text
-        #expect(contents == "q 240 0 0 96 0 424 cm /Im0 Do Q\nq 240 0 0 204 0 220 cm /Im1 Do Q\nq 240 0 0 220 0 0 cm /Im2 Do Q\n")
+        #expect(contents == "q 240 0 0 108 0 412 cm /Im0 Do Q\nq 240 0 0 180 0 232 cm /Im1 Do Q\nq 240 0 0 232 0 0 cm /Im2 Do Q\n")
     }
 
     /// `flate` keeps every row, photo or not; `jpeg` encodes every strip as JPEG.

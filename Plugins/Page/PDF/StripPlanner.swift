@@ -3,7 +3,8 @@
 /// With `auto` a run of photo rows becomes a JPEG strip once it is `minimumPhotoRows` tall (the
 /// hysteresis: a few photo-like rows do not make a strip of their own but stay in the lossless strip
 /// around them) and ends by the first row that is not photo: a row that is not photo is never in a
-/// JPEG strip. `lossless` and `jpeg` make strips of one kind. Every strip begins `alignment` rows
+/// JPEG strip, nor is a row less than `guardRows` from one. `lossless` and `jpeg` make strips of one
+/// kind. Every strip begins `alignment` rows
 /// apart from the page's top (at 1 pixel a point that is 12, 25 and 50 device pixels at 72, 150 and
 /// 300 dpi, so readers that fit images to whole device pixels place every strip as they would the
 /// page in one image): a photo run's first and last few rows then stay lossless. No strip is taller
@@ -23,6 +24,9 @@ struct StripPlanner: Sendable {
     static let minimumPhotoRows = 64
     static let maximumRows = 240
     static let alignment = 12
+    /// Photo rows kept lossless next to other rows: a line of text's box has blank rows above and
+    /// below its letters, which look like photo rows beside a photo.
+    static let guardRows = 12
 
     let mode: Mode
     /// Rows of the strip in progress (it begins on a multiple of `alignment`), including a photo
@@ -63,8 +67,9 @@ struct StripPlanner: Sendable {
                 head = merge(head, content)
                 return
             }
-            // The JPEG strip ends on the last aligned row; the photo rows after it go lossless.
-            let keep = rows / a * a
+            // The JPEG strip ends on the last aligned row `guardRows` before this one; the photo
+            // rows after it go lossless.
+            let keep = max(0, rows - StripPlanner.guardRows) / a * a
             if keep > 0 { cuts.append(take(keep, content: head ?? .photo)) }
             jpeg = false
             head = rows > 0 ? .photo : nil
@@ -81,7 +86,7 @@ struct StripPlanner: Sendable {
         if photo {
             tail += 1
             if tail >= StripPlanner.minimumPhotoRows {
-                let start = rows - tail, first = (start + a - 1) / a * a
+                let start = rows - tail, first = (start + StripPlanner.guardRows + a - 1) / a * a
                 if first > 0 { cuts.append(take(first, content: merge(head, first > start ? .photo : nil) ?? .photo)) }
                 jpeg = true
                 head = .photo
