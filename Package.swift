@@ -16,9 +16,11 @@ let package = Package(
     name: "Sumi",
     products: [
         .executable(name: "sumi", targets: ["sumi"]),
-        .library(name: "SumiKit", targets: ["SumiKit"]),
-        .library(name: "SumiEngine", targets: ["SumiEngine"]),
+        // The plugin SDK's products: tools/sdk/Package.swift declares these lines as they are.
         .library(name: "SumiPluginSDK", targets: ["SumiPluginSDK"]),
+        .library(name: "SumiKit", targets: ["SumiKit"]),
+        // End of the plugin SDK's products.
+        .library(name: "SumiEngine", targets: ["SumiEngine"]),
         // For plugins built from a built-in family's sources (Examples/ComposePlugin).
         .library(name: "SumiCodecs", targets: ["SumiCodecs"]),
     ],
@@ -37,7 +39,6 @@ let package = Package(
         .target(
             name: "CSumiCodecs",
             path: "Sources/CSumiCodecs",
-            cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
                              .linkedLibrary("tiff"), .linkedLibrary("gif"), .linkedLibrary("lcms2")]
         ),
@@ -47,23 +48,30 @@ let package = Package(
         // libmicrohttpd for `sumi serve`: its MHD_start_daemon is variadic, and request bodies arrive
         // through a callback; the shim starts the daemon and streams bodies into files.
         .target(name: "CSumiHTTP", path: "Sources/CSumiHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
-        // The versioned C ABI between the host and plugin libraries.
-        .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
         // The version string from the VERSION file.
         .target(name: "CSumiVersion", path: "Sources/CSumiVersion",
                 cSettings: [.define("SUMI_VERSION", to: "\"\(version)\"")]),
+        // Process-level C calls the program makes once at start-up (glibc's mallopt, which Swift's
+        // Glibc module leaves out), for SumiEngine's process policy.
+        .target(name: "CSumiRuntime", path: "Sources/CSumiRuntime"),
 
-        // What a stage author needs: values, the Stage protocol, parameters, descriptors, side data,
-        // row streams, file I/O and the stage test harness. Free of the imaging C libraries.
+        // The plugin SDK's targets: tools/sdk/Package.swift declares these lines as they are.
+        // The versioned C ABI between the host and plugin libraries.
+        .target(name: "CSumiPlugin", path: "Sources/CSumiPlugin"),
+        // What a stage author needs: values, the Stage protocol, parameters, ports, descriptors,
+        // side data, row streams, file I/O and the stage test harness. Free of the imaging C
+        // libraries and of process policy (signals, allocator, environment, singletons).
         .target(name: "SumiKit", path: "Sources/SumiKit"),
-
-        // What runs pipelines: manifests, validation, the runner, the registry, plugin loading.
-        .target(name: "SumiEngine", dependencies: ["SumiKit", "CSumiPlugin", "CSumiVersion"], path: "Sources/SumiEngine"),
-
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
-        // No unsafe flags here, so a plugin package can depend on Sumi by version; the plugin's own
+        // No unsafe flags, so a plugin package can depend on Sumi by version; the plugin's own
         // product adds `-Bsymbolic` (see docs/plugins.md).
         .target(name: "SumiPluginSDK", dependencies: ["SumiKit", "CSumiPlugin"], path: "Sources/SumiPluginSDK"),
+        // End of the plugin SDK's targets.
+
+        // What runs pipelines: manifests, validation, the runner, the registry, plugin loading, and
+        // the process policy (signal clean-up, allocator tuning, run options from the environment).
+        .target(name: "SumiEngine", dependencies: ["SumiKit", "CSumiPlugin", "CSumiVersion", "CSumiRuntime"],
+                path: "Sources/SumiEngine"),
 
         // Built-in stage families, each registering through the plugin API.
         .target(
@@ -102,7 +110,7 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
-        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin"], path: "Tests/PluginTests",
+        .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin", "SumiCompose"], path: "Tests/PluginTests",
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

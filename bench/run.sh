@@ -150,6 +150,20 @@ if wanted png; then
 fi
 
 HAVE_TEXT=0
+if wanted png-captures; then
+  echo "== PNG encode of phone captures (> 256 colours): antialiased text, and text with photo blocks"
+  [ -f "$WORK/text-capture.png" ] || python3 tools/make-text-capture.py "$WORK/text-capture.png"
+  [ -f "$WORK/photo-page/capture-2.png" ] || python3 tools/make-photo-page.py "$WORK/photo-page" 3
+  for kind in text photo; do
+    IN=$([ "$kind" = text ] && echo "$WORK/text-capture.png" || echo "$WORK/photo-page/capture-2.png")
+    row "png-captures-$kind" "png decode+encode, $kind capture" "@SUMI@ run $WORK/topng.json -i $IN -o $WORK/out/cs.png --quiet" \
+      "convert" "$CONVERT $IN $WORK/out/cm.png"
+    S_PNG=$(stat -c %s "$WORK/out/cs.png"); M_PNG=$(stat -c %s "$WORK/out/cm.png")
+    printf '%-44s sumi %8d B | convert %8d B (sumi/peer %.3f)\n' "$kind capture png size" "$S_PNG" "$M_PNG" \
+      "$(python3 -c "print($S_PNG/$M_PNG)")"
+  done
+fi
+
 "$SUMI" inspect text >/dev/null 2>&1 && [ -f pipelines/caption.json ] && HAVE_TEXT=1
 CAPTION="@SUMI@ run pipelines/caption.json -i $PHOTO -o $WORK/out/c.jpg --set 'text=東京タワー Tokyo Tower' --set frame=425x284 --quiet"
 if [ "$HAVE_TEXT" = 1 ] && wanted caption; then

@@ -5,8 +5,9 @@ and from `sumi run` started once per request, at concurrency 1, 4 and 16, in one
 The job: a 512-pixel-wide JPEG (quality 85, as pipelines/thumbnail.json) of the 3000x2002 sample
 photo, read from a folder both servers serve (`sumi serve --root DIR`, `GET
 /run/thumbnail?input=photo.jpg&width=512`; thumbor's file loader on DIR, `/unsafe/512x0/photo.jpg`,
-storage and result storage off, one process per core). The load generator is wrk (Debian's) for
-both servers; `sumi run` per request is timed by this script (one process per request, `--jobs`
+storage and result storage off, one thumbor process per core, each on its own port, with wrk's
+threads spread over them the way a load balancer in front of them would spread connections). The
+load generator is wrk (Debian's) for both servers; `sumi run` per request is timed by this script (one process per request, `--jobs`
 processes at once). Loopback only; every load is bounded in time. Prints a Markdown table of
 requests/s, p50 and p99 (docs/service.md keeps the measured one), and each server's CPU per request
 (its processes' user and system time from /proc over the run, divided by the requests wrk counted),
@@ -74,8 +75,20 @@ def seconds(text):
     return float(value) * {"us": 1e-6, "ms": 1e-3, "s": 1, "m": 60}[unit]
 
 
-def cpu_seconds(pid):
-    """User plus system CPU of a process and its children (their threads included), from /proc."""
+# wrk's threads each keep their connections to one address: thread n to the n-th of the ports in
+# WRK_PORTS (round robin), so every thumbor process gets the same share of the connections.
+SPREAD = """
+local ports, started = {}, 0
+for port in string.gmatch(os.getenv("WRK_PORTS"), "%d+") do ports[#ports + 1] = port end
+function setup(thread)
+  started = started + 1
+  thread.addr = wrk.lookup(wrk.host, ports[(started - 1) % #ports + 1])[1]
+end
+"""
+
+
+def cpu_seconds(pids):
+    """User plus system CPU of processes and their children (their threads included), from /proc."""
     total = 0
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -85,25 +98,29 @@ def cpu_seconds(pid):
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(entry) == pid or int(fields[1]) == pid:
+        if int(entry) in pids or int(fields[1]) in pids:
             total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
 
 
-def wrk(url, concurrency, duration, pid):
-    """(requests/s, p50 s, p99 s, CPU s per request of `pid` and its children) from wrk, failing on
-    any error or non-2xx answer."""
+def wrk(url, concurrency, duration, pids, spread=None):
+    """(requests/s, p50 s, p99 s, CPU s per request of `pids` and their children) from wrk, failing
+    on any error or non-2xx answer. `spread`: (the Lua script's path, the ports its threads go to)."""
     threads = min(concurrency, 2)
-    before = cpu_seconds(pid)
-    out = subprocess.run(["wrk", "-t%d" % threads, "-c%d" % concurrency, "-d%ds" % duration, "--timeout", "30s",
-                          "--latency", url], check=True, capture_output=True, text=True).stdout
+    before = cpu_seconds(pids)
+    command = ["wrk", "-t%d" % threads, "-c%d" % concurrency, "-d%ds" % duration, "--timeout", "30s", "--latency"]
+    env = None
+    if spread:
+        command += ["-s", spread[0]]
+        env = dict(os.environ, WRK_PORTS=",".join(map(str, spread[1])))
+    out = subprocess.run(command + [url], check=True, capture_output=True, text=True, env=env).stdout
     if "Non-2xx" in out or "Socket errors" in out:
         sys.exit("wrk saw errors:\n" + out)
     rate = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
     p50 = seconds(re.search(r"\s50%\s+(\S+)", out).group(1))
     p99 = seconds(re.search(r"\s99%\s+(\S+)", out).group(1))
     count = int(re.search(r"(\d+) requests in", out).group(1))
-    return rate, p50, p99, (cpu_seconds(pid) - before) / max(1, count)
+    return rate, p50, p99, (cpu_seconds(pids) - before) / max(1, count)
 
 
 def per_process(sumi, photo, out, concurrency, duration):
@@ -137,7 +154,7 @@ def main():
     parser.add_argument("--sumi", default=os.path.join(ROOT, ".build/release/sumi"))
     parser.add_argument("--duration", type=int, default=10, help="seconds of load for each measurement")
     parser.add_argument("--concurrency", default="1,4,16")
-    parser.add_argument("--workers", type=int, default=os.cpu_count(), help="sumi serve --workers, and thumbor's processes")
+    parser.add_argument("--workers", type=int, default=os.cpu_count(), help="sumi serve --workers, and thumbor processes")
     args = parser.parse_args()
     levels = [int(c) for c in args.concurrency.split(",")]
     thumbor = thumbor_venv()
@@ -153,25 +170,36 @@ def main():
                                          "--workers", str(args.workers)], env=serve_env,
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         sumi_url = "http://127.0.0.1:%d/run/thumbnail?input=photo.jpg&width=512" % port
-        tport = free_port()
         conf = os.path.join(tmp, "thumbor.conf")
         with open(conf, "w") as f:
             f.write("LOADER = 'thumbor.loaders.file_loader'\nFILE_LOADER_ROOT_PATH = %r\n" % tmp +
                     "STORAGE = 'thumbor.storages.no_storage'\nRESULT_STORAGE = None\nQUALITY = 85\n"
                     "AUTO_WEBP = False\nRESPECT_ORIENTATION = True\n")
-        # In a session of its own: thumbor forks its processes, and they are ended with it.
-        servers.append(subprocess.Popen([thumbor, "--port", str(tport), "--ip", "127.0.0.1", "--conf", conf,
-                                         "--processes", str(args.workers), "--log-level", "error"],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True))
-        thumbor_url = "http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % tport
-        for name, url in [("sumi serve", sumi_url), ("thumbor " + THUMBOR, thumbor_url)]:
-            size = jpeg_size(wait_until_up(url, servers[0] if name == "sumi serve" else servers[1]))
+        # One thumbor per core, each on its own port (`--processes N` forks N processes onto one
+        # listening socket, and the first to wake accepts every connection wrk opens at once: one
+        # process served them all, on one core); wrk's threads are spread over the ports.
+        tports = [free_port() for _ in range(args.workers)]
+        thumbors = [subprocess.Popen([thumbor, "--port", str(p), "--ip", "127.0.0.1", "--conf", conf,
+                                      "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    for p in tports]
+        servers += thumbors
+        spread = os.path.join(tmp, "spread.lua")
+        with open(spread, "w") as f:
+            f.write(SPREAD)
+        thumbor_url = "http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % tports[0]
+        size = jpeg_size(wait_until_up(sumi_url, servers[0]))
+        if size != (512, 342):
+            sys.exit("sumi serve answered a %s JPEG, not 512x342" % (size,))
+        for p, process in zip(tports, thumbors):
+            size = jpeg_size(wait_until_up("http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % p, process))
             if size != (512, 342):
-                sys.exit("%s answered a %s JPEG, not 512x342" % (name, size))
+                sys.exit("thumbor answered a %s JPEG, not 512x342" % (size,))
+        loads = [("sumi serve", sumi_url, [servers[0].pid], None),
+                 ("thumbor " + THUMBOR, thumbor_url, [t.pid for t in thumbors], (spread, tports))]
         for c in levels:
-            for name, url, server in [("sumi serve", sumi_url, servers[0]), ("thumbor " + THUMBOR, thumbor_url, servers[1])]:
-                wrk(url, c, 2, server.pid)  # warm-up
-                results[(name, c)] = wrk(url, c, args.duration, server.pid)
+            for name, url, pids, how in loads:
+                wrk(url, c, 2, pids, how)  # warm-up
+                results[(name, c)] = wrk(url, c, args.duration, pids, how)
                 rate, p50, p99, cpu = results[(name, c)]
                 print("%-16s c=%-2d %7.1f req/s  p50 %6.1f ms  p99 %6.1f ms  CPU %5.1f ms/request" %
                       (name, c, rate, 1000 * p50, 1000 * p99, 1000 * cpu), flush=True)
@@ -189,11 +217,6 @@ def main():
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
-        # thumbor's forked processes (its session: the group led by the process started).
-        try:
-            os.killpg(servers[1].pid, 15)
-        except (IndexError, ProcessLookupError, PermissionError):
-            pass
         shutil.rmtree(tmp, ignore_errors=True)
     names = ["sumi serve", "thumbor " + THUMBOR, "sumi run / request"]
     print("\n| concurrency | " + " | ".join(names) + " |")

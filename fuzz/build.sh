@@ -18,7 +18,7 @@ swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
 [ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
 
 objects=()
-for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion; do
+for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion CSumiRuntime; do
   # An object whose source file is gone (renamed or deleted since an earlier build in this folder)
   # would be linked too: left out.
   while IFS= read -r o; do

@@ -4,7 +4,8 @@ import PackageDescription
 // The built-in Compose family (`place`, `blend`) built as a plugin library from the very same source
 // files (Sources/ComposeFamily is a link to Plugins/Compose): the proof that the plugin ABI carries a
 // built-in family unchanged. `make test-parity` runs the compositing tests with the built-in family
-// left out (SUMI_SKIP_BUILTIN=compose) and this library in its place.
+// left out (SUMI_SKIP_BUILTIN=compose) and this library in its place. It streams as the built-in
+// does: `blend` (a `BandStage`) gets `band_start` from the SDK, `place` reads its base as a shape.
 let package = Package(
     name: "ComposePlugin",
     products: [

@@ -12,7 +12,7 @@ import SumiKit
 /// from the base's (text and shapes are sRGB, as their colours are given; a raster layer has its
 /// own profile) is converted to the base's space first (lcms2, relative colorimetric), so a red
 /// caption is the same red on an Adobe RGB photo as on an sRGB one.
-public struct BlendStage: Stage, RowStage {
+public struct BlendStage: Stage, BandStage {
     /// The largest layer, in pixels at its placement, that `blend` rasterises (Pillow's decompression
     /// bound, as `decode` uses): a mistaken placement fails instead of exhausting memory.
     public static let maxLayerPixels: Double = 178_956_970
@@ -22,10 +22,13 @@ public struct BlendStage: Stage, RowStage {
     static let opacity = Parameter<Double>("opacity", default: 1, min: 0, max: 1,
                                               summary: "the layer's opacity, multiplying its own alpha")
 
+    static let base = Port<Image>("base")
+    static let layer = Port<Layer>("layer", accepts: [.layer, .images])
+
     public static let descriptor = StageDescriptor(
         name: "blend",
         summary: "Draws a placed layer (or a list of images) onto an image",
-        inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: [.layer, .images])],
+        inputs: [base.spec, layer.spec],
         output: .image,
         effect: .pixels,
         parameters: [mode.spec, opacity.spec])
@@ -38,32 +41,28 @@ public struct BlendStage: Stage, RowStage {
         opacity = try parameters[Self.opacity]
     }
 
-    /// The base is read as rows; the layers whole.
-    public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .rows : .whole }
+    /// The base is read as rows (band by band); the layers whole.
+    public var bandPort: Port<Image> { Self.base }
 
-    /// The streamed path: the layers are rasterised once (memory bounded by their size), then each
-    /// band of the base is copied to the output and the layers' rows that fall on it composited.
-    public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        let output = try outputStream(output)
-        let input = try inputs.rows("base")
-        let shape = try input.waitForStart()
+    /// The layers are rasterised once (memory bounded by their size); then each band of the base is
+    /// copied to the output and the layers' rows that fall on it composited (`BandStage` runs the
+    /// bands, in a plugin build through the ABI's band callbacks too).
+    public func bands(over shape: ImageShape, inputs: StageInputs, context: StageContext) throws -> BandPlan {
         let list = try layers(inputs)
         let pieces = try list.enumerated().compactMap {
             try rendered($0.element, number: list.count > 1 ? $0.offset : nil, base: shape)
         }
         let changed = pieces.contains {
-            Compositor.reaches($0.image, atX: $0.x, y: $0.y, width: shape.width, height: shape.height, opacity: opacity)
+            Compositor.reaches($0.image, atX: $0.x, y: $0.y, width: shape.width, height: shape.height, opacity: self.opacity)
         }
-        try output.begin(ImageShape(width: shape.width, height: shape.height,
-                                    metadata: changed ? Self.drawnOn(shape.metadata) : shape.metadata))
-        try output.mapBands(from: input) { source, target in
+        let (mode, opacity) = (self.mode, self.opacity)
+        return BandPlan(metadata: changed ? Self.drawnOn(shape.metadata) : shape.metadata) { source, target in
             for row in target.rows { _ = target.row(row).update(fromContentsOf: source.row(row)) }
             for piece in pieces {
                 Compositor.composite(piece.image, atX: piece.x, y: piece.y, ontoRows: target.rows, of: shape.width,
                                      mode: mode, opacity: opacity) { target.row($0).baseAddress.unsafelyUnwrapped }
             }
         }
-        return nil
     }
 
     /// Side data after drawing: pixels changed; source-over onto an opaque base stays opaque, whatever
@@ -75,7 +74,7 @@ public struct BlendStage: Stage, RowStage {
     }
 
     private func layers(_ inputs: StageInputs) throws -> [Layer] {
-        switch inputs["layer"] {
+        switch inputs[Self.layer] {
         case .layer(let layer)?: return [layer]
         case .image(let image)?: return [Layer(image: image)]
         case .images(let images)?: return try images.images().map { Layer(image: $0) }

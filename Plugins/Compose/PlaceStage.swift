@@ -21,10 +21,13 @@ public struct PlaceStage: Stage {
     static let rotation = Parameter<Double>("rotation", default: 0, min: -360, max: 360,
                                             summary: "turn in degrees, clockwise, about the centre of the placed layer (placed unturned first, as a preview turns a caption); text stays vector and is drawn turned")
 
+    static let base = Port<Image>("base")
+    static let layer = Port<Layer>("layer")
+
     public static let descriptor = StageDescriptor(
         name: "place",
         summary: "Positions a layer on an image as it was placed over an on-screen preview of it",
-        inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: .layer)],
+        inputs: [base.spec, layer.spec],
         output: .layer,
         parameters: [frame.spec, fit.spec, anchor.spec, offset.spec, rotation.spec])
 
@@ -52,11 +55,11 @@ public struct PlaceStage: Stage {
     }
 
     /// Only the base's size and side data are read: a streamed base is not held whole for this stage.
-    public func imageAccess(for port: String) -> ImageAccess { port == "base" ? .shape : .whole }
+    public func imageAccess(for port: String) -> ImageAccess { port == Self.base.name ? .shape : .whole }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let base = try inputs.shape("base")
-        var layer = try inputs.layer("layer")
+        let base = try inputs.shape(Self.base)
+        var layer = try inputs.layer(Self.layer)
         let baseSize = Size(width: Double(base.width), height: Double(base.height))
         guard let mapping = PreviewMapping(baseSize: baseSize, frame: frame ?? baseSize, fit: fit) else {
             throw StageError("port \"base\": cannot place a layer on an empty image (\(base.width)x\(base.height))")

@@ -15,11 +15,12 @@ public struct TextStage: Stage {
     static let text = Parameter<String>(required: "text", safeMax: 10_000, summary: "the text; \\n starts a new line")
     static let font = Parameter<String>("font", default: "sans-serif",
                                         summary: "fontconfig family list (\"Noto Sans, IPAGothic\", \"DejaVu Sans:bold\") or a font file path")
+        .namingFiles { TextStage.fontFile($0) }
     static let size = Parameter<Double>("size", default: 17, min: 0, minExclusive: true, summary: "font size (em) in layout pixels")
     static let color = Parameter<Color>("color", default: .black, summary: "text colour")
     static let background = Parameter<Color>("background", default: .transparent, summary: "box fill")
-    static let padding = ParameterSpec("padding", .either([.number, .string]), default: .number(0),
-                                       summary: "space inside the border: a number or \"t,r,b,l\"")
+    static let padding = Parameter<ParamValue>("padding", type: .either([.number, .string]), default: .number(0),
+                                               summary: "space inside the border: a number or \"t,r,b,l\"")
     static let border = Parameter<Double>("border", default: 0, min: 0, summary: "border width")
     static let borderColor = Parameter<Color>("border-color", default: .black, summary: "border colour")
     static let align = Parameter<TextAlignment>("align", default: .start, summary: "line alignment, relative to the paragraph direction")
@@ -53,9 +54,6 @@ public struct TextStage: Stage {
     static let hyphens = Parameter<LineBreakOptions.Hyphens>("hyphens", default: .manual,
                                                              summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored")
 
-    /// The name of the parameter that names fonts: family names, or one font file.
-    public static var fontParameter: String { font.spec.name }
-
     /// The font file a `font` value names; nil when it names fontconfig families. For a caller that
     /// confines the files a run may read (`--safe`).
     public static func fontFile(_ value: String) -> String? {
@@ -66,7 +64,7 @@ public struct TextStage: Stage {
         name: "text",
         summary: "Lays out text (any script, colour emoji) as a layer drawn at its final size",
         output: .layer,
-        parameters: [text.spec, font.spec, size.spec, color.spec, background.spec, padding, border.spec,
+        parameters: [text.spec, font.spec, size.spec, color.spec, background.spec, padding.spec, border.spec,
                      borderColor.spec, align.spec, width.spec, lineHeight.spec, language.spec, direction.spec,
                      lineBreak.spec, wordBreak.spec, writingMode.spec, textOrientation.spec, letterSpacing.spec,
                      features.spec, variations.spec, stroke.spec, strokeColor.spec, shadow.spec, cornerRadius.spec,
@@ -111,7 +109,7 @@ public struct TextStage: Stage {
         style.background = try parameters[Self.background]
         style.border = try parameters[Self.border]
         style.borderColor = try parameters[Self.borderColor]
-        style.padding = try Self.padding(parameters["padding"])
+        style.padding = try Self.padding(parameters[Self.padding])
         style.stroke = try parameters[Self.stroke]
         style.strokeColor = try parameters[Self.strokeColor]
         style.cornerRadius = try parameters[Self.cornerRadius]

@@ -6,10 +6,12 @@ public struct CropStage: Stage, RowStage {
     static let size = Parameter<Size?>("size", summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)")
     static let gravity = Parameter<Gravity>("gravity", default: .center, summary: "with size: which part to keep")
 
+    static let input = Port<Image>("in")
+
     public static let descriptor = StageDescriptor(
         name: "crop",
         summary: "Cut a rectangle out of an image (a rect, or a size placed by gravity)",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .geometry,
         parameters: [rect.spec, size.spec, gravity.spec])
@@ -31,7 +33,7 @@ public struct CropStage: Stage, RowStage {
             guard x >= 0, y >= 0, w >= 1, h >= 1 else {
                 throw StageError.invalidParameter("rect", "expected x, y >= 0 and a width and height of at least 1, got \(r)")
             }
-            if parameters.isGiven("gravity") { throw StageError.invalidParameter("gravity", "gravity places a size; rect is exact") }
+            if parameters.isGiven(Self.gravity) { throw StageError.invalidParameter("gravity", "gravity places a size; rect is exact") }
             region = .rect(x: x, y: y, width: w, height: h)
         } else if let s = size {
             guard let w = Self.whole(s.width), let h = Self.whole(s.height), w >= 1, h >= 1 else {
@@ -54,7 +56,7 @@ public struct CropStage: Stage, RowStage {
     /// The streamed path: only the kept rows are copied (from `x`), the others released unseen.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
-        let input = try inputs.rows("in")
+        let input = try inputs.rows(Self.input)
         let shape = try input.waitForStart()
         let (x, y, w, h) = try rectangle(width: shape.width, height: shape.height)
         try output.begin(ImageShape(width: w, height: h,

@@ -7,10 +7,12 @@ public struct FlipStage: Stage, RowStage {
     static let direction = Parameter<Direction>("direction", default: .horizontal,
                                                 summary: "horizontal swaps left and right, vertical swaps top and bottom")
 
+    static let input = Port<Image>("in")
+
     public static let descriptor = StageDescriptor(
         name: "flip",
         summary: "Mirror an image horizontally (left-right), vertically (top-bottom) or both",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .geometry,
         parameters: [direction.spec])
@@ -38,7 +40,7 @@ public struct FlipStage: Stage, RowStage {
     /// last row first, so it collects the image (the engine buffers for this stage alone).
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
-        let input = try inputs.rows("in")
+        let input = try inputs.rows(Self.input)
         guard !vertical else {
             let image = try input.image()
             var out = PixelGeometry.flip(image, horizontal: horizontal, vertical: true)

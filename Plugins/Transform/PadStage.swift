@@ -8,10 +8,12 @@ public struct PadStage: Stage, RowStage {
                                           summary: "pixels to add, as CSS: \"all\", \"vertical,horizontal\", \"top,horizontal,bottom\" or \"top,right,bottom,left\"")
     static let color = Parameter<Color>("color", default: .transparent, summary: "the colour of the added pixels")
 
+    static let input = Port<Image>("in")
+
     public static let descriptor = StageDescriptor(
         name: "pad",
         summary: "Add a border: grow to a size (placed by gravity) or by margins, in a colour",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .geometry,
         parameters: [size.spec, gravity.spec, margin.spec, color.spec])
@@ -36,7 +38,7 @@ public struct PadStage: Stage, RowStage {
             }
             amount = .size(width: Int(s.width), height: Int(s.height), gravity: try parameters[Self.gravity])
         } else if let m = margin {
-            if parameters.isGiven("gravity") { throw StageError.invalidParameter("gravity", "gravity places the image with size; margins are exact") }
+            if parameters.isGiven(Self.gravity) { throw StageError.invalidParameter("gravity", "gravity places the image with size; margins are exact") }
             switch m.count {
             case 1: amount = .margins(top: m[0], right: m[0], bottom: m[0], left: m[0])
             case 2: amount = .margins(top: m[0], right: m[1], bottom: m[0], left: m[1])
@@ -56,7 +58,7 @@ public struct PadStage: Stage, RowStage {
     /// borders, band by band.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
-        let input = try inputs.rows("in")
+        let input = try inputs.rows(Self.input)
         let shape = try input.waitForStart()
         let (width, height, x, y) = try layout(width: shape.width, height: shape.height)
         // Nothing to add: the image passes as it is, side data included (as the whole path returns it).

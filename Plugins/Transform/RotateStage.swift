@@ -9,10 +9,12 @@ public struct RotateStage: Stage {
     static let background = Parameter<Color>("background", default: .transparent,
                                              summary: "what fills the corners of an angle that is not a multiple of 90")
 
+    static let input = Port<Image>("in")
+
     public static let descriptor = StageDescriptor(
         name: "rotate",
         summary: "Turn an image clockwise (90/180/270 exactly; any angle onto a background)",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .geometry,
         parameters: [angle.spec, background.spec])
@@ -35,7 +37,7 @@ public struct RotateStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
+        let image = try inputs.image(Self.input)
         var out: Image
         if let turns = quarterTurns {
             if turns == 0 { return .image(image) }

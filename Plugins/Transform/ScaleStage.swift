@@ -15,10 +15,12 @@ public struct ScaleStage: Stage, RowStage {
     static let enlarge = Parameter<Bool>("enlarge", default: true,
                                          summary: "false: only shrink — an image already smaller than the target is left as it is")
 
+    static let input = Port<Image>("in")
+
     public static let descriptor = StageDescriptor(
         name: "scale",
         summary: "Resize an image (lanczos3, bicubic, bilinear, nearest or box; correct on premultiplied alpha)",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .geometry,
         parameters: [width.spec, height.spec, factor.spec, fit.spec, filter.spec, enlarge.spec])
@@ -44,11 +46,12 @@ public struct ScaleStage: Stage, RowStage {
     /// The input is read as rows.
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
-    /// The streamed path: a plain resize runs band by band (`Resampler.resize(rows:…)`, the same bytes
-    /// as the whole path); `cover`'s crop and the oversized cases collect the image and run whole.
+    /// The streamed path: a resize runs band by band (`Resampler.resize(rows:…)`, the same bytes as
+    /// the whole path), `cover` crops the resized rows (`coverRows`); only the oversized cases collect
+    /// the image and run whole.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         let output = try outputStream(output)
-        let input = try inputs.rows("in")
+        let input = try inputs.rows(Self.input)
         let shape = try input.waitForStart()
         let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)
         let unchanged = p.resizeWidth == shape.width && p.resizeHeight == shape.height && shape.metadata.fullWidth == nil
@@ -58,13 +61,34 @@ public struct ScaleStage: Stage, RowStage {
             try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
                 _ = destination.update(fromContentsOf: source)
             }
-        } else if !unchanged, p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight,
-           !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {
-            try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: output)
+        } else if !unchanged, !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {
+            if p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight {
+                try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: output)
+            } else {
+                try coverRows(input, plan: p, into: output)
+            }
         } else {
             try output.deliver(try geometry.apply(to: try input.image(), filter: filter))
         }
         return nil
+    }
+
+    /// `cover`: the source is resized band by band into a stream that holds the resized image (never
+    /// the source), whose crop then passes on row by row — the bytes of `ScaleGeometry.apply`'s
+    /// resize-then-crop.
+    private func coverRows(_ input: RowStream, plan p: ScaleGeometry.Plan, into output: RowStream) throws {
+        let resized = RowStream(capacity: Int.max)
+        try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: resized)
+        resized.finish()
+        let x0 = max(0, p.cropX), y0 = max(0, p.cropY)
+        let width = max(0, min(p.resizeWidth, p.cropX + p.outputWidth) - x0)
+        let height = max(0, min(p.resizeHeight, p.cropY + p.outputHeight) - y0)
+        let metadata = try resized.waitForStart().metadata.applying(.geometry(.crop(x: x0, y: y0, width: width, height: height)))
+        try output.begin(ImageShape(width: width, height: height, metadata: metadata))
+        let columns = x0 * 4 ..< (x0 + width) * 4
+        try RowCopy.run(resized, rows: y0 ..< y0 + height, into: output) { source, destination in
+            _ = destination.update(fromContentsOf: UnsafeBufferPointer(rebasing: source[columns]))
+        }
     }
 
     /// When the stage only shrinks, a decoder may hand it any image at least as large as the output.

@@ -169,53 +169,20 @@ static void cmyk_to_rgba(uint8_t *p, size_t count, int inverted) {
     }
 }
 
-int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
-    if (!d->header_read) return -1;
-    if (orientation < 1 || orientation > 8) orientation = 1;
-    if (setjmp(d->err.jump)) return -1;
-    jpeg_start_decompress(&d->cinfo);
-    int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
-    size_t row_bytes = (size_t)w * 4;
-    /* Rotations write each strip as columns: taller strips mean longer runs in each output row. */
-    const int strip_rows = orientation >= 5 ? 64 : 16;
-    if (orientation != 1) {
-        d->strip = malloc(row_bytes * (size_t)strip_rows);
-        if (!d->strip) {
-            snprintf(d->err.message, sizeof d->err.message, "out of memory");
-            return -1;
-        }
-    }
-    JSAMPROW rows[64];
-    while (d->cinfo.output_scanline < d->cinfo.output_height) {
-        int y0 = (int)d->cinfo.output_scanline;
-        int want = h - y0 < strip_rows ? h - y0 : strip_rows;
-        uint8_t *base = orientation == 1 ? out + (size_t)y0 * row_bytes : d->strip;
-        for (int j = 0; j < want; j++) rows[j] = base + (size_t)j * row_bytes;
-        int got = 0;
-        while (got < want) {
-            JDIMENSION n = jpeg_read_scanlines(&d->cinfo, rows + got, (JDIMENSION)(want - got));
-            if (n == 0) break;
-            got += (int)n;
-        }
-        if (got == 0) {
-            snprintf(d->err.message, sizeof d->err.message, "truncated JPEG data (no scanlines)");
-            return -1;
-        }
-        if (d->cmyk) cmyk_to_rgba(base, (size_t)got * (size_t)w, d->inverted_cmyk);
-        if (orientation != 1) sumi_orient_rows(d->strip, got, y0, w, h, out, orientation);
-    }
-    jpeg_finish_decompress(&d->cinfo);
-    return 0;
-}
+enum { STREAM_BAND = 16, MOST_BAND = 64 };
 
-int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *d, const sumi_ring *ring) {
+/* The one decode loop: upright rows into `ring`, in bands of at most `most` rows (at most
+ * MOST_BAND) and ring->band. Streams take 16-row bands: taller ones leave the rows libjpeg wrote
+ * in memory rather than in cache by the time the next stage reads them (measured: a 24 MP decode
+ * into 48-row bands costs 1.6x the CPU). */
+static int decode_bands(sumi_jpeg_decoder *d, const sumi_ring *ring, int most) {
     if (!d->header_read) return -1;
     if (setjmp(d->err.jump)) return -1;
     jpeg_start_decompress(&d->cinfo);
-    int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
-    (void)w;
-    const int band = ring->band < 16 ? ring->band : 16;
-    JSAMPROW rows[16];
+    int h = (int)d->cinfo.output_height;
+    if (most > MOST_BAND) most = MOST_BAND;
+    const int band = ring->band < 1 ? 1 : ring->band < most ? ring->band : most;
+    JSAMPROW rows[MOST_BAND];
     while (d->cinfo.output_scanline < d->cinfo.output_height) {
         int y0 = (int)d->cinfo.output_scanline;
         int want = h - y0 < band ? h - y0 : band;
@@ -241,6 +208,54 @@ int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *d, const sumi_ring *ring) {
     }
     jpeg_finish_decompress(&d->cinfo);
     return 0;
+}
+
+int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *d, const sumi_ring *ring) {
+    return decode_bands(d, ring, STREAM_BAND);
+}
+
+/* A whole decode with a rotation or flip: upright rows go to a ring of `rows` rows, and each band
+ * is put in its place in `out` as soon as it is done. */
+struct oriented_output {
+    uint8_t *strip;
+    int rows, next, width, height, orientation;
+    uint8_t *out;
+};
+
+static void oriented_done(void *context, int through) {
+    struct oriented_output *o = context;
+    while (o->next < through) {
+        int at = o->next % o->rows;
+        int count = through - o->next < o->rows - at ? through - o->next : o->rows - at;
+        sumi_orient_rows(o->strip + (size_t)at * (size_t)o->width * 4, count, o->next, o->width, o->height, o->out,
+                         o->orientation);
+        o->next += count;
+    }
+}
+
+int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation) {
+    if (!d->header_read) return -1;
+    if (orientation < 1 || orientation > 8) orientation = 1;
+    if (setjmp(d->err.jump)) return -1;
+    jpeg_calc_output_dimensions(&d->cinfo);
+    int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
+    size_t row_bytes = (size_t)w * 4;
+    if (orientation == 1) {
+        const sumi_ring ring = sumi_whole_ring(out, row_bytes, h, h);
+        return decode_bands(d, &ring, STREAM_BAND);
+    }
+    /* Rotations write each band as columns: taller bands mean longer runs in each output row. */
+    const int strip_rows = orientation >= 5 ? 64 : 16;
+    d->strip = malloc(row_bytes * (size_t)strip_rows);
+    if (!d->strip) {
+        snprintf(d->err.message, sizeof d->err.message, "out of memory");
+        return -1;
+    }
+    struct oriented_output oriented = {d->strip, strip_rows, 0, w, h, orientation, out};
+    sumi_ring ring = sumi_whole_ring(d->strip, row_bytes, strip_rows, strip_rows);
+    ring.done = oriented_done;
+    ring.context = &oriented;
+    return decode_bands(d, &ring, strip_rows);
 }
 
 /* ---- encoding ------------------------------------------------------------------------------ */
@@ -382,23 +397,11 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
     return 0;
 }
 
-/* A whole image is a ring as tall as the image whose rows are all there. */
-static int whole_image_wait(void *context, int through) {
-    (void)context;
-    (void)through;
-    return 0;
-}
-
-static void whole_image_done(void *context, int through) {
-    (void)context;
-    (void)through;
-}
-
 int sumi_jpeg_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      int optimize, int flatten, uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     const int rows = height > 0 ? height : 1;
-    const sumi_ring ring = {(uint8_t *)rgba, stride, rows, rows, whole_image_wait, whole_image_done, NULL};
+    const sumi_ring ring = sumi_whole_ring((uint8_t *)rgba, stride, rows, rows);
     return sumi_jpeg_encode_ring(&ring, width, height, quality, optimize, flatten, bg_r, bg_g, bg_b,
                                  out, out_size, error, error_size);
 }

@@ -1,152 +1,24 @@
-/* libpng decoding and encoding with libpng's errors caught by setjmp. */
+/* libpng encoding of palette and grey layouts (the deep ones go to sumi_png_rows.c), palette
+ * detection, and libpng's error callbacks; decoding is in sumi_png_decode.c. */
 #include "sumi_codecs.h"
+#include "sumi_png_errors.h"
 
-#include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <png.h>
 
-/* ---- decoding ------------------------------------------------------------------------------ */
+/* ---- libpng callbacks ------------------------------------------------------------------------- */
 
-struct sumi_png_decoder {
-    png_structp png;
-    png_infop info;
-    const uint8_t *data;
-    size_t size;
-    size_t offset;
-    int header_read;
-    int width;
-    int height;
-    int has_alpha;
-    int passes;
-    png_bytep *rows;
-    char message[256];
-};
-
-static void on_png_error(png_structp png, png_const_charp text) {
+void sumi_png_on_error(png_structp png, png_const_charp text) {
     char *message = png_get_error_ptr(png);
     if (message && message[0] == 0) snprintf(message, 256, "%s", text);
     png_longjmp(png, 1);
 }
 
-static void on_png_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
-
-static void read_from_memory(png_structp png, png_bytep out, size_t length) {
-    sumi_png_decoder *d = png_get_io_ptr(png);
-    if (d->size - d->offset < length) {
-        snprintf(d->message, sizeof d->message, "truncated PNG data (premature end of file)");
-        png_error(png, d->message);
-    }
-    memcpy(out, d->data + d->offset, length);
-    d->offset += length;
-}
-
-sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int verified) {
-    sumi_png_decoder *d = calloc(1, sizeof *d);
-    if (!d) return NULL;
-    d->data = data;
-    d->size = size;
-    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d->message, on_png_error, on_png_warning);
-    if (d->png) d->info = png_create_info_struct(d->png);
-    if (!d->png || !d->info) snprintf(d->message, sizeof d->message, "out of memory");
-    /* Bytes already decoded once without error need not have their checksums computed again
-     * (zlib's Adler-32 and the chunk CRCs: about a tenth of the decode). */
-    else if (verified) {
-        png_set_option(d->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
-        png_set_crc_action(d->png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
-    }
-    return d;
-}
-
-void sumi_png_decoder_destroy(sumi_png_decoder *d) {
-    if (!d) return;
-    if (d->png) png_destroy_read_struct(&d->png, d->info ? &d->info : NULL, NULL);
-    free(d->rows);
-    free(d);
-}
-
-const char *sumi_png_decoder_error(const sumi_png_decoder *d) { return d ? d->message : "out of memory"; }
-
-int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, int *width, int *height,
-                                 int *has_alpha) {
-    if (!d->png || !d->info) return -1;
-    if (setjmp(png_jmpbuf(d->png))) return -1;
-    png_set_read_fn(d->png, d, read_from_memory);
-    /* libpng's own limits are opened to its full range: the pixel count is checked below against
-     * max-pixels, after the header and before png_read_update_info allocates the row buffers. */
-    png_set_user_limits(d->png, 0x7fffffff, 0x7fffffff);
-    png_read_info(d->png, d->info);
-    png_uint_32 w = 0, h = 0;
-    int depth = 0, color = 0, interlace = 0;
-    png_get_IHDR(d->png, d->info, &w, &h, &depth, &color, &interlace, NULL, NULL);
-    if ((unsigned long long)w * (unsigned long long)h > (unsigned long long)(max_pixels < 1 ? 1 : max_pixels)) {
-        *width = (int)w;
-        *height = (int)h;
-        return -2;
-    }
-    int trns = png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0;
-    d->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || trns;
-
-    if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(d->png);
-    if (color == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(d->png);
-    if (trns) png_set_tRNS_to_alpha(d->png);
-    if (depth == 16) png_set_scale_16(d->png);
-    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA) png_set_gray_to_rgb(d->png);
-    if (!d->has_alpha) png_set_filler(d->png, 0xFF, PNG_FILLER_AFTER);
-    d->passes = png_set_interlace_handling(d->png);
-    png_read_update_info(d->png, d->info);
-    if (png_get_rowbytes(d->png, d->info) != (size_t)w * 4) {
-        snprintf(d->message, sizeof d->message, "unsupported PNG pixel layout");
-        return -1;
-    }
-    d->width = (int)w;
-    d->height = (int)h;
-    d->header_read = 1;
-    *width = d->width;
-    *height = d->height;
-    *has_alpha = d->has_alpha;
-    return 0;
-}
-
-int sumi_png_decoder_decode(sumi_png_decoder *d, uint8_t *out) {
-    if (!d->header_read) return -1;
-    if (setjmp(png_jmpbuf(d->png))) return -1;
-    d->rows = malloc(sizeof(png_bytep) * (size_t)(d->height > 0 ? d->height : 1));
-    if (!d->rows) {
-        snprintf(d->message, sizeof d->message, "out of memory");
-        return -1;
-    }
-    for (int y = 0; y < d->height; y++) d->rows[y] = out + (size_t)y * (size_t)d->width * 4;
-    png_read_image(d->png, d->rows);
-    /* The chunks after the image data must be there too: a file cut after IDAT is truncated. */
-    png_read_end(d->png, NULL);
-    if (d->has_alpha) sumi_premultiply(out, (size_t)d->width * (size_t)d->height);
-    return 0;
-}
-
-int sumi_png_decoder_is_interlaced(const sumi_png_decoder *d) { return d->passes > 1; }
-
-int sumi_png_decoder_decode_ring(sumi_png_decoder *d, const sumi_ring *ring) {
-    if (!d->header_read || d->passes > 1) return -1;
-    if (setjmp(png_jmpbuf(d->png))) return -1;
-    for (int y = 0; y < d->height; y++) {
-        if (ring->wait(ring->context, y + 1) != 0) {
-            snprintf(d->message, sizeof d->message, "stopped by a failure elsewhere in the pipeline");
-            return -1;
-        }
-        uint8_t *row = ring->base + (size_t)(y % ring->rows) * ring->stride;
-        png_read_row(d->png, row, NULL);
-        if (d->has_alpha) sumi_premultiply(row, (size_t)d->width);
-        ring->done(ring->context, y + 1);
-    }
-    /* The chunks after the image data must be there too: a file cut after IDAT is truncated. */
-    png_read_end(d->png, NULL);
-    return 0;
-}
+void sumi_png_on_warning(png_structp png, png_const_charp text) { (void)png; (void)text; }
 
 /* ---- palette detection ----------------------------------------------------------------------- */
 
@@ -351,11 +223,10 @@ const uint32_t *sumi_palette_keys(const sumi_palette *p) { return p->pal.colors;
 
 /* ---- encoding ------------------------------------------------------------------------------ */
 
-/* What an encode owns; on the heap so its fields are reliable after a longjmp. */
+/* What an indexed encode owns; on the heap so its fields are reliable after a longjmp. */
 struct png_encode_state {
     png_structp png;
     png_infop info;
-    int fd;
     uint8_t *buffer;
     size_t size;
     size_t capacity;
@@ -368,19 +239,6 @@ struct png_encode_state {
 
 static void write_output(png_structp png, png_bytep data, size_t length) {
     struct png_encode_state *s = png_get_io_ptr(png);
-    if (s->fd >= 0) {
-        size_t done = 0;
-        while (done < length) {
-            ssize_t n = write(s->fd, data + done, length - done);
-            if (n < 0 && errno == EINTR) continue;
-            if (n <= 0) {
-                snprintf(s->message, sizeof s->message, "cannot write the PNG data: %s", strerror(errno));
-                png_error(png, s->message);
-            }
-            done += (size_t)n;
-        }
-        return;
-    }
     if (s->capacity - s->size < length) {
         size_t capacity = s->capacity ? s->capacity : 1 << 16;
         while (capacity - s->size < length) capacity *= 2;
@@ -411,119 +269,41 @@ static int png_encode_fail(struct png_encode_state *s) {
     return -1;
 }
 
-/* Filters for 8-bit colour rows: libpng's per-row minimum sum of absolute differences over Sub
- * and Paeth (as good as all five on screenshots and photos, and faster). */
-static int colour_filters(int level) { return level == 0 ? PNG_FILTER_NONE : (PNG_FILTER_SUB | PNG_FILTER_PAETH); }
-
-/* One row of an 8-bit RGB (`opaque`: premultiplied RGBA given, the filler byte stripped by libpng)
- * or straight RGBA PNG. */
-static void truecolour_row(struct png_encode_state *s, const uint8_t *src, int width, int opaque) {
-    if (opaque) {
-        png_write_row(s->png, (png_const_bytep)src);
-    } else {
-        sumi_unpremultiply(src, s->row, (size_t)width);
-        png_write_row(s->png, s->row);
-    }
-}
-
-/* A PNG whose layout is known before its rows (see the header): state, rows written so far. */
-struct sumi_png_rows {
-    struct png_encode_state *s;
-    int width, height, opaque, written;
-};
-
-sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int opaque, char *error, size_t error_size) {
-    sumi_png_rows *w = calloc(1, sizeof *w);
-    struct png_encode_state *s = calloc(1, sizeof *s);
-    if (!w || !s) {
-        free(w);
-        free(s);
-        snprintf(error, error_size, "out of memory");
-        return NULL;
-    }
-    w->s = s;
-    w->width = width;
-    w->height = height;
-    w->opaque = opaque;
-    s->fd = -1;
-    s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s->message, on_png_error, on_png_warning);
-    if (s->png) s->info = png_create_info_struct(s->png);
-    s->row = malloc((size_t)width * 4);
-    if (!s->png || !s->info || !s->row) {
-        snprintf(error, error_size, "out of memory");
-        encode_state_free(s);
-        free(w);
-        return NULL;
-    }
-    if (setjmp(png_jmpbuf(s->png))) {
-        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
-        encode_state_free(s);
-        free(w);
-        return NULL;
-    }
-    png_set_write_fn(s->png, s, write_output, flush_output);
-    level = level < 0 ? 0 : level > 9 ? 9 : level;
-    png_set_compression_buffer_size(s->png, 1 << 17);
-    png_set_compression_level(s->png, level);
-    png_set_IHDR(s->png, s->info, (png_uint_32)width, (png_uint_32)height, 8,
-                 opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
-                 PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
-    png_set_filter(s->png, PNG_FILTER_TYPE_BASE, colour_filters(level));
-    png_write_info(s->png, s->info);
-    if (opaque) png_set_filler(s->png, 0, PNG_FILLER_AFTER);
-    return w;
-}
-
-int sumi_png_rows_write(sumi_png_rows *w, const uint8_t *rgba, int rows, size_t stride, char *error, size_t error_size) {
-    struct png_encode_state *s = w->s;
-    if (w->written + rows > w->height) {
-        snprintf(error, error_size, "more rows than the image has");
+/* More than 256 distinct pixels: 8-bit grey + alpha when every pixel is grey (an opaque image
+ * has at most 256 greys), else RGB when opaque, else RGBA; see sumi_png_rows.c. */
+static int encode_deep(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
+                       uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    int channels = !opaque && is_grey(rgba, width, height, stride) ? 2 : opaque ? 3 : 4;
+    sumi_png_rows *w = sumi_png_rows_begin(width, height, level, channels, error, error_size);
+    if (!w) return -1;
+    if (sumi_png_rows_write(w, rgba, height, stride, error, error_size) != 0) {
+        sumi_png_rows_abort(w);
         return -1;
     }
-    if (setjmp(png_jmpbuf(s->png))) {
-        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
-        return -1;
-    }
-    for (int y = 0; y < rows; y++) truecolour_row(s, rgba + (size_t)y * stride, w->width, w->opaque);
-    w->written += rows;
-    return 0;
-}
-
-int sumi_png_rows_finish(sumi_png_rows *w, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    struct png_encode_state *s = w->s;
-    int status = 0;
-    if (w->written != w->height) {
-        snprintf(error, error_size, "the PNG ended after %d of its %d rows", w->written, w->height);
-        status = -1;
-    } else if (setjmp(png_jmpbuf(s->png))) {
-        snprintf(error, error_size, "%s", s->message[0] ? s->message : "PNG encoding failed");
-        status = -1;
-    } else {
-        png_write_end(s->png, NULL);
-        *out = s->buffer;
-        *out_size = s->size;
-        s->buffer = NULL;
-    }
-    encode_state_free(s);
-    free(w);
-    return status;
-}
-
-void sumi_png_rows_abort(sumi_png_rows *w) {
-    if (!w) return;
-    encode_state_free(w->s);
-    free(w);
+    return sumi_png_rows_finish(w, out, out_size, error, error_size);
 }
 
 int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
-                    int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    struct png_encode_state *s = calloc(1, sizeof *s);
-    if (!s) {
+                    uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    level = level < 0 ? 0 : level > 9 ? 9 : level;
+    struct palette *palette = malloc(sizeof *palette);
+    if (!palette) {
         snprintf(error, error_size, "out of memory");
         return -1;
     }
-    s->fd = fd;
-    s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s->message, on_png_error, on_png_warning);
+    int colors = build_palette(palette, rgba, width, height, stride);
+    if (colors == 0) {
+        free(palette);
+        return encode_deep(rgba, width, height, stride, level, opaque, out, out_size, error, error_size);
+    }
+    struct png_encode_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        free(palette);
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    s->palette = palette;
+    s->png = png_create_write_struct(PNG_LIBPNG_VER_STRING, s->message, sumi_png_on_error, sumi_png_on_warning);
     if (s->png) s->info = png_create_info_struct(s->png);
     if (!s->png || !s->info) {
         snprintf(error, error_size, "out of memory");
@@ -534,37 +314,25 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
         return png_encode_fail(s);
     }
     png_set_write_fn(s->png, s, write_output, flush_output);
-    level = level < 0 ? 0 : level > 9 ? 9 : level;
     png_set_compression_buffer_size(s->png, 1 << 17);
-    s->palette = malloc(sizeof *s->palette);
     s->row = malloc((size_t)width * 4);
     s->previous = calloc((size_t)width * 4, 1);
     s->scratch = malloc((size_t)width);
-    if (!s->palette || !s->row || !s->previous || !s->scratch) png_error(s->png, "out of memory");
+    if (!s->row || !s->previous || !s->scratch) png_error(s->png, "out of memory");
 
-    /* The smallest lossless layout: palette or grey at 1/2/4/8 bits when there are at most 256
-     * colours, grey + alpha when every pixel is grey, else RGB or RGBA. */
-    int colors = build_palette(s->palette, rgba, width, height, stride);
-    int depth = 8, grey_divisor = 0, color_type;
-    if (colors > 0) {
-        int grey = palette_grey_depth(s->palette);
-        depth = palette_depth(colors);
-        if (grey > 0 && grey <= depth) {
-            depth = grey;
-            grey_divisor = 255 / ((1 << depth) - 1);
-            color_type = PNG_COLOR_TYPE_GRAY;
-        } else {
-            color_type = PNG_COLOR_TYPE_PALETTE;
-        }
-    } else if (is_grey(rgba, width, height, stride)) {
-        color_type = opaque ? PNG_COLOR_TYPE_GRAY : PNG_COLOR_TYPE_GRAY_ALPHA;
-    } else {
-        color_type = opaque ? PNG_COLOR_TYPE_RGB : PNG_COLOR_TYPE_RGB_ALPHA;
+    /* At most 256 colours: palette, or grey when they are all opaque greys, at 1/2/4/8 bits. */
+    int grey = palette_grey_depth(s->palette);
+    int depth = palette_depth(colors), grey_divisor = 0, color_type = PNG_COLOR_TYPE_PALETTE;
+    if (grey > 0 && grey <= depth) {
+        depth = grey;
+        grey_divisor = 255 / ((1 << depth) - 1);
+        color_type = PNG_COLOR_TYPE_GRAY;
     }
     /* Palette indices and packed samples are a third of the data or less, and compress far better
      * with deflate's longer matches (level 8: 258-byte "nice" matches, 1024-long chains), at a
-     * fraction of the time RGB takes: they are compressed four levels higher (default 4 -> 8). */
-    int indexed = colors > 0 && (color_type == PNG_COLOR_TYPE_PALETTE || depth < 8);
+     * fraction of the time RGB takes: they are compressed four levels higher (default 4 -> 8).
+     * 8-bit grey samples are not indices: libpng's minimum-sum choice over all five filters. */
+    int indexed = color_type == PNG_COLOR_TYPE_PALETTE || depth < 8;
     png_set_compression_level(s->png, indexed && level > 0 ? (level + 4 > 9 ? 9 : level + 4) : level);
     png_set_IHDR(s->png, s->info, (png_uint_32)width, (png_uint_32)height, depth, color_type, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_BASE, PNG_FILTER_TYPE_BASE);
@@ -583,52 +351,26 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
         png_set_PLTE(s->png, s->info, plte, colors);
         if (translucent > 0) png_set_tRNS(s->png, s->info, trns, translucent, NULL);
     }
-    /* Filters: None or Up chosen per row below for indexed data; otherwise libpng's per-row
-     * minimum sum of absolute differences over all five for grey (few bytes per pixel, where
-     * Average and Up pay off), over Sub and Paeth for colour (as good on screenshots and photos,
-     * and faster). */
-    int filters = level == 0 ? PNG_FILTER_NONE
-                : indexed ? (PNG_FILTER_NONE | PNG_FILTER_UP)
-                : (color_type & PNG_COLOR_MASK_COLOR) == 0 ? PNG_ALL_FILTERS
-                : colour_filters(level);
-    png_set_filter(s->png, PNG_FILTER_TYPE_BASE, filters);
+    /* Filters: None or Up chosen per row below for indexed data. */
+    png_set_filter(s->png, PNG_FILTER_TYPE_BASE, level == 0 ? PNG_FILTER_NONE
+                   : indexed ? (PNG_FILTER_NONE | PNG_FILTER_UP) : PNG_ALL_FILTERS);
     png_write_info(s->png, s->info);
-    if (color_type == PNG_COLOR_TYPE_RGB) png_set_filler(s->png, 0, PNG_FILLER_AFTER);
 
     size_t packed = ((size_t)width * (size_t)depth + 7) / 8;
     for (int y = 0; y < height; y++) {
-        const uint8_t *src = rgba + (size_t)y * stride;
-        if (colors > 0) {
-            indexed_row(s->palette, src, width, depth, grey_divisor, s->scratch, s->row);
-            /* From the second row on (libpng sizes its buffers at the first for the filters set then). */
-            if (indexed && level > 0 && y > 0)
-                png_set_filter(s->png, PNG_FILTER_TYPE_BASE, indexed_row_filter(s->row, s->previous, packed));
-            png_write_row(s->png, s->row);
-            uint8_t *swap = s->previous;
-            s->previous = s->row;
-            s->row = swap;
-        } else if (color_type == PNG_COLOR_TYPE_RGB || color_type == PNG_COLOR_TYPE_RGB_ALPHA) {
-            truecolour_row(s, src, width, color_type == PNG_COLOR_TYPE_RGB);
-        } else {
-            sumi_unpremultiply(src, s->row, (size_t)width);
-            if (color_type == PNG_COLOR_TYPE_GRAY_ALPHA)
-                for (int x = 0; x < width; x++) {
-                    s->row[2 * x] = s->row[4 * x];
-                    s->row[2 * x + 1] = s->row[4 * x + 3];
-                }
-            png_write_row(s->png, s->row);
-        }
+        indexed_row(s->palette, rgba + (size_t)y * stride, width, depth, grey_divisor, s->scratch, s->row);
+        /* From the second row on (libpng sizes its buffers at the first for the filters set then). */
+        if (indexed && level > 0 && y > 0)
+            png_set_filter(s->png, PNG_FILTER_TYPE_BASE, indexed_row_filter(s->row, s->previous, packed));
+        png_write_row(s->png, s->row);
+        uint8_t *swap = s->previous;
+        s->previous = s->row;
+        s->row = swap;
     }
     png_write_end(s->png, NULL);
-    png_destroy_write_struct(&s->png, &s->info);
-    free(s->row);
-    free(s->previous);
-    free(s->scratch);
-    free(s->palette);
-    if (fd < 0) {
-        *out = s->buffer;
-        *out_size = s->size;
-    }
-    free(s);
+    *out = s->buffer;
+    *out_size = s->size;
+    s->buffer = NULL;
+    encode_state_free(s);
     return 0;
 }

@@ -19,23 +19,6 @@ int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, i
     return 0;
 }
 
-int sumi_webp_decode(const uint8_t *data, size_t size, uint8_t *out, int width, int height,
-                     char *error, size_t error_size) {
-    WebPBitstreamFeatures features;
-    VP8StatusCode status = WebPGetFeatures(data, size, &features);
-    if (status == VP8_STATUS_OK && features.has_animation) {
-        snprintf(error, error_size, "animated WebP is not supported");
-        return -1;
-    }
-    size_t bytes = (size_t)width * (size_t)height * 4;
-    if (!WebPDecodeRGBAInto(data, size, out, bytes, width * 4)) {
-        snprintf(error, error_size, "corrupt or truncated WebP data");
-        return -1;
-    }
-    if (features.has_alpha) sumi_premultiply(out, (size_t)width * (size_t)height);
-    return 0;
-}
-
 int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int height, int has_alpha,
                           const sumi_ring *ring, char *error, size_t error_size) {
     WebPBitstreamFeatures features;
@@ -43,26 +26,34 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
         snprintf(error, error_size, "animated WebP is not supported");
         return -1;
     }
-    /* libwebp's incremental decoder writes rows in order into one whole-image buffer. The buffer is
-     * reserved, not used: each row is copied into the ring as soon as libwebp has finished it, and
-     * the pages below are handed back, so only the rows in progress take memory (libwebp never
-     * reads its output back). */
+    /* libwebp's incremental decoder writes rows in order into one whole-image buffer. A ring as
+     * tall as the image whose band is the whole image (a whole decode) is that buffer, and all the
+     * data goes in at once.
+     * Otherwise the buffer is reserved, not used: each row is copied into the ring as soon as
+     * libwebp has finished it, and the pages below are handed back, so only the rows in progress
+     * take memory (libwebp never reads its output back). */
     size_t stride = (size_t)width * 4, bytes = stride * (size_t)height;
-    uint8_t *buffer = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    int direct = ring->rows >= height && ring->band >= height && ring->stride == stride;
+    uint8_t *buffer = direct ? ring->base
+                    : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (buffer == MAP_FAILED) {
         snprintf(error, error_size, "out of memory");
         return -1;
     }
+    if (direct && ring->wait(ring->context, height) != 0) {
+        snprintf(error, error_size, "stopped by a failure elsewhere in the pipeline");
+        return -1;
+    }
     WebPIDecoder *decoder = WebPINewRGB(MODE_RGBA, buffer, bytes, (int)stride);
     if (!decoder) {
-        munmap(buffer, bytes);
+        if (!direct) munmap(buffer, bytes);
         snprintf(error, error_size, "out of memory");
         return -1;
     }
     size_t page = (size_t)sysconf(_SC_PAGESIZE), given_back = 0, fed = 0;
     int emitted = 0, result = 0;
     for (;;) {
-        size_t chunk = size - fed < 65536 ? size - fed : 65536;
+        size_t chunk = direct ? size - fed : size - fed < 65536 ? size - fed : 65536;
         fed += chunk;
         VP8StatusCode status = WebPIUpdate(decoder, data, fed);
         int last = 0;
@@ -75,12 +66,12 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
                 goto done;
             }
             uint8_t *row = ring->base + (size_t)(emitted % ring->rows) * ring->stride;
-            memcpy(row, buffer + (size_t)emitted * stride, stride);
+            if (!direct) memcpy(row, buffer + (size_t)emitted * stride, stride);
             if (has_alpha) sumi_premultiply(row, (size_t)width);
             ring->done(ring->context, emitted + 1);
         }
         size_t below = (size_t)emitted * stride / page * page;
-        if (below > given_back) {
+        if (!direct && below > given_back) {
             madvise(buffer + given_back, below - given_back, MADV_DONTNEED);
             given_back = below;
         }
@@ -97,7 +88,7 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
     }
 done:
     WebPIDelete(decoder);
-    munmap(buffer, bytes);
+    if (!direct) munmap(buffer, bytes);
     return result;
 }
 

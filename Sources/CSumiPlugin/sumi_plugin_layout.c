@@ -17,3 +17,5 @@ _Static_assert(offsetof(sumi_api, size) == 0, "sumi_api must start with size");
 _Static_assert(offsetof(sumi_host, api) == 8 + sizeof(void *) * 5, "sumi_host v2 fields follow the v1 layout");
 /* The band callbacks were appended to sumi_stage: the first version 2 layout is their offset. */
 _Static_assert(SUMI_STAGE_V2_BASE_SIZE == 8 + sizeof(void *) * 9, "sumi_stage band fields follow the first v2 layout");
+/* port_access and band_start were appended after the band callbacks. */
+_Static_assert(SUMI_STAGE_V2_BANDS_SIZE == 8 + sizeof(void *) * 12, "sumi_stage additions follow the band callbacks");

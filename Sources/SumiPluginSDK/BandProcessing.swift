@@ -44,64 +44,14 @@ public protocol BandProcessing: Stage {
 extension BandProcessing {
     public func beginBands(width: Int, height: Int) throws {}
     public func endBands(completed: Bool) throws {}
-}
 
-/// Some consecutive rows of an image, read-only: rows `firstRow ..< firstRow + rowCount`, each
-/// `width` RGBA pixels (`width * 4` bytes, premultiplied). Index rows from 0 within the band.
-public struct ImageBand {
-    /// The image's width in pixels.
-    public let width: Int
-    /// The image row of the band's first row.
-    public let firstRow: Int
-    /// The number of rows in the band (at least 1).
-    public let rowCount: Int
-    private let base: UnsafePointer<UInt8>
-    private let stride: Int
-
-    init(base: UnsafePointer<UInt8>, width: Int, firstRow: Int, rowCount: Int, stride: Int) {
-        self.base = base
-        self.width = width
-        self.firstRow = firstRow
-        self.rowCount = rowCount
-        self.stride = stride
-    }
-
-    /// The band's rows, `0 ..< rowCount`.
-    public var rowIndices: Range<Int> { 0..<rowCount }
-
-    /// Row `index` of the band (image row `firstRow + index`): `width * 4` bytes, R, G, B, A.
-    public subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
-        precondition(index >= 0 && index < rowCount, "row \(index) is outside the band's \(rowCount) rows")
-        return UnsafeBufferPointer(start: base + index * stride, count: width * 4)
+    /// `beginBands`, then the plan whose body hands each band to `processBand` (the same body for
+    /// the host's bands and for `runBands`).
+    func bandPlan(width: Int, height: Int) throws -> BandPlan {
+        try beginBands(width: width, height: height)
+        return BandPlan(metadata: ImageMetadata()) { input, output in
+            try processBand(ImageBand(input), into: MutableImageBand(output))
+        }
     }
 }
 
-/// Some consecutive rows of the result image, to be written: the counterpart of `ImageBand`, with
-/// the same `width`, `firstRow` and `rowCount`. Every byte of every row must be written.
-public struct MutableImageBand {
-    /// The image's width in pixels.
-    public let width: Int
-    /// The image row of the band's first row.
-    public let firstRow: Int
-    /// The number of rows in the band (at least 1).
-    public let rowCount: Int
-    private let base: UnsafeMutablePointer<UInt8>
-    private let stride: Int
-
-    init(base: UnsafeMutablePointer<UInt8>, width: Int, firstRow: Int, rowCount: Int, stride: Int) {
-        self.base = base
-        self.width = width
-        self.firstRow = firstRow
-        self.rowCount = rowCount
-        self.stride = stride
-    }
-
-    /// The band's rows, `0 ..< rowCount`.
-    public var rowIndices: Range<Int> { 0..<rowCount }
-
-    /// Row `index` of the band (image row `firstRow + index`): `width * 4` writable bytes.
-    public subscript(index: Int) -> UnsafeMutableBufferPointer<UInt8> {
-        precondition(index >= 0 && index < rowCount, "row \(index) is outside the band's \(rowCount) rows")
-        return UnsafeMutableBufferPointer(start: base + index * stride, count: width * 4)
-    }
-}

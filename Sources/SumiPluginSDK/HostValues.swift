@@ -81,13 +81,39 @@ enum HostValues {
         c.size = UInt32(MemoryLayout<sumi_image>.size)
         guard api.pointee.image_pixels?(value, &c) == 0 else { throw StageError("the host's value is not an image") }
         var image = try ExportedInstance.image(from: c, port: "in")
+        image.metadata = try metadata(of: value, api: api)
+        return image
+    }
+
+    /// The size and side data of a host image, with or without pixels (a shape port, the band port
+    /// of `band_start`): by `image_size` where the host has it.
+    static func shape(_ value: OpaquePointer, api: UnsafePointer<sumi_api>) throws -> ImageShape {
+        var width: Int32 = 0, height: Int32 = 0
+        if HostAPI.hasImageSize(api) {
+            guard api.pointee.image_size?(value, &width, &height) == 0 else { throw StageError("the host's value is not an image") }
+        } else {
+            var c = sumi_image()
+            c.size = UInt32(MemoryLayout<sumi_image>.size)
+            guard api.pointee.image_pixels?(value, &c) == 0 else { throw StageError("the host's value is not an image") }
+            (width, height) = (c.width, c.height)
+        }
+        return ImageShape(width: Int(width), height: Int(height), metadata: try metadata(of: value, api: api))
+    }
+
+    static func isImage(_ value: OpaquePointer, api: UnsafePointer<sumi_api>) -> Bool {
+        sumi_kind(rawValue: api.pointee.kind?(value) ?? 0) == SUMI_KIND_IMAGE
+    }
+
+    /// The side data of a host image.
+    private static func metadata(of value: OpaquePointer, api: UnsafePointer<sumi_api>) throws -> ImageMetadata {
+        var metadata = ImageMetadata()
         for key in SideDataBytes.keys {
             var bytes: UnsafePointer<UInt8>?
             var length = 0
             guard key.withCString({ api.pointee.get_side_data?(value, $0, &bytes, &length) }) == 0, let bytes else { continue }
-            try SideDataBytes.set(Array(UnsafeBufferPointer(start: bytes, count: length)), key: key, in: &image.metadata)
+            try SideDataBytes.set(Array(UnsafeBufferPointer(start: bytes, count: length)), key: key, in: &metadata)
         }
-        return image
+        return metadata
     }
 
     /// A host layer: a raster one is copied (drawn at scale 1); a vector one is drawn by the host
@@ -158,15 +184,21 @@ enum HostValues {
                 (pixels + row * Int(stride)).update(from: base + row * rowBytes, count: rowBytes)
             }
         }
+        try setSideData(image.metadata, on: made, api: api)
+        return made
+    }
+
+    /// Sets every side-data entry of `metadata` on a host image made in the call (absent entries
+    /// removed, so the stage's own `metadata.applying(...)` decides, as for a built-in stage).
+    static func setSideData(_ metadata: ImageMetadata, on made: OpaquePointer, api: UnsafePointer<sumi_api>) throws {
         for key in SideDataBytes.keys {
-            let bytes = SideDataBytes.bytes(of: image.metadata, key: key)
+            let bytes = SideDataBytes.bytes(of: metadata, key: key)
             let status = key.withCString { name in
                 if let bytes { return bytes.withUnsafeBufferPointer { api.pointee.set_side_data?(made, name, $0.baseAddress, $0.count) } }
                 return api.pointee.set_side_data?(made, name, nil, 0)
             }
             guard status == 0 else { throw StageError("the host refused side data \"\(key)\"") }
         }
-        return made
     }
 }
 

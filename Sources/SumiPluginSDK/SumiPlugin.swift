@@ -37,23 +37,24 @@ public enum SumiPlugin {
                               stages: [any Stage.Type],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         export(name: name, version: version, licence: licence, description: description,
-               definitions: stages.map { definition($0) }, bands: stages.map { $0 is any BandProcessing.Type },
+               definitions: stages.map { definition($0) }, bands: stages.map(ExportedStageV2.Bands.init),
                host: host, into: out)
     }
 
     /// Exports stages given as definitions (for stages whose descriptor is only known at run time, or a
-    /// built-in family's `stages`). Such stages get whole images only: band processing is offered
-    /// for `Stage` types that conform to `BandProcessing`, exported by type.
+    /// built-in family's `stages`). Their instances stream where they are `BandStage`s and the host
+    /// has `band_start`; the older band callbacks (`BandProcessing`) are offered for types exported
+    /// by type.
     public static func export(name: String, version: String, licence: String = "", description: String = "",
                               definitions: [StageDefinition],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         export(name: name, version: version, licence: licence, description: description, definitions: definitions,
-               bands: definitions.map { _ in false }, host: host, into: out)
+               bands: definitions.map { _ in .unknown }, host: host, into: out)
     }
 
-    /// `bands[i]`: whether `definitions[i]` makes `BandProcessing` instances (version 2 band callbacks).
+    /// `bands[i]`: which band callbacks `definitions[i]`'s instances can take.
     private static func export(name: String, version: String, licence: String, description: String,
-                               definitions: [StageDefinition], bands: [Bool],
+                               definitions: [StageDefinition], bands: [ExportedStageV2.Bands],
                                host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
         guard let out else { return Int32(SUMI_ERROR_INTERNAL.rawValue) }
         // A host reports its ABI version first. Version 2 hosts get every value kind and typed
@@ -64,10 +65,10 @@ public enum SumiPlugin {
             // (or more: a newer host appends functions) will do.
             guard Int(table.pointee.size) >= MemoryLayout<sumi_host>.size, let api = table.pointee.api,
                   Int(api.pointee.size) >= apiBaseSize else { return Int32(SUMI_ERROR_ABI.rawValue) }
-            HostAPI.table = api
             out.assumingMemoryBound(to: UnsafePointer<sumi_plugin>?.self).pointee =
                 UnsafePointer(makePluginTableV2(name: name, version: version, licence: licence, description: description,
-                                                definitions: definitions, bands: bands))
+                                                definitions: definitions, api: api, bands: bands,
+                                                extended: HostAPI.hasImageSize(api)))
             return Int32(SUMI_OK.rawValue)
         }
         if let host, host.load(as: UInt32.self) < abiVersion1 { return Int32(SUMI_ERROR_ABI.rawValue) }
@@ -82,14 +83,19 @@ public enum SumiPlugin {
     /// entry to declare the same: a plugin none of whose stages streams
     /// exports the first version 2 layout (`ExportedStageV2.baseSize` bytes per stage, which hosts
     /// from before the band callbacks read too); one with a `BandProcessing` stage exports whole
-    /// `sumi_stage` tables, the band callbacks left NULL on the stages that do not stream.
+    /// `sumi_stage` tables, the band callbacks left NULL on the stages that do not stream. A host
+    /// with `image_size` (`extended`) gets whole tables for every stage, with `port_access` and,
+    /// where the descriptor allows bands, `band_start`: each instance then says whether it streams
+    /// (a `BandStage` such as `blend`, exported by definition, does).
     private static func makePluginTableV2(name: String, version: String, licence: String, description: String,
-                                          definitions: [StageDefinition], bands: [Bool]) -> UnsafeMutablePointer<sumi_plugin> {
-        let entrySize = bands.contains(true) ? MemoryLayout<sumi_stage>.size : ExportedStageV2.baseSize
+                                          definitions: [StageDefinition], api: UnsafePointer<sumi_api>, bands: [ExportedStageV2.Bands],
+                                          extended: Bool) -> UnsafeMutablePointer<sumi_plugin> {
+        let entrySize = bands.contains(.bandProcessing) || extended ? MemoryLayout<sumi_stage>.size : ExportedStageV2.baseSize
         let stages = UnsafeMutableRawPointer.allocate(byteCount: max(1, definitions.count) * entrySize,
                                                       alignment: MemoryLayout<sumi_stage>.alignment)
         for (index, definition) in definitions.enumerated() {
-            var table = ExportedStageV2.makeTable(for: definition, bands: bands[index], size: entrySize)
+            var table = ExportedStageV2.makeTable(for: definition, api: api, bands: bands[index], extended: extended,
+                                                  size: entrySize)
             withUnsafeBytes(of: &table) { bytes in
                 (stages + index * entrySize).copyMemory(from: bytes.baseAddress!, byteCount: entrySize)
             }

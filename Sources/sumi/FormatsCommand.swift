@@ -10,8 +10,7 @@ struct FormatsCommand {
 
     func execute() throws(SumiError) -> Int32 {
         let json = arguments.json
-        _ = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
-        let plugins = ImageFormatRegistry.shared.formats
+        let plugins = try StageCatalog.registry(pluginPaths: arguments.pluginPaths).formats.formats
         if json {
             let rows = FormatSupport.all.map { row in
                 JSONValue.object([

@@ -29,7 +29,7 @@ struct GraphCommand {
         let dot = Self.dot(pipeline)
         guard arguments.batch.svg || (arguments.output.map { FileIO.fileExtension(of: $0) == "svg" } ?? false) else {
             if let output = arguments.output {
-                do { try FileIO.writeAtomically(Array(dot.utf8), to: output) } catch {
+                do { try FileIO.writeAtomically(Array(dot.utf8), to: output, recordedIn: SignalCleanup.temporaryFiles) } catch {
                     throw SumiError(.run, "\(error.message)")
                 }
             } else {

@@ -121,12 +121,13 @@ extension InlinePipeline {
                 if property.value.contains("${input}") { usesInput = true }
                 if property.value.contains("${output}") { usesOutput = true }
             }
-            if descriptor.parameter(named: "path") != nil, !with.contains(where: { $0.0 == "path" }) {
-                if descriptor.inputs.isEmpty, !usesInput {
-                    with.append(("path", .string("${input}"))); usesInput = true
-                } else if descriptor.output == .file, !usesOutput {
-                    with.append(("path", .string("${output}"))); usesOutput = true
-                }
+            // The file a source reads and the file a sink writes, by their declared directions.
+            if descriptor.inputs.isEmpty, !usesInput, let read = Self.pathParameter(of: descriptor, going: .reads),
+               !with.contains(where: { $0.0 == read.name }) {
+                with.append((read.name, .string("${input}"))); usesInput = true
+            } else if descriptor.output == .file, !usesOutput, let write = Self.pathParameter(of: descriptor, going: .writes),
+                      !with.contains(where: { $0.0 == write.name }) {
+                with.append((write.name, .string("${output}"))); usesOutput = true
             }
             var entry: [(String, JSONValue)] = []
             if let id = element.id ?? generatedIDs[index] { entry.append(("id", .string(id))) }
@@ -146,6 +147,14 @@ extension InlinePipeline {
 
     /// A property's text as the JSON a manifest would hold: `${…}` kept for substitution, a JSON array
     /// (`'["a.png","b.png"]'`) as a list, anything else parsed by the parameter's type.
+    /// The parameter naming the file(s) a stage reads or writes, by its declared direction
+    /// (`.path(.reads)`, `.path(.writes)`, or lists of them): the first required one, else the first.
+    /// A path whose direction is not declared is never filled in.
+    static func pathParameter(of descriptor: StageDescriptor, going access: PathAccess) -> ParameterSpec? {
+        let declared = descriptor.parameters.filter { $0.type.pathAccess == access }
+        return declared.first(where: \.required) ?? declared.first
+    }
+
     static func value(_ text: String, spec: ParameterSpec, column: Int) throws(SumiError) -> JSONValue {
         if text.contains("${") { return .string(text) }
         if text.hasPrefix("["), let json = try? JSONParser.parse(text), json.arrayValue != nil {

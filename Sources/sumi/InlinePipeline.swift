@@ -7,9 +7,11 @@ import SumiKit
 /// `!` links an element's output to the next element's first free input port. `id=NAME` names an
 /// element; `NAME.` refers to it from another chain (`photo. ! scale width=64 ! …` starts a branch
 /// from `photo`), and `NAME.PORT` links into one port (`label. ! out.layer`). Values are parsed by the
-/// parameter's type; quote them with '…' or "…" when they hold spaces. A `decode` (any stage without
-/// inputs) with no `path` reads `${input}` and an `encode` (any file writer) with no `path` writes
-/// `${output}`, so `-i`/`-o` and batches work as with a manifest.
+/// parameter's type; quote them with '…' or "…" when they hold spaces. A stage without inputs
+/// (`decode`) not given the file it reads — its parameter declared `.path(.reads)` — reads
+/// `${input}`, and a file writer (`encode`) not given the file it writes — declared `.path(.writes)`
+/// — writes `${output}`, whatever the parameter is called, so `-i`/`-o` and batches work as with a
+/// manifest.
 ///
 /// The line becomes an ordinary manifest and is validated and run exactly as one; errors name the
 /// column of the element concerned.

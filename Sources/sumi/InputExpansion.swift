@@ -27,6 +27,8 @@ struct InputExpansion {
     var strict = false
     /// Receives warnings (files skipped in folders).
     var warn: (String) -> Void = { _ in }
+    /// The plugin formats that count as images too.
+    var formats = ImageFormatRegistry()
 
     func expand(_ specs: [String]) throws(SumiError) -> [InputItem] {
         var items: [InputItem] = []
@@ -123,7 +125,7 @@ struct InputExpansion {
                     continue
                 }
                 if kind == S_IFLNK, FileIO.isDirectory(path) { continue }
-                if FileIO.isRegularFile(path), Self.isImage(path) {
+                if FileIO.isRegularFile(path), Self.isImage(path, formats: formats) {
                     items.append(InputItem(path: path, relativeDirectory: relative))
                 } else {
                     skipped.append(path)
@@ -141,8 +143,8 @@ struct InputExpansion {
 
     /// Whether a file looks like an image this tool decodes: a known extension and matching content.
     /// A plugin's format counts too (its extension and its magic bytes).
-    static func isImage(_ path: String) -> Bool {
-        let ext = FileIO.fileExtension(of: path), plugins = ImageFormatRegistry.shared
+    static func isImage(_ path: String, formats plugins: ImageFormatRegistry) -> Bool {
+        let ext = FileIO.fileExtension(of: path)
         guard ImageFormat(fileExtension: ext) != nil || plugins.decodes(fileExtension: ext) else { return false }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }

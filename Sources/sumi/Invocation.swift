@@ -91,7 +91,8 @@ struct Invocation {
             guard manifest.parameter(named: "input") != nil else {
                 throw SumiError(.usage, file: file, "-i given, but the \(isInline ? "pipeline has no decode stage without a path" : "manifest declares no \"input\" parameter")")
             }
-            let expansion = InputExpansion(recursive: arguments.batch.recursive, strict: arguments.batch.strict, warn: warn)
+            let expansion = InputExpansion(recursive: arguments.batch.recursive, strict: arguments.batch.strict, warn: warn,
+                                           formats: registry.formats)
             items = try expansion.expand(arguments.inputs)
             guard !items.isEmpty else { throw SumiError.usage("-i: no input images found") }
         }

@@ -18,7 +18,7 @@ struct ListingCommand {
                                                        ("abi", .number(Double(library.abiVersion)))])))
                     return .object(members)
                 }
-                let formats = ImageFormatRegistry.shared.formats.map { format in
+                let formats = registry.formats.formats.map { format in
                     JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decode != nil)),
                                       ("encode", .bool(format.encode != nil)),
                                       ("extensions", .array(format.extensions.map(JSONValue.string))),
@@ -39,7 +39,7 @@ struct ListingCommand {
                     }
                     text += "\(f.descriptor.name)\(pad)  \(f.descriptor.summary)\(origin)\n"
                 }
-                for format in ImageFormatRegistry.shared.formats {
+                for format in registry.formats.formats {
                     let library = PluginLoader.library(at: format.origin).map { "\($0.name) \($0.version), " } ?? ""
                     text += "format \(Self.describe(format))  [\(library)\(format.origin)]\n"
                 }
@@ -52,7 +52,7 @@ struct ListingCommand {
         }
         let name = arguments.target ?? ""
         guard let definition = registry.definition(named: name) else {
-            if let format = ImageFormatRegistry.shared.formats.first(where: { $0.name == name }) {
+            if let format = registry.formats.formats.first(where: { $0.name == name }) {
                 throw SumiError.usage("\"\(name)\" is an image format of the plugin \(format.origin), not a stage: \(Self.describe(format)); "
                     + "the built-in decode reads it, encode writes it (format=\(name)); sumi formats lists every format")
             }
@@ -62,7 +62,7 @@ struct ListingCommand {
         if arguments.json {
             Terminal.standardOutput(definition.json.serialized() + "\n")
         } else {
-            Terminal.standardOutput(Self.describe(definition))
+            Terminal.standardOutput(Self.describe(definition, formats: registry.formats))
         }
         return 0
     }
@@ -75,7 +75,7 @@ struct ListingCommand {
     }
 
     /// The human-readable description `sumi inspect` prints.
-    static func describe(_ definition: StageDefinition) -> String {
+    static func describe(_ definition: StageDefinition, formats: ImageFormatRegistry) -> String {
         let d = definition.descriptor
         var text = "\(d.name) — \(d.summary)\n"
         text += "  origin:  \(definition.origin)\n"
@@ -84,7 +84,7 @@ struct ListingCommand {
                          library.bandStages.contains(d.name) ? "band callbacks: streams" : nil].compactMap { $0 }
             text += "  plugin:  \(library.name) \(library.version) (\(facts.joined(separator: ", ")))"
                 + (library.description.isEmpty ? "" : " — \(library.description)") + "\n"
-            let formats = ImageFormatRegistry.shared.formats.filter { $0.origin == library.path }
+            let formats = formats.formats.filter { $0.origin == library.path }
             if !formats.isEmpty {
                 text += "  formats: " + formats.map(describe).joined(separator: "; ")
                     + " — read and written by the built-in decode and encode\n"
@@ -108,6 +108,7 @@ struct ListingCommand {
             case .undeclared?: facts.append("direction not declared: --safe checks it as a read and a write")
             case nil: break
             }
+            if p.namedFile != nil { facts.append("may name a file it reads: --safe takes it only below the inputs' folders") }
             if let limit = p.safeMax { facts.append("--safe: at most \(formatNumber(limit))\(p.type == .string ? " characters" : "")") }
             text += "    \(p.name)  [\(facts.joined(separator: ", "))]\n        \(p.summary)\n"
         }

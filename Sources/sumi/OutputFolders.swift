@@ -20,11 +20,11 @@ enum OutputFolders {
                 if !FileIO.exists(current), mkdir(current, 0o755) == 0 { created.append(current) }
             }
         }
-        TemporaryFiles.rememberFolders(created)
+        SignalCleanup.temporaryFiles.rememberFolders(created)
     }
 
     /// Removes the created folders that are still empty.
     static func removeUnused() {
-        TemporaryFiles.removeEmptyFolders()
+        SignalCleanup.temporaryFiles.removeEmptyFolders()
     }
 }

@@ -4,7 +4,6 @@ import Glibc
 import SumiCodecs
 import SumiEngine
 import SumiKit
-import SumiText
 
 /// `--safe` (or `SUMI_SAFE=1`): running manifests written by others, as a service does.
 ///
@@ -82,12 +81,12 @@ struct SafeMode: Sendable {
                     // Nanoseconds, not whole seconds: a run started at x.9 s is not stopped at x+1 s.
                     if SafeMode.monotonicNanoseconds() - start >= limit {
                         Terminal.standardError("sumi: error: --safe: the run took longer than its limit of \(limits.seconds) s; stopped\n")
-                        TemporaryFiles.cleanUpAndExit(2)
+                        SignalCleanup.cleanUpAndExit(2)
                     }
                     let resident = SafeMode.residentBytes()
                     if resident > limits.bytes {
                         Terminal.standardError("sumi: error: --safe: the run used \(resident >> 20) MB of memory, more than its limit of \(limits.bytes >> 20) MB; stopped\n")
-                        TemporaryFiles.cleanUpAndExit(2)
+                        SignalCleanup.cleanUpAndExit(2)
                     }
                 }
             }
@@ -161,8 +160,9 @@ struct SafeMode: Sendable {
     /// Which way a path parameter's file goes is what its type declares (`.path(.reads)`,
     /// `.path(.writes)`); a path whose direction is not declared (a plugin built before directions)
     /// is checked both ways. Reads are confined to the inputs (`-i` files and what lies below `-i`
-    /// folders), writes to the folder of `-o`, and `text`'s font files to the input folders (the
-    /// `-i` folders, and the folders holding the `-i` files). A parameter's declared safe limit
+    /// folders), writes to the folder of `-o`, and files a string parameter declares it may name
+    /// (`ParameterSpec.namedFile`: `text`'s font files) to the input folders (the `-i` folders, and
+    /// the folders holding the `-i` files). A parameter's declared safe limit
     /// (`safeMax`) caps a number, or a string's length.
     func check(_ manifest: Manifest, values: [String: ParamValue], registry: StageRegistry, roots: Roots,
                inputs: [String]) throws(SumiError) {
@@ -209,12 +209,11 @@ struct SafeMode: Sendable {
                         throw fail(name, "at most \(formatNumber(limit)) characters in a safe run, got \(text.count)")
                     }
                 }
-                if descriptor.name == TextStage.descriptor.name, name == TextStage.fontParameter,
-                   let font = strings.first.flatMap(TextStage.fontFile) {
+                if let namedFile = spec.namedFile, let font = strings.first.flatMap(namedFile) {
                     // One message whether the file is missing, not a font or elsewhere: a refusal
                     // must not tell an uploader which paths exist.
                     guard Roots.contains(font, in: roots.fonts) else {
-                        throw fail(name, "a font file must lie below the folders of the -i inputs (or name font families); refused \(MessageText.cut(font))")
+                        throw fail(name, "a file this parameter names must lie below the folders of the -i inputs; refused \(MessageText.cut(font))")
                     }
                 }
             }

@@ -13,13 +13,14 @@ import SumiPage
 /// plugin folder, `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
 enum StageCatalog {
     /// The built-in stage families, registered exactly as plugins are.
-    static let builtinFamilies: [(name: String, stages: [StageDefinition])] = [
-        (CodecsStages.name, CodecsStages.stages),
+    /// `formats` is the registry's: `encode` writes the plugin formats loaded into it.
+    static func builtinFamilies(formats: ImageFormatRegistry) -> [(name: String, stages: [StageDefinition])] { [
+        (CodecsStages.name, CodecsStages.stages(formats: formats)),
         (TransformStages.name, TransformStages.stages),
         (TextStages.name, TextStages.stages),
         (ComposeStages.name, ComposeStages.stages),
         (PageStages.name, PageStages.stages),
-    ]
+    ] }
 
     /// `SUMI_SKIP_BUILTIN=compose` (comma-separated family names) leaves families out, so a plugin
     /// built from the same sources can provide their stages: how the tests prove the ABI carries a
@@ -32,8 +33,8 @@ enum StageCatalog {
     static func registry(pluginPaths: [String]) throws(SumiError) -> StageRegistry {
         let registry = StageRegistry()
         let skipped = skippedFamilies
-        for family in builtinFamilies where !skipped.contains(family.name) { try registry.register(family.stages) }
-        ImageFormatRegistry.shared.setBuiltins(CodecsStages.builtinFormats)
+        for family in builtinFamilies(formats: registry.formats) where !skipped.contains(family.name) { try registry.register(family.stages) }
+        registry.formats.setBuiltins(CodecsStages.builtinFormats)
         for folder in ManifestPlugins.folders(pluginPaths) {
             try PluginLoader.loadFolder(folder, into: registry) { Terminal.warning($0) }
         }

@@ -4,10 +4,10 @@ import Glibc
 import SumiEngine
 import SumiKit
 
-PixelMemory.configure()
+AllocatorTuning.configure()
 // `sumi serve` waits for SIGTERM itself (to drain), so it starts before the signal clean-up.
 if SafeMode.arguments.first == "serve" { exit(ServeCommand.main(Array(SafeMode.arguments.dropFirst()))) }
-TemporaryFiles.removeOnSignal()
+SignalCleanup.install()
 if SafeMode.arguments.first == ServeWorker.command { exit(ServeWorker.main()) }
 // --safe and --allow-manifest-plugins may stand anywhere; the commands see the rest.
 let argv = SafeMode.arguments

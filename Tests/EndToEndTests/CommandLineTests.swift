@@ -45,6 +45,11 @@ import Testing
         #expect(width?["min"] as? Double == 1 && width?["max"] as? Double == 65535)
         let human = try CLI.run(["inspect", "scale"])
         #expect(human.status == 0 && human.stdout.contains("filter") && human.stdout.contains("lanczos3"))
+        // `text`'s font declares the files it may name; `--safe` and `inspect` read that declaration.
+        let text = try CLI.run(["inspect", "text"])
+        let font = text.stdout.split(separator: "\n").first { $0.hasPrefix("    font  [") }.map(String.init) ?? ""
+        #expect(font.contains("may name a file it reads: --safe takes it only below the inputs' folders"), "\(text.stdout)")
+        #expect(text.stdout.components(separatedBy: "may name a file it reads").count == 2)
         let unknown = try CLI.run(["inspect", "nope"])
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown stage \"nope\""))
     }

@@ -26,7 +26,7 @@ import Testing
 
     /// 0.2's outputs of the inverting plugin (`Golden`).
     static let references: [String: String] = [
-        "invert-png-out.png": "7da26ea7253f21e356786116ac9cd5daaa0c75b9ce412dd6b921ced156d2bef3",
+        "invert-png-out.png": "c0814c2590fa3de20b26bcd0a12005908f7cbb2611c9317453fbe5fef59fa483",
         "invert-png-out.jpg": "331161fa7a36691b31dba5f4d8a6f40b70593bc90b4a0638bbac1aea15ac5c36",
         "invert-jpg-photo.jpg": "4b675d4e2cbe7ad5cce7f038080db47d67af07857dd13ae3a29bc154f4c53d52"
     ]

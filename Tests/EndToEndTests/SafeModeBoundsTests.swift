@@ -26,7 +26,7 @@ import Testing
             messages.append(r.stderr.replacingOccurrences(of: font, with: "FONT"))
         }
         #expect(Set(messages).count == 1, "\(messages)")
-        #expect(messages[0].contains("stages[1] \"label\" (text): parameter \"font\": --safe: a font file must lie below the folders of the -i inputs (or name font families); refused FONT"), "\(messages[0])")
+        #expect(messages[0].contains("stages[1] \"label\" (text): parameter \"font\": --safe: a file this parameter names must lie below the folders of the -i inputs; refused FONT"), "\(messages[0])")
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/c.jpg"))
         // Outside --safe the file is used as before.
         #expect(try run(font: Self.dejaVu, safe: false).status == 0)
@@ -87,6 +87,26 @@ import Testing
             }
         }
         #expect(BatchSafetyTests.firstPixel("\(dir)/in/victim.png") == "255,0,0")
+    }
+
+    /// The one-line form gives `${input}` to the file a source stage declares it reads and
+    /// `${output}` to the file a file writer declares it writes, whatever they are called (`from`,
+    /// `to`); a reading path of a sink is left alone.
+    @Test func oneLinePipelinesFillTheDeclaredPaths() throws {
+        let dir = try CLI.temporaryFolder("inline-declared")
+        try FileManager.default.createDirectory(atPath: "\(dir)/plugins", withIntermediateDirectories: true)
+        try Self.pathPlugin.write(toFile: "\(dir)/plugin.c", atomically: true, encoding: .utf8)
+        let built = try ProcessRunner.run("/usr/bin/cc", ["-shared", "-fPIC", "-I", CLI.root + "/Sources/CSumiPlugin/include",
+                                                           "-o", "\(dir)/plugins/libpaths.so", "\(dir)/plugin.c"])
+        try #require(built.status == 0, "\(built.stderr)")
+        let printed = try CLI.run(["run", "load-named level=2 ! save-named", "--plugin-path", "\(dir)/plugins", "--print-manifest"])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: printed.stdoutData) as? [String: Any])
+        let stages = try #require(json["stages"] as? [[String: Any]])
+        let with = stages.map { $0["with"] as? [String: Any] ?? [:] }
+        #expect(with.count == 2 && with[0]["from"] as? String == "${input}" && with[0]["level"] as? Int == 2, "\(printed.stdout)")
+        #expect(with.count == 2 && with[1]["to"] as? String == "${output}" && with[1]["log"] == nil, "\(printed.stdout)")
+        #expect(Set((json["params"] as? [String: Any] ?? [:]).keys) == ["input", "output"])
     }
 
     /// SUMI_SAFE_MEMORY_MB above the cap is the cap (it overflowed to 0 MB and stopped every run);
@@ -156,14 +176,23 @@ import Testing
     static const char table2[] = "{\"name\": \"table-declared\", \"summary\": \"Reads a table\","
         " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"image\","
         " \"params\": [{\"name\": \"table\", \"type\": \"path\", \"access\": \"reads\", \"required\": true, \"summary\": \"a table\"}]}";
+    static const char source[] = "{\"name\": \"load-named\", \"summary\": \"Reads an image\", \"output\": \"image\","
+        " \"params\": [{\"name\": \"level\", \"type\": \"integer\", \"default\": 1, \"summary\": \"a number\"},"
+        " {\"name\": \"from\", \"type\": \"path\", \"access\": \"reads\", \"required\": true, \"summary\": \"the file\"}]}";
+    static const char sink[] = "{\"name\": \"save-named\", \"summary\": \"Writes an image\","
+        " \"inputs\": [{\"name\": \"in\", \"type\": \"image\"}], \"output\": \"file\","
+        " \"params\": [{\"name\": \"log\", \"type\": \"path\", \"access\": \"reads\", \"summary\": \"read, never filled\"},"
+        " {\"name\": \"to\", \"type\": \"path\", \"access\": \"writes\", \"required\": true, \"summary\": \"the file\"}]}";
     static const sumi_stage stages[] = {
         { .size = sizeof(sumi_stage), .descriptor_json = saver, .create = create, .process = process, .destroy = destroy },
         { .size = sizeof(sumi_stage), .descriptor_json = table, .create = create, .process = process, .destroy = destroy },
         { .size = sizeof(sumi_stage), .descriptor_json = saver2, .create = create, .process = process, .destroy = destroy },
         { .size = sizeof(sumi_stage), .descriptor_json = table2, .create = create, .process = process, .destroy = destroy },
+        { .size = sizeof(sumi_stage), .descriptor_json = source, .create = create, .process = process, .destroy = destroy },
+        { .size = sizeof(sumi_stage), .descriptor_json = sink, .create = create, .process = process, .destroy = destroy },
     };
     static const sumi_plugin plugin = { .abi_version = SUMI_PLUGIN_ABI_VERSION, .size = sizeof(sumi_plugin),
-        .name = "paths", .version = "1.0.0", .stage_count = 4, .stages = stages };
+        .name = "paths", .version = "1.0.0", .stage_count = 6, .stages = stages };
     SUMI_PLUGIN_EXPORT int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out) {
         (void)host; *out = &plugin; return SUMI_OK;
     }

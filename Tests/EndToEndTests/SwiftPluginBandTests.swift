@@ -17,11 +17,11 @@ import Testing
 
     /// 0.2's outputs of the sepia plugin (`Golden`).
     static let references: [String: String] = [
-        "sepia-out.png": "e6732cab78b3ad44379a06007c0822699fd622ab15f4c6ef7571e3f18d7ea3a9",
+        "sepia-out.png": "04b7de771a798e782cfa6cdfe59329ee18b72f45280bbbd2673b668e8f65f6b3",
         "sepia-out.jpg": "912c2bb5f8a43b630d6d44474c20019ccf5056893969b2d2ad0095c8e8fbc4bf",
         "sepia-photo.jpg": "11f1c08a65e095273466bf4b5014ec361850c6de924023b4e561bea98c7e6e72",
-        "sepia-photo.png": "fe44498d7dc48bbad315cbefff34f600470211206011cde578ecfa6ec2ed6e77",
-        "sepia-translucent.png": "1edb071aff8ad5b500195f4ac87a8928018a8584310a9b127618449b4fc30967",
+        "sepia-photo.png": "ba57f5d3058e6c6c3aa2ad243a4da2352bff9f9705715a80a2c55a8dd0f98fda",
+        "sepia-translucent.png": "0646f6e1012df1b873d26395c7e1c285e262593bbe162c54b98b28403fc1685b",
         "sepia-big.jpg": "0db060422ca4236604f5d3fab82080ec60b0395fd249e48a24ae68c69dbe8bcb"
     ]
 
@@ -152,7 +152,7 @@ import Testing
             output: .image, effect: .pixels)
         let order = BandOrder()
         init(parameters: Parameters) throws {}
-        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
         func beginBands(width: Int, height: Int) throws { order.next.withLock { $0 = 0 } }
         func processBand(_ input: ImageBand, into output: MutableImageBand) throws {
             try order.next.withLock { next in
@@ -174,7 +174,7 @@ import Testing
             name: "whole-copy", summary: "Copies", inputs: [PortSpec(name: "in", accepts: .image)],
             output: .image, effect: .pixels)
         init(parameters: Parameters) throws {}
-        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
     }
 
     @_cdecl("sumi_plugin_init")

@@ -36,8 +36,13 @@ import Testing
             let plugin = raw.assumingMemoryBound(to: sumi_plugin_v1.self).pointee
             return (0..<Int(plugin.stage_count)).compactMap { plugin.stages?[$0].descriptor_json.map { String(cString: $0) } }
         default:
-            let plugin = raw.assumingMemoryBound(to: sumi_plugin.self).pointee
-            return (0..<Int(plugin.stage_count)).compactMap { plugin.stages?[$0].descriptor_json.map { String(cString: $0) } }
+            // Stepped as the host steps them: by the size the first table declares (a plugin built
+            // against an older header has smaller tables than this build's `sumi_stage`).
+            let plugin = PluginTables.plugin(raw, declaredSize: Int(raw.load(fromByteOffset: 4, as: UInt32.self)))
+            let stages = try PluginTables.entries(array: plugin.stages, list: plugin.stage_list,
+                                                  count: Int(plugin.stage_count), baseSize: MemoryLayout<sumi_stage_v1>.size,
+                                                  empty: sumi_stage(), what: "stage", place: path)
+            return stages.compactMap { $0.copy.descriptor_json.map { String(cString: $0) } }
         }
     }
 

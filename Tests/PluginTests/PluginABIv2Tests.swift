@@ -181,9 +181,9 @@ import Testing
 
     @Test func farbfeldDecoderHonoursTheSizeHint() throws {
         let fixtures = try PluginFixtures.get()
-        _ = try Self.registry(try fixtures.example("farbfeld"))
+        let registry = try Self.registry(try fixtures.example("farbfeld"))
         let bytes = Self.farbfeld(width: 64, height: 32) { x, _ in x < 32 ? [65535, 0, 0, 65535] : [0, 0, 65535, 32768] }
-        let format = try #require(ImageFormatRegistry.shared.decoder(for: bytes))
+        let format = try #require(registry.formats.decoder(for: bytes))
         #expect(format.name == "farbfeld" && format.extensions == ["ff", "farbfeld"])
         let decode = try #require(format.decode)
         let full = try decode(bytes, { _ in }, nil)

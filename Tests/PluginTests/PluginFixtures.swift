@@ -52,13 +52,22 @@ struct PluginFixtures: Sendable {
         return dir
     }
 
+    /// A path for a library named `name` in a folder of its own: tests run in parallel, and two of
+    /// them compiling the same name (with other defines) into one path read each other's half-written
+    /// or wrong library (and `dlopen` returns a library already loaded from that path).
+    func fresh(_ name: String) throws -> String {
+        let dir = temp + "/" + UUID().uuidString
+        try Self.makeFolder(dir)
+        return dir + "/" + name
+    }
+
     /// Compiles the C test plugin (`TestPluginSource`, a version 1 plugin) with `defines`, into `name`.
     func testPlugin(_ name: String, defines: [String] = []) throws -> String {
         let source = temp + "/test_plugin.c"
         if !FileManager.default.fileExists(atPath: source) {
             try TestPluginSource.text.write(toFile: source, atomically: true, encoding: .utf8)
         }
-        let output = temp + "/" + name
+        let output = try fresh(name)
         try Self.compileC(source: source, output: output, root: root, defines: defines, v1: true)
         return output
     }
@@ -67,15 +76,22 @@ struct PluginFixtures: Sendable {
     /// against the frozen copy of the version 2 header as 0.2.0 shipped it (`Fixtures/v2`): every test
     /// of it proves a plugin built then still loads and runs.
     func v2Plugin(_ name: String, defines: [String] = []) throws -> String {
-        let output = temp + "/" + name
+        let output = try fresh(name)
         try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/v2_test_plugin.c", output: output, root: root,
                           defines: defines, libraries: ["-lm"], include: root + "/Tests/PluginTests/Fixtures/v2")
         return output
     }
 
+    /// Compiles `Fixtures/band_inputs_plugin.c` against the current header, into `name`.
+    func bandInputsPlugin(_ name: String) throws -> String {
+        let output = try fresh(name)
+        try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/band_inputs_plugin.c", output: output, root: root)
+        return output
+    }
+
     /// Compiles `Fixtures/abi_additions_plugin.c` against the current header, into `name`.
     func additionsPlugin(_ name: String, defines: [String] = []) throws -> String {
-        let output = temp + "/" + name
+        let output = try fresh(name)
         try Self.compileC(source: root + "/Tests/PluginTests/Fixtures/abi_additions_plugin.c", output: output, root: root,
                           defines: defines)
         return output
@@ -86,7 +102,7 @@ struct PluginFixtures: Sendable {
     func frozen(_ name: String, source: String, header: String, libraries: [String] = []) throws -> String {
         let prebuilt = root + "/.build/plugins-frozen/lib\(name).so"
         if FileManager.default.fileExists(atPath: prebuilt) { return prebuilt }
-        let output = temp + "/lib\(name).so"
+        let output = try fresh("lib\(name).so")
         try Self.compileC(source: root + "/" + source, output: output, root: root, libraries: libraries,
                           include: root + "/" + header)
         return output
@@ -97,8 +113,7 @@ struct PluginFixtures: Sendable {
     func example(_ name: String) throws -> String {
         let prebuilt = root + "/.build/plugins/lib\(name).so"
         if FileManager.default.fileExists(atPath: prebuilt) { return prebuilt }
-        let output = temp + "/lib\(name).so"
-        if FileManager.default.fileExists(atPath: output) { return output }
+        let output = try fresh("lib\(name).so")
         let folder = root + "/Examples/\(name)-c"
         let sources = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasSuffix(".c") } ?? []
         guard let source = sources.first else { throw FixtureError(description: "no C source in \(folder)") }
@@ -110,7 +125,7 @@ struct PluginFixtures: Sendable {
     func notAPlugin(_ name: String) throws -> String {
         let source = temp + "/not_a_plugin.c"
         try "int not_a_plugin(void) { return 42; }\n".write(toFile: source, atomically: true, encoding: .utf8)
-        let output = temp + "/" + name
+        let output = try fresh(name)
         try Self.compileC(source: source, output: output, root: root)
         return output
     }

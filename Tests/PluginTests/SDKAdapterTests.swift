@@ -14,7 +14,7 @@ import Testing
         let by: Int
         init(parameters: Parameters) throws { by = parameters.integer("by") ?? 10 }
         func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-            let input = try inputs.image("in")
+            let input = try inputs.image(Port("in"))
             context.warn("brightened by \(by)")
             var pixels = input.pixels
             for i in pixels.indices where i % 4 != 3 { pixels[i] = UInt8(min(Int(pixels[i | 3]), Int(pixels[i]) + by)) }
@@ -31,7 +31,7 @@ import Testing
             if let level = parameters.integer("level"), level > 5 { throw StageError.invalidParameter("level", "too high for this stage") }
         }
         func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-            let input = try inputs.image("in")
+            let input = try inputs.image(Port("in"))
             throw StageError("cannot process \(input.width)x\(input.height)")
         }
     }

@@ -17,7 +17,7 @@ import Testing
         init(failAt: Int?) { self.failAt = failAt }
 
         func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-            let input = try inputs.image("in")
+            let input = try inputs.image(Port("in"))
             return .image(input.pixels.withUnsafeBufferPointer { source in
                 Image(width: input.width, height: input.height) { Halve.kernel(source, into: $0) }
             })
@@ -41,7 +41,7 @@ import Testing
         static let descriptor = StageDescriptor(
             name: "keep", summary: "Keeps", inputs: [PortSpec(name: "in", accepts: .image)], output: .image)
         init(parameters: Parameters) throws {}
-        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+        func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
     }
 
     /// A version 2 host with an api table of the right size (the callbacks tested here use none of it).
@@ -105,7 +105,7 @@ import Testing
     static func runBands(_ stage: Halve, _ image: Image, heights: [Int], padding: Int)
         throws -> (status: Int32, message: String, pixels: [UInt8]) {
         let table = try #require(try tables([Halve.self]).first)
-        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: stage, descriptor: Halve.descriptor)).toOpaque()
+        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: stage, descriptor: Halve.descriptor, api: Self.host.pointee.api!)).toOpaque()
         defer { table.destroy?(instance) }
         let stride = image.width * 4 + padding
         var error = emptyError()
@@ -165,7 +165,7 @@ import Testing
         #expect(refused.status == Int32(SUMI_ERROR_PROCESS.rawValue) && refused.message == "too small to band")
 
         let table = try #require(try Self.tables([Halve.self]).first)
-        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: Halve(failAt: nil), descriptor: Halve.descriptor)).toOpaque()
+        let instance = Unmanaged.passRetained(ExportedInstanceV2(stage: Halve(failAt: nil), descriptor: Halve.descriptor, api: Self.host.pointee.api!)).toOpaque()
         defer { table.destroy?(instance) }
         var error = Self.emptyError()
         let row = [UInt8](repeating: 0, count: 16)

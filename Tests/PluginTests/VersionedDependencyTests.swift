@@ -35,13 +35,14 @@ import Testing
         import SumiPluginSDK
 
         struct Invert: Stage {
+            static let input = Port<Image>("in")
             static let amount = Parameter<Double>("amount", default: 1, min: 0, max: 1, summary: "how much")
             static let descriptor = StageDescriptor(name: "acme-invert", summary: "Inverts colours",
-                                                    inputs: [PortSpec(name: "in", accepts: .image)], output: .image,
+                                                    inputs: [input.spec], output: .image,
                                                     effect: .pixels, parameters: [amount.spec])
             let amount: Double
             init(parameters: Parameters) throws { amount = try parameters[Self.amount] }
-            func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+            func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Self.input)) }
         }
 
         @_cdecl("sumi_plugin_init")

@@ -91,7 +91,7 @@ import SumiKit
 
     @Test func anOutputLeftShortIsAnError() throws {
         #expect { try run(.stopsShort, RingPattern(capacity: 5, bands: [5])) } throws: { error in
-            "\(error)".contains("ring-toy ended without producing its image")
+            "\(error)".contains("ring-toy: the stage ended without producing its image")
         }
     }
 

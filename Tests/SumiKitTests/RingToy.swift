@@ -37,13 +37,13 @@ struct RingToy: Stage, RowStage {
         band = try parameters[Self.band]
     }
 
-    func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image("in")) }
+    func process(_ inputs: StageInputs, context: StageContext) throws -> Value { .image(try inputs.image(Port("in"))) }
 
     func imageAccess(for port: String) -> ImageAccess { .rows }
 
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard let output else { throw StageError("ring-toy needs an output stream") }
-        let input = try inputs.rows("in")
+        let input = try inputs.rows(Port("in"))
         let shape = try input.waitForStart()
         try output.begin(shape)
         let stride = shape.width * 4

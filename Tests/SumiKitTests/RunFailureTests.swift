@@ -32,7 +32,7 @@ struct NothingStage: Stage, RowStage {
     static let descriptor = StageDescriptor(name: "nothing", summary: "Returns no value",
         inputs: [PortSpec(name: "in", accepts: .image)], output: .image)
     init(parameters: Parameters) throws {}
-    func process(_ inputs: StageInputs, context: StageContext) throws -> Value { try inputs["in"] ?? { throw StageError("no input") }() }
+    func process(_ inputs: StageInputs, context: StageContext) throws -> Value { try inputs[Port<Image>("in")] ?? { throw StageError("no input") }() }
     func imageAccess(for port: String) -> ImageAccess { .rows }
     var producesRows: Bool { false }
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? { nil }
@@ -44,13 +44,13 @@ struct RowCounter: Stage, RowStage {
         inputs: [PortSpec(name: "in", accepts: .image)], output: .file)
     init(parameters: Parameters) throws {}
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
+        let image = try inputs.image(Port("in"))
         return .file(FileOutput(path: "-", format: "rows", bytes: image.height, width: 0, height: 0))
     }
     func imageAccess(for port: String) -> ImageAccess { .rows }
     var producesRows: Bool { false }
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        let stream = try inputs.rows("in")
+        let stream = try inputs.rows(Port("in"))
         let shape = try stream.waitForStart()
         for end in stride(from: 8, through: shape.height + 7, by: 8) {
             _ = try stream.waitForRows(through: end)

@@ -41,7 +41,7 @@ struct RowSummer: Stage, RowStage {
     func imageAccess(for port: String) -> ImageAccess { .rows }
     var producesRows: Bool { false }
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        let stream = try inputs.rows("in")
+        let stream = try inputs.rows(Port("in"))
         let shape = try stream.waitForStart()
         var sum = 0
         func read(_ rows: Range<Int>) throws {
@@ -64,7 +64,7 @@ struct ShapeReader: Stage {
     init(parameters: Parameters) throws {}
     func imageAccess(for port: String) -> ImageAccess { .shape }
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let shape = try inputs.shape("in")
+        let shape = try inputs.shape(Port("in"))
         return .file(FileOutput(path: "-", format: "size", bytes: shape.width * 100 + shape.height,
                                 width: Double(shape.width), height: Double(shape.height)))
     }

@@ -26,7 +26,7 @@ struct InvertStage: Stage {
         parameters: [ParameterSpec("amount", .number, default: .number(1), min: 0, max: 1, summary: "how much")])
     init(parameters: Parameters) throws {}
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        var image = try inputs.image("in")
+        var image = try inputs.image(Port("in"))
         for i in stride(from: 0, to: image.pixels.count, by: 4) {
             image.pixels[i] = 255 - image.pixels[i]
             image.pixels[i + 1] = 255 - image.pixels[i + 1]
@@ -44,7 +44,7 @@ struct SinkStage: Stage {
     let path: String
     init(parameters: Parameters) throws { path = parameters.string("path") ?? "" }
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let image = try inputs.image("in")
+        let image = try inputs.image(Port("in"))
         context.warn("sink saw \(image.width)x\(image.height)")
         return .file(FileOutput(path: path, format: "raw", bytes: image.pixels.count,
                                 width: Double(image.width), height: Double(image.height)))
@@ -58,7 +58,7 @@ struct PairStage: Stage {
         inputs: [PortSpec(name: "base", accepts: .image), PortSpec(name: "layer", accepts: .layer)], output: .image)
     init(parameters: Parameters) throws {}
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        .image(try inputs.image("base"))
+        .image(try inputs.image(Port("base")))
     }
 }
 
@@ -68,7 +68,7 @@ struct CountStage: Stage {
         name: "count", summary: "Counts images", inputs: [PortSpec(name: "in", accepts: .images)], output: .file)
     init(parameters: Parameters) throws {}
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try inputs.images("in")
+        let images = try inputs.images(Port("in"))
         return .file(FileOutput(path: "-", format: "count", bytes: images.count, width: 0, height: 0))
     }
 }

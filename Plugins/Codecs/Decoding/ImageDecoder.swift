@@ -14,10 +14,10 @@ public enum ImageDecoder {
     public static let defaultMaxPixels = 178_956_970
 
     /// Reads an image file (or standard input for `-`), refusing data that is no supported image
-    /// after its first bytes rather than after reading all of it.
-    public static func read(_ path: String, name: String) throws(StageError) -> [UInt8] {
+    /// (nor one of `formats`) after its first bytes rather than after reading all of it.
+    public static func read(_ path: String, name: String, formats: ImageFormatRegistry? = nil) throws(StageError) -> [UInt8] {
         try FileIO.read(path) { (first: [UInt8]) throws(StageError) in
-            if ImageFormat(detecting: first) == nil && ImageFormatRegistry.shared.decoder(for: first) == nil
+            if ImageFormat(detecting: first) == nil && formats?.decoder(for: first) == nil
                 && PixbufFormats.detect(first) == nil { throw notAnImage(name) }
         }
     }
@@ -30,12 +30,12 @@ public enum ImageDecoder {
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels,
                               sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false,
-                              warn: (String) -> Void = { _ in }) throws -> Image {
+                              formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
         guard let format = ImageFormat(detecting: bytes) else {
             // A plugin's format (built-in formats win: they were checked first), else one of
             // gdk-pixbuf's loaders.
-            if let plugin = ImageFormatRegistry.shared.decoder(for: bytes), let decode = plugin.decode {
+            if let plugin = formats?.decoder(for: bytes), let decode = plugin.decode {
                 return try decode(bytes, { warn("\(name): \($0)") }, sizeHint)
             }
             guard let pixbuf = PixbufFormats.detect(Array(bytes.prefix(PixbufFormats.sniffLength))) else { throw notAnImage(name) }

@@ -11,7 +11,7 @@ enum PNGDecoder {
             let metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name,
                                          knownOpaque: !hasAlpha)
             return try Image(width: header.width, height: header.height, metadata: metadata) { out in
-                try decoder.decode(into: out)
+                try decoder.decode(into: out, width: header.width, height: header.height)
             }
         }
     }

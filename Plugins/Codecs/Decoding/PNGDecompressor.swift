@@ -39,14 +39,16 @@ final class PNGDecompressor {
         }
     }
 
-    /// Decodes every row into `out` (width × height × 4 bytes), premultiplied.
-    func decode(into out: UnsafeMutableBufferPointer<UInt8>) throws(StageError) {
-        guard let base = out.baseAddress else { throw StageError("\(name): empty PNG image") }
-        guard sumi_png_decoder_decode(handle, base) == 0 else { throw failure() }
-    }
-
     /// Whether the rows come in interlaced passes (then they cannot be streamed in order).
     var isInterlaced: Bool { sumi_png_decoder_is_interlaced(handle) != 0 }
+
+    /// Decodes every row into `out` (`width` × `height` × 4 bytes), premultiplied: the row loop
+    /// of `decode(into: RowStream)` over a ring as tall as the image.
+    func decode(into out: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int) throws(StageError) {
+        guard let base = out.baseAddress else { throw StageError("\(name): empty PNG image") }
+        var ring = sumi_whole_ring(base, width * 4, Int32(height), Int32(height))
+        guard sumi_png_decoder_decode_ring(handle, &ring) == 0 else { throw failure() }
+    }
 
     /// Decodes a non-interlaced image row by row into `stream` (begun at its size).
     func decode(into stream: RowStream) throws(StageError) {

@@ -1,8 +1,8 @@
 import CSumiCodecs
 import SumiKit
 
-/// Decodes still WebP images with libwebp: whole, straight into the final buffer, or row by row
-/// into a stream.
+/// Decodes still WebP images with libwebp, row by row into a stream or into the final buffer (a
+/// ring as tall as the image, which libwebp writes directly).
 enum WebPDecoder {
     /// The size and whether the image has alpha, from the header; a size over `maxPixels` refused.
     private static func header(_ data: UnsafeBufferPointer<UInt8>, name: String, maxPixels: Int) throws -> (ImageHeader, hasAlpha: Bool) {
@@ -18,15 +18,13 @@ enum WebPDecoder {
     static func decode(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Image {
         try bytes.withUnsafeBufferPointer { data in
             let (header, hasAlpha) = try header(data, name: name, maxPixels: maxPixels)
-            let width = Int32(header.width), height = Int32(header.height)
+            let height = Int32(header.height)
             let metadata = ImageMetadata(sourceFormat: ImageFormat.webp.rawValue, sourcePath: name,
                                          knownOpaque: !hasAlpha)
             return try Image(width: header.width, height: header.height, metadata: metadata) { out in
-                var message = [CChar](repeating: 0, count: 256)
-                guard sumi_webp_decode(data.baseAddress, data.count, out.baseAddress, width, height,
-                                       &message, message.count) == 0 else {
-                    throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))")
-                }
+                guard let base = out.baseAddress else { throw StageError("\(name): empty WebP image") }
+                var ring = sumi_whole_ring(base, header.width * 4, height, height)
+                try decode(data, header: header, hasAlpha: hasAlpha, name: name, ring: &ring)
             }
         }
     }
@@ -40,14 +38,18 @@ enum WebPDecoder {
             var metadata = ImageMetadata(sourceFormat: ImageFormat.webp.rawValue, sourcePath: name, knownOpaque: !hasAlpha)
             MetadataReader.read(bytes, format: .webp).apply(to: &metadata, warn: { warn("\(name): \($0)") })
             try stream.begin(ImageShape(width: header.width, height: header.height, metadata: metadata))
-            var message = [CChar](repeating: 0, count: 256)
-            let status = RingAccess.withRing(stream, as: .producer) { ring in
-                message.withUnsafeMutableBufferPointer {
-                    sumi_webp_decode_ring(data.baseAddress, data.count, Int32(header.width), Int32(header.height), hasAlpha ? 1 : 0,
-                                          ring, $0.baseAddress, $0.count)
-                }
-            }
-            guard status == 0 else { throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))") }
+            try RingAccess.withRing(stream, as: .producer) { try decode(data, header: header, hasAlpha: hasAlpha, name: name, ring: $0) }
         }
+    }
+
+    /// The one decode loop (libwebp's rows into `ring`), for a whole image and a stream alike.
+    private static func decode(_ data: UnsafeBufferPointer<UInt8>, header: ImageHeader, hasAlpha: Bool, name: String,
+                               ring: UnsafePointer<sumi_ring>) throws {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = message.withUnsafeMutableBufferPointer {
+            sumi_webp_decode_ring(data.baseAddress, data.count, Int32(header.width), Int32(header.height), hasAlpha ? 1 : 0,
+                                  ring, $0.baseAddress, $0.count)
+        }
+        guard status == 0 else { throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))") }
     }
 }

@@ -35,7 +35,7 @@ public struct DecodeStage: Stage, RowStage {
 
     public init(parameters: Parameters) throws {
         paths = try parameters[Self.path]
-        if case .list? = parameters["path"] { isList = true } else { isList = false }
+        isList = Self.descriptor.outputKind(for: parameters) == .images
         guard !paths.isEmpty else { throw StageError.invalidParameter("path", "expected at least one file") }
         if paths.filter({ $0 == "-" }).count > 1 {
             throw StageError.invalidParameter("path", "standard input (-) can be read only once")
@@ -45,26 +45,26 @@ public struct DecodeStage: Stage, RowStage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let sizeHint = context.sizeHint
+        let sizeHint = context.sizeHint, formats = context.formats
         let warn = context.warn
-        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint, warn: warn)) }
+        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint, formats: formats, warn: warn)) }
         // Each file is read and recognised now (so a missing or foreign file fails here); its pixels
         // are decoded when the consumer takes the image, and again if it takes it again. Warnings
         // are given once per file. Standard input, readable once, is kept as read.
         return .images(ImageList(sources: try paths.map { path in
             let name = path == "-" ? "standard input" : path
-            let kept = path == "-" ? try ImageDecoder.read(path, name: name) : nil
-            if kept == nil { _ = try ImageDecoder.read(path, name: name) }
+            let kept = path == "-" ? try ImageDecoder.read(path, name: name, formats: formats) : nil
+            if kept == nil { _ = try ImageDecoder.read(path, name: name, formats: formats) }
             let warnings = WarnOnce(warn)
             let decoded = Mutex<Int?>(nil)
             return ImageSource(producing: { [self] in
-                let bytes = try kept ?? ImageDecoder.read(path, name: name)
+                let bytes = try kept ?? ImageDecoder.read(path, name: name, formats: formats)
                 // Taken again (stitch reads its list twice): a PNG's checksums were checked the first
                 // time, if the bytes read now are the same.
                 let fingerprint = ImageFormat(detecting: bytes) == .png ? bytes.hashValue : nil
                 let verified = fingerprint != nil && decoded.withLock { $0 } == fingerprint
                 let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
-                                                    verified: verified, warn: warnings.warn)
+                                                    verified: verified, formats: formats, warn: warnings.warn)
                 if let fingerprint { decoded.withLock { $0 = fingerprint } }
                 return image
             })
@@ -80,7 +80,7 @@ public struct DecodeStage: Stage, RowStage {
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
-        let bytes = try ImageDecoder.read(paths[0], name: name)
+        let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
         switch ImageFormat(detecting: bytes) {
         case .jpeg?:
             if try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: context.sizeHint,
@@ -96,14 +96,16 @@ public struct DecodeStage: Stage, RowStage {
             break
         }
         try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels,
-                                                   sizeHint: context.sizeHint, warn: context.warn))
+                                                   sizeHint: context.sizeHint, formats: context.formats, warn: context.warn))
         return nil
     }
 
-    func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?, warn: (String) -> Void) throws -> Image {
+    func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?, formats: ImageFormatRegistry,
+                warn: (String) -> Void) throws -> Image {
         let name = path == "-" ? "standard input" : path
-        let bytes = try ImageDecoder.read(path, name: name)
-        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint, warn: warn)
+        let bytes = try ImageDecoder.read(path, name: name, formats: formats)
+        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
+                                       formats: formats, warn: warn)
     }
 }
 

@@ -22,10 +22,12 @@ public struct EncodeStage: Stage, RowStage {
     static let metadata = Parameter<MetadataMode>("metadata", default: .keep,
                                                   summary: "EXIF and XMP: keep (orientation reset, size updated, thumbnail dropped), strip, or strip-location (GPS removed)")
 
+    static let input = Port<Image>("in", accepts: [.image, .layer])
+
     public static let descriptor = StageDescriptor(
         name: "encode",
         summary: "Writes an image or a layer to a PNG, JPEG, WebP, TIFF, BMP, HEIF (HEIC) or AVIF file, or a plugin's format",
-        inputs: [PortSpec(name: "in", accepts: [.image, .layer])],
+        inputs: [input.spec],
         output: .file,
         parameters: [path.spec, format.spec, quality.spec, compression.spec, background.spec, profile.spec, metadata.spec, layerScale.spec])
 
@@ -45,7 +47,14 @@ public struct EncodeStage: Stage, RowStage {
     /// A plugin's encoder, for an extension no built-in format writes (`ImageFormatRegistry`).
     let pluginFormat: PluginFormat?
 
+    /// An encoder that knows only the built-in formats.
     public init(parameters: Parameters) throws {
+        try self.init(parameters: parameters, formats: ImageFormatRegistry())
+    }
+
+    /// An encoder that also writes the plugin formats of `formats` (the registry the stage is
+    /// registered in: `CodecsStages.stages(formats:)`).
+    public init(parameters: Parameters, formats: ImageFormatRegistry) throws {
         profile = try parameters[Self.profile]
         metadataMode = try parameters[Self.metadata]
         path = try parameters[Self.path]
@@ -64,11 +73,11 @@ public struct EncodeStage: Stage, RowStage {
                 }
                 format = chosen
                 pluginFormat = nil
-            } else if let plugin = ImageFormatRegistry.shared.encoder(named: name) {
+            } else if let plugin = formats.encoder(named: name) {
                 format = nil
                 pluginFormat = plugin
             } else {
-                let plugins = ImageFormatRegistry.shared.formats.filter { $0.encode != nil }.map(\.name)
+                let plugins = formats.formats.filter { $0.encode != nil }.map(\.name)
                 throw StageError.invalidParameter("format", "unknown format \"\(MessageText.cut(name))\"; "
                     + "give one of \((FormatName.allCases.map(\.rawValue) + plugins).joined(separator: ", "))")
             }
@@ -81,7 +90,7 @@ public struct EncodeStage: Stage, RowStage {
                 return
             }
             guard let chosen = ImageFormat(fileExtension: ext), ImageFormat.writable.contains(chosen) else {
-                if let plugin = ImageFormatRegistry.shared.encoder(forExtension: ext) {
+                if let plugin = formats.encoder(forExtension: ext) {
                     pluginFormat = plugin
                     format = nil
                     return
@@ -122,7 +131,7 @@ public struct EncodeStage: Stage, RowStage {
             image.metadata.exif = handed.exif
             image.metadata.xmp = handed.xmp
             let bytes = try encode(image, context)
-            try FileIO.writeAtomically(bytes, to: path)
+            try FileIO.writeAtomically(bytes, to: path, recordedIn: context.temporaryFiles)
             return .file(FileOutput(path: path, format: pluginFormat.name, bytes: bytes.count,
                                     width: Double(image.width), height: Double(image.height)))
         }
@@ -134,7 +143,7 @@ public struct EncodeStage: Stage, RowStage {
         }
         let extra = OutputMetadata(for: image.metadata, width: image.width, height: image.height,
                                    profile: profile, mode: metadataMode)
-        return try write(format: format, width: image.width, height: image.height) {
+        return try write(format: format, width: image.width, height: image.height, context: context) {
             let encoded = try encode(image, as: format, metadata: extra)
             return extra.embedded(in: encoded, format: format, width: image.width, height: image.height,
                                   warn: context.warn)
@@ -151,8 +160,8 @@ public struct EncodeStage: Stage, RowStage {
     /// without error.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         // A layer (text) is drawn at its own size first.
-        if case .layer? = inputs["in"] { return try encodeWhole(try inputImage(inputs), context: context) }
-        let stream = try inputs.rows("in")
+        if case .layer? = inputs[Self.input] { return try encodeWhole(try inputImage(inputs), context: context) }
+        let stream = try inputs.rows(Self.input)
         let shape = try stream.waitForStart()
         let format = resolvedFormat(source: shape.metadata)
         guard pluginFormat == nil, format == .jpeg || format == .png,
@@ -162,7 +171,7 @@ public struct EncodeStage: Stage, RowStage {
         warnIgnored(for: format, context: context)
         let extra = OutputMetadata(for: shape.metadata, width: shape.width, height: shape.height,
                                    profile: profile, mode: metadataMode)
-        return try write(format: format, width: shape.width, height: shape.height) {
+        return try write(format: format, width: shape.width, height: shape.height, context: context) {
             let encoded = format == .png
                 ? try PNGEncoder.encode(rows: stream, compression: compression)
                 : try JPEGEncoder.encode(rows: stream, quality: quality, background: background)
@@ -174,14 +183,15 @@ public struct EncodeStage: Stage, RowStage {
     }
 
     /// Encodes (errors named after the output path), writes atomically, and reports the file.
-    func write(format: ImageFormat, width: Int, height: Int, encode: () throws -> [UInt8]) throws -> Value {
+    func write(format: ImageFormat, width: Int, height: Int, context: StageContext,
+               encode: () throws -> [UInt8]) throws -> Value {
         let bytes: [UInt8]
         do {
             bytes = try encode()
         } catch let error as StageError {
             throw StageError("\(path): \(error.message)")
         }
-        try FileIO.writeAtomically(bytes, to: path)
+        try FileIO.writeAtomically(bytes, to: path, recordedIn: context.temporaryFiles)
         return .file(FileOutput(path: path, format: format.rawValue, bytes: bytes.count,
                                 width: Double(width), height: Double(height)))
     }
@@ -201,11 +211,11 @@ public struct EncodeStage: Stage, RowStage {
     }
 
     func inputImage(_ inputs: StageInputs) throws -> Image {
-        switch inputs["in"] {
+        switch inputs[Self.input] {
         case .layer(let layer)?:
             return try layer.content.rasterize(scaleX: layerScale, scaleY: layerScale, phase: Point(x: 0, y: 0))
         default:
-            return try inputs.image("in")
+            return try inputs.image(Self.input)
         }
     }
 

@@ -39,8 +39,10 @@ final class PDFDocumentWriter {
     private var profile: (number: Int, bytes: [UInt8])?
     private var placed: [(top: Int, imageRows: Int, number: Int)] = []
 
-    /// Starts the file: header, catalog (with the opening view), document information.
-    init(out: PDFByteSink, pageCount: Int, title: String?, viewport: Viewport?) throws {
+    /// Starts the file: header, catalog (with the opening view), document information;
+    /// `sourceDateEpoch` (seconds since 1970, the run's `SOURCE_DATE_EPOCH`) is the creation time
+    /// to record instead of now.
+    init(out: PDFByteSink, pageCount: Int, title: String?, viewport: Viewport?, sourceDateEpoch: Int?) throws {
         self.out = out
         self.pageCount = pageCount
         next = 4 + pageCount
@@ -53,7 +55,7 @@ final class PDFDocumentWriter {
         }
         try out.write(catalog + " >>\nendobj\n")
         try begin(3)
-        var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.currentDate()))"
+        var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.date(sourceDateEpoch: sourceDateEpoch)))"
         if let title, !title.isEmpty { info += " /Title \(PDFSyntax.textString(title))" }
         if let viewport {
             let r = viewport.points
@@ -64,8 +66,9 @@ final class PDFDocumentWriter {
     }
 
     /// Writes a whole document of pages encoded already.
-    static func write(_ pages: [Page], title: String?, viewport: Viewport?, to out: PDFByteSink) throws {
-        let writer = try PDFDocumentWriter(out: out, pageCount: pages.count, title: title, viewport: viewport)
+    static func write(_ pages: [Page], title: String?, viewport: Viewport?, sourceDateEpoch: Int?, to out: PDFByteSink) throws {
+        let writer = try PDFDocumentWriter(out: out, pageCount: pages.count, title: title, viewport: viewport,
+                                           sourceDateEpoch: sourceDateEpoch)
         for page in pages {
             writer.beginPage(page.geometry, iccProfile: page.iccProfile)
             for strip in page.strips { try writer.add(strip) }

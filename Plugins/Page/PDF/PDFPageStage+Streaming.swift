@@ -17,8 +17,8 @@ extension PDFPageStage: RowStage {
     /// compressed strips are held until the last row, and the file is written once the producer has
     /// ended without error. An unmodified opaque JPEG source is embedded as it is, as for a list.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        if inputs["in"] != nil { return try process(inputs, context: context) }
-        let stream = try inputs.rows("in")
+        if inputs.isGiven(Self.input) { return try process(inputs, context: context) }
+        let stream = try inputs.rows(Port<Image>(Self.input))
         let (width, height, metadata) = try { let s = try stream.waitForStart(); return (s.width, s.height, s.metadata) }()
         guard currentPage == 0 else {
             throw StageError("page \(currentPage) does not exist: the document has 1 page (pages count from 0)", parameter: "current-page")
@@ -41,8 +41,9 @@ extension PDFPageStage: RowStage {
         // atomically (standard output or a pipe would keep a partial page if the run failed).
         let progressive = source == nil && Self.isRegularOrNew(path)
         var written: [PageStrip] = []
-        return try writeDocument(current: geometry, pageCount: 1, opening: opening) { out, title, viewport in
-            let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: 1, title: title, viewport: viewport) : nil
+        return try writeDocument(current: geometry, pageCount: 1, opening: opening, context: context) { out, title, viewport in
+            let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: 1, title: title, viewport: viewport,
+                                                               sourceDateEpoch: context.options.sourceDateEpoch) : nil
             writer?.beginPage(geometry, iccProfile: metadata.iccProfile)
             func flush(_ strips: [PageStrip]) throws {
                 for strip in strips {
@@ -81,7 +82,8 @@ extension PDFPageStage: RowStage {
                 context.report(report([PDFDocumentWriter.Page(geometry: geometry, strips: written, iccProfile: nil)]))
             } else {
                 context.report(report([page]))
-                try PDFDocumentWriter.write([page], title: title, viewport: viewport, to: out)
+                try PDFDocumentWriter.write([page], title: title, viewport: viewport,
+                                            sourceDateEpoch: context.options.sourceDateEpoch, to: out)
             }
         }
     }

@@ -26,10 +26,12 @@ public struct PDFPageStage: Stage {
     static let autoPhotoJPEG = StripEncoder.JPEGSettings(quality: 98, fullChroma: true, minimumPSNR: 40.8)
     static let title = Parameter<String?>("title", summary: "the document title")
 
+    static let input = Port<ImageList>("in", accepts: [.image, .images])
+
     public static let descriptor = StageDescriptor(
         name: "pdf-page",
         summary: "Write images as PDF pages (one image per page, stored as strips: photos JPEG, text lossless with compression auto), optionally opening on a viewport",
-        inputs: [PortSpec(name: "in", accepts: [.image, .images])],
+        inputs: [input.spec],
         output: .file,
         parameters: [path.spec, scale.spec, viewport.spec, currentPage.spec, compression.spec, quality.spec, title.spec])
 
@@ -78,7 +80,7 @@ public struct PDFPageStage: Stage {
         currentPage = try parameters[Self.currentPage]
         compression = try parameters[Self.compression]
         quality = try parameters[Self.quality]
-        qualityGiven = parameters.isGiven("quality")
+        qualityGiven = parameters.isGiven(Self.quality)
         title = try parameters[Self.title]
         viewport = try PDFPageStage.checkViewport(try parameters[Self.viewport])
     }
@@ -98,7 +100,7 @@ public struct PDFPageStage: Stage {
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try inputs.imageList("in")
+        let images = try inputs.imageList(Self.input)
         guard !images.isEmpty else { throw StageError("no images to write: pdf-page needs at least one") }
         guard currentPage < images.count else {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
@@ -158,18 +160,21 @@ public struct PDFPageStage: Stage {
                  }))])
     }
 
-    /// Writes the document atomically; `opening` is the viewport in the current page's pixels.
+    /// Writes the document atomically; `opening` is the viewport in the current page's pixels,
+    /// `context.options.sourceDateEpoch` the creation time to record instead of now.
     func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?, context: StageContext) throws -> Value {
         context.report(report(pages))
-        return try writeDocument(current: pages[currentPage].geometry, pageCount: pages.count, opening: opening) { out, title, viewport in
-            try PDFDocumentWriter.write(pages, title: title, viewport: viewport, to: out)
+        return try writeDocument(current: pages[currentPage].geometry, pageCount: pages.count, opening: opening,
+                                 context: context) { out, title, viewport in
+            try PDFDocumentWriter.write(pages, title: title, viewport: viewport,
+                                        sourceDateEpoch: context.options.sourceDateEpoch, to: out)
         }
     }
 
-    /// Opens the file (atomically: it appears only if `body` ends without error), and lets `body`
-    /// write the document into it; `opening` is the viewport in the current page's pixels. An
-    /// error `body` throws is thrown as it is.
-    func writeDocument(current: PageGeometry, pageCount: Int, opening: Rect?,
+    /// Opens the file (atomically: it appears only if `body` ends without error; its temporary
+    /// file in `context.temporaryFiles`), and lets `body` write the document into it; `opening` is
+    /// the viewport in the current page's pixels. An error `body` throws is thrown as it is.
+    func writeDocument(current: PageGeometry, pageCount: Int, opening: Rect?, context: StageContext,
                        _ body: (PDFByteSink, String?, PDFDocumentWriter.Viewport?) throws -> Void) throws -> Value {
         var rect = Rect.zero
         var viewport: PDFDocumentWriter.Viewport?
@@ -187,7 +192,7 @@ public struct PDFPageStage: Stage {
         var written = 0
         var failure: (any Error)?
         do {
-            try FileIO.writeAtomically(to: path) { (fd: Int32) throws(StageError) in
+            try FileIO.writeAtomically(to: path, recordedIn: context.temporaryFiles) { (fd: Int32) throws(StageError) in
                 let sink = PDFByteSink(fd: fd, path: path)
                 do {
                     try body(sink, title, viewport)

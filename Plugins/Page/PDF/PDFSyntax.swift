@@ -41,13 +41,10 @@ enum PDFSyntax {
         return hex + ">"
     }
 
-    /// The current UTC time as a PDF date, `D:YYYYMMDDHHmmSSZ`; `SOURCE_DATE_EPOCH` (seconds since
-    /// 1970, as reproducible builds set it) gives the time instead, so runs can make identical files.
-    static func currentDate() -> String {
-        var now = time(nil)
-        if let text = getenv("SOURCE_DATE_EPOCH").map({ String(cString: $0) }), let seconds = Int(text), seconds >= 0 {
-            now = time_t(seconds)
-        }
+    /// The current UTC time as a PDF date, `D:YYYYMMDDHHmmSSZ`; `sourceDateEpoch` (seconds since
+    /// 1970, the run's `SOURCE_DATE_EPOCH`) gives the time instead, so runs can make identical files.
+    static func date(sourceDateEpoch: Int?) -> String {
+        var now = sourceDateEpoch.map { time_t($0) } ?? time(nil)
         var parts = tm()
         gmtime_r(&now, &parts)
         func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }

@@ -36,10 +36,12 @@ public struct StitchStage: Stage, RowStage {
     static let gaps = Parameter<Gaps>("gaps", default: .refuse,
                                       summary: "a capture that overlaps none of the others: refuse (an error naming it), or allow (joined below a \(StitchLayout.separatorRows)-row grey separator, with a warning)")
 
+    static let input = Port<ImageList>("in")
+
     public static let descriptor = StageDescriptor(
         name: "stitch",
         summary: "Stitch overlapping scrolled captures, in any order, into one tall image; exact duplicates are left out, gaps refused",
-        inputs: [PortSpec(name: "in", accepts: .images)],
+        inputs: [input.spec],
         output: .image,
         effect: .creates,
         parameters: [offsets.spec, header.spec, footer.spec, gaps.spec])
@@ -74,7 +76,7 @@ public struct StitchStage: Stage, RowStage {
 
     /// The captures, the plan and the result's metadata.
     private func prepare(_ inputs: StageInputs, context: StageContext) throws -> (ImageList, StitchPlanner.Plan, ImageMetadata) {
-        let captures = try inputs.imageList("in")
+        let captures = try inputs.imageList(Self.input)
         let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer, gaps: gaps).plan()
         for duplicate in plan.duplicates {
             context.warn("\(plan.name(duplicate.index)) is an exact duplicate of \(plan.name(duplicate.of)); it is left out")

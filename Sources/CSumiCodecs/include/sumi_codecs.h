@@ -46,7 +46,8 @@ int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *decoder, int scale_num, int *
 /*
  * Decodes into `out`, which holds out_width * out_height * 4 bytes, applying EXIF `orientation`
  * (1-8) on the way: for 5-8 the written image is out_height wide and out_width high. Truncated or
- * corrupt entropy data is an error, not a warning.
+ * corrupt entropy data is an error, not a warning. This is sumi_jpeg_decoder_decode_ring's loop
+ * over `out` (upright) or over a strip whose bands are turned into place as they are done.
  */
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation);
 
@@ -69,7 +70,12 @@ typedef struct sumi_ring {
     void *context;
 } sumi_ring;
 
-/* Decodes upright rows (orientation 1) into `ring`, band by band, at the scale set before. */
+/* A ring over a whole image already in memory (`rows` tall): waiting and handing over do nothing,
+ * so a shim's one ring loop also serves whole-image calls. */
+sumi_ring sumi_whole_ring(uint8_t *base, size_t stride, int rows, int band);
+
+/* Decodes upright rows (orientation 1) into `ring`, band by band, at the scale set before. The
+ * whole decode (sumi_jpeg_decoder_decode) is this loop over a whole-image ring. */
 int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *ring);
 
 /* ---- JPEG encoding ---------------------------------------------------------------------- */
@@ -111,28 +117,29 @@ const char *sumi_png_decoder_error(const sumi_png_decoder *decoder);
  */
 int sumi_png_decoder_read_header(sumi_png_decoder *decoder, long long max_pixels, int *width, int *height,
                                  int *has_alpha);
-/* Decodes into `out` (width * height * 4 bytes): any bit depth and colour type to 8-bit RGBA. */
-int sumi_png_decoder_decode(sumi_png_decoder *decoder, uint8_t *out);
-
 /* Whether the image is interlaced (its rows are then only final after the last pass). */
 int sumi_png_decoder_is_interlaced(const sumi_png_decoder *decoder);
 
-/* Decodes a non-interlaced image row by row into `ring` (premultiplied), then checks the trailer. */
+/* Decodes row by row into `ring` (any bit depth and colour type to premultiplied 8-bit RGBA), then
+ * checks the trailer. A whole image is a sumi_whole_ring as tall as the image, the only ring an
+ * interlaced image can be decoded into. */
 int sumi_png_decoder_decode_ring(sumi_png_decoder *decoder, const sumi_ring *ring);
 
 /*
- * Encodes premultiplied RGBA as PNG with zlib `level` (0-9). `opaque` writes 8-bit RGB (alpha
- * dropped), otherwise straight RGBA. Output goes to `fd` when >= 0, else to *out / *out_size.
+ * Encodes premultiplied RGBA as PNG with zlib `level` (0-9) into *out / *out_size (free()), in the
+ * smallest lossless layout: palette or grey at 1-8 bits for at most 256 colours (libpng), else
+ * through sumi_png_rows: grey + alpha, RGB when `opaque`, or straight RGBA.
  */
 int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
-                    int fd, uint8_t **out, size_t *out_size, char *error, size_t error_size);
+                    uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
-/* A PNG written as its rows come, for an image known (before its last row) to take the 8-bit
- * colour layout: more than 256 distinct pixels and some not grey; RGB when `opaque`, else
- * straight RGBA. Rows are premultiplied RGBA; the bytes are those sumi_png_encode makes of the
- * whole image. `finish` (which hands over the bytes, to free()) or `abort` frees the writer. */
+/* An 8-bit PNG written as its rows come, for an image known (before its last row) to take an
+ * 8-bit layout of `channels`: 2 grey + alpha, 3 RGB, 4 straight RGBA. Rows are premultiplied RGBA
+ * whatever the layout; the bytes are those sumi_png_encode makes of the whole image (filters and
+ * zlib strategy chosen per row and per band of 16 rows, whatever the rows per call). `finish`
+ * (which hands over the bytes, to free()) or `abort` frees the writer. */
 typedef struct sumi_png_rows sumi_png_rows;
-sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int opaque, char *error, size_t error_size);
+sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int channels, char *error, size_t error_size);
 int sumi_png_rows_write(sumi_png_rows *writer, const uint8_t *rgba, int rows, size_t stride, char *error,
                         size_t error_size);
 int sumi_png_rows_finish(sumi_png_rows *writer, uint8_t **out, size_t *out_size, char *error, size_t error_size);
@@ -163,11 +170,9 @@ const uint32_t *sumi_palette_keys(const sumi_palette *palette);
 
 /* Reads the WebP header: canvas size and whether it has alpha. */
 int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha);
-/* Decodes a still WebP into `out` (width * height * 4 bytes, premultiplied). */
-int sumi_webp_decode(const uint8_t *data, size_t size, uint8_t *out, int width, int height,
-                     char *error, size_t error_size);
-/* The same rows, premultiplied, into `ring` as libwebp finishes them (only the rows in progress
- * take memory); the header must have been probed (width, height, has_alpha). */
+/* Decodes a still WebP, premultiplied, into `ring` as libwebp finishes its rows (only the rows in
+ * progress take memory); the header must have been probed (width, height, has_alpha). A whole
+ * image is a sumi_whole_ring as tall as the image: libwebp then writes into it directly. */
 int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int height, int has_alpha,
                           const sumi_ring *ring, char *error, size_t error_size);
 /* Encodes lossy WebP at `quality` (alpha kept). *out is freed with sumi_free. */

@@ -158,6 +158,18 @@
  *   wraps), so a plugin must not assume a band size. A band error fails the run (exit 1) with
  *   the plugin's message and no output file is written.
  *
+ * BANDS BESIDE OTHER INPUTS (appended within version 2; the host has SUMI_API_HAS(api, image_size))
+ *   A stage whose first input is an image and whose output is an image of the same size may stream
+ *   its first input while taking its other inputs whole (`blend`: the base by bands, the layers
+ *   whole): it sets `band_start`, `band_process` and `band_end` (`band_begin` may then be NULL).
+ *   `band_start` gets the other inputs and the result's side data (see `band_start`); bands come as
+ *   in BANDS. `port_access` tells per instance how each port is read: SUMI_ACCESS_BANDS (port 0
+ *   only, with band callbacks), SUMI_ACCESS_WHOLE, or SUMI_ACCESS_SHAPE — size and side data only
+ *   (`place`'s base): the value `process` or `band_start` gets is an image without pixels, and the
+ *   port does not keep its producer from streaming the pixels to another stage. A plugin sets
+ *   these members only for a host with `image_size`, so an older host never sees a stage with
+ *   `band_process` but no `band_begin`. The Swift SDK does this for every `BandStage`.
+ *
  * FORMATS (version 2)
  *   A plugin may add decoders and encoders for image file formats (`sumi_format`): the built-in
  *   `decode` stage recognises the format by its magic bytes and calls `decode` (a folder input takes
@@ -434,6 +446,12 @@ typedef struct sumi_api {
                                sumi_error *error);
     /** `list_append` with a message in `error` when it fails. */
     int32_t (*append_image)(sumi_value *list, const sumi_value *image, sumi_error *error);
+    /**
+     * The size of an image, also of one without pixels (a port read as a shape, the band port and
+     * the result in `band_start`). A host that has it knows `port_access` and `band_start` (see
+     * BANDS BESIDE OTHER INPUTS): a plugin sets those only when SUMI_API_HAS(api, image_size).
+     */
+    int32_t (*image_size)(const sumi_value *image, int32_t *width, int32_t *height);
 } sumi_api;
 
 /**
@@ -494,10 +512,46 @@ struct sumi_stage {
      * error is ignored).
      */
     int32_t (*band_end)(void *instance, int32_t completed, sumi_error *error);
+
+    /* --- appended within version 2: bands beside other inputs (see BANDS BESIDE OTHER INPUTS) --- */
+    /**
+     * How this instance reads the image on input port `port`: a sumi_port_access. Called after
+     * `create`, before the instance runs; NULL means SUMI_ACCESS_BANDS for port 0 of a stage with
+     * band callbacks and SUMI_ACCESS_WHOLE for every other port.
+     */
+    uint32_t (*port_access)(void *instance, uint32_t port);
+    /**
+     * `band_begin` for a stage whose first input comes by bands while its other inputs come whole
+     * (`blend`: the base by bands, the layer whole). `inputs[0]` is the first port's image without
+     * pixels (`image_size` and side data only); `inputs[i]` for the other ports are the values
+     * `process` would get. `output` is the result image without pixels, as large as the first input
+     * and carrying its side data under "effect": set_side_data/write_side_data on it set the
+     * result's side data. `call` and its values (rasterised layers included) stay valid until
+     * `band_end` returns; `warn` works through it. Then `band_process` and `band_end` as in BANDS.
+     */
+    int32_t (*band_start)(void *instance, sumi_call *call, const sumi_value *const *inputs, uint32_t input_count,
+                          sumi_value *output, sumi_error *error);
 };
 
 /** The size of a version 2 stage table without the band callbacks (the first version 2 layout). */
 #define SUMI_STAGE_V2_BASE_SIZE offsetof(sumi_stage, band_begin)
+/** The size of a version 2 stage table with the first band callbacks only (before `port_access`). */
+#define SUMI_STAGE_V2_BANDS_SIZE offsetof(sumi_stage, port_access)
+
+/** How a stage instance reads an image input (`port_access`). */
+typedef enum sumi_port_access {
+    /** The whole image, pixels included (the default). */
+    SUMI_ACCESS_WHOLE = 0,
+    /** By bands (port 0 of a stage with band callbacks only; elsewhere read as WHOLE). */
+    SUMI_ACCESS_BANDS = 1,
+    /** Size and side data only: an image without pixels (`image_pixels` fails on it). */
+    SUMI_ACCESS_SHAPE = 2
+} sumi_port_access;
+
+/** Whether a stage table has the member `member` (appended later): its `size` covers it and it is set. */
+#define SUMI_STAGE_HAS(stage, member)                                                                  \
+    ((stage) != NULL && (size_t)(stage)->size >= offsetof(sumi_stage, member) + sizeof((stage)->member) && \
+     (stage)->member != NULL)
 
 /**
  * An image file format a plugin reads and/or writes. `decode` makes the image (`new_image`) of

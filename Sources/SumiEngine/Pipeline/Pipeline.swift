@@ -21,6 +21,8 @@ public struct Pipeline: Sendable {
     public let nodes: [Node]
     /// Node indices in an order where every producer precedes its consumers.
     public let order: [Int]
+    /// The image formats of the registry the pipeline was built from (its plugins' formats).
+    public var formats = ImageFormatRegistry()
 
     /// The indices of nodes that consume `index`'s output.
     public func consumers(of index: Int) -> [Int] {

@@ -97,7 +97,9 @@ public struct PipelineBuilder {
             nodes.append(Pipeline.Node(index: entry.index, entry: entry, descriptor: definitions[entry.index].descriptor,
                                        stage: stage, inputs: wiring[entry.index]))
         }
-        return Pipeline(manifest: manifest, values: values, nodes: nodes, order: order)
+        var pipeline = Pipeline(manifest: manifest, values: values, nodes: nodes, order: order)
+        pipeline.formats = registry.formats
+        return pipeline
     }
 
     func wire(_ entry: ManifestStage, _ descriptor: StageDescriptor, idIndex: [String: Int],

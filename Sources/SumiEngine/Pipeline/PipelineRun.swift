@@ -88,11 +88,11 @@ final class PipelineRun: @unchecked Sendable {
                     try stream.waitForEnd()
                 }
                 if let output {
-                    guard output.isComplete else { throw StageError("the stage ended without producing its image") }
-                    output.finish()
+                    try stage.checkEnded(output: output)
                     if streams[index] == nil { value = .image(try output.image()) }
+                } else {
+                    value = try stage.checkEnded(value: value)
                 }
-                guard value != nil || streams[index] != nil else { throw StageError("the stage ended without producing its value") }
             } else {
                 value = try node.stage.process(inputs, context: contexts[index])
             }

@@ -21,12 +21,17 @@ public struct Runner: Sendable {
     /// Where stages may write files they name while running (a plugin's `write_file`); nil: anywhere.
     public let writeConfinement: WriteConfinement?
 
+    /// The run's options, handed to every stage (`StageContext.options`).
+    public var options: RunOptions
+
     /// At most this many stage threads start, as if the system refused more (for tests); nil: no limit.
     var threadLimit: Int?
 
-    public init(pipeline: Pipeline, writeConfinement: WriteConfinement? = nil,
+    /// `options` are by default those of the process's environment (`RunOptions.environment`).
+    public init(pipeline: Pipeline, writeConfinement: WriteConfinement? = nil, options: RunOptions = .environment,
                 warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.pipeline = pipeline
+        self.options = options
         self.writeConfinement = writeConfinement
         self.warn = warn
     }
@@ -35,7 +40,7 @@ public struct Runner: Sendable {
     /// could not be given a thread, fails the run.
     public func run() throws(SumiError) -> Result {
         let pipeline = self.pipeline
-        let warn = self.warn
+        let warn = self.warn, options = self.options
         let file = FileIO.fileName(of: pipeline.manifest.path)
         let notes = StageNotes()
         let contexts = pipeline.nodes.map { node -> StageContext in
@@ -43,8 +48,10 @@ public struct Runner: Sendable {
             var context = StageContext(warn: { message in
                 notes.warn(index, message)
                 warn("\(file): \(place): \(message)")
-            }, sizeHint: SizeHint.forProducer(index, of: pipeline), report: { notes.report(index, $0) })
+            }, sizeHint: SizeHint.forProducer(index, of: pipeline), report: { notes.report(index, $0) },
+               formats: pipeline.formats, options: options)
             context.writeConfinement = writeConfinement
+            context.temporaryFiles = SignalCleanup.temporaryFiles
             return context
         }
         let run = PipelineRun(pipeline: pipeline, plan: StreamPlan(pipeline: pipeline), contexts: contexts, file: file)

@@ -28,6 +28,13 @@ extension PluginHostAPI {
             PluginHostAPI.writeSideData(value, key, bytes, length, errorOut)
         }
         api.append_image = { list, image, errorOut in PluginHostAPI.appendImage(list, image, errorOut) }
+        api.image_size = { value, width, height in
+            guard let size = PluginValue.from(value)?.size, let w = Int32(exactly: size.width),
+                  let h = Int32(exactly: size.height) else { return PluginHostAPI.processError }
+            width?.pointee = w
+            height?.pointee = h
+            return PluginHostAPI.ok
+        }
     }
 
     /// `set_side_data` and `write_side_data`: the message goes to `errorOut` when there is one.

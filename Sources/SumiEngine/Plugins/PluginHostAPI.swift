@@ -136,7 +136,7 @@ enum PluginHostAPI {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "write_file: \(error)")
             }
             let data = bytes.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
-            do { try FileIO.writeAtomically(data, to: target) } catch {
+            do { try FileIO.writeAtomically(data, to: target, recordedIn: SignalCleanup.temporaryFiles) } catch {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "\(error)")
             }
             let output = FileOutput(path: target, format: format.map { String(cString: $0) } ?? "",

@@ -30,8 +30,12 @@ struct PluginLibrary: Sendable {
         guard let symbol = dlsym(handle, SUMI_PLUGIN_INIT_SYMBOL) else {
             throw SumiError.usage("\(path) is not a Sumi plugin (no \(SUMI_PLUGIN_INIT_SYMBOL))")
         }
-        let entryPoint = unsafeBitCast(symbol, to: sumi_plugin_init_fn.self)
+        return try initialise(unsafeBitCast(symbol, to: sumi_plugin_init_fn.self), path: path)
+    }
 
+    /// Calls a plugin's entry point and reads the table it returns (`open` after `dlsym`; tests call
+    /// it with an entry point of their own process).
+    static func initialise(_ entryPoint: sumi_plugin_init_fn, path: String) throws(SumiError) -> PluginLibrary {
         var table: UnsafePointer<sumi_plugin>?
         var initError = PluginCallError()
         var host = sumi_host()
@@ -146,7 +150,8 @@ struct PluginLibrary: Sendable {
             try checkPorts(descriptor, place: place)
             let bands = try readBands(table, descriptor: descriptor, place: place)
             if bands != nil { bandStages.append(descriptor.name) }
-            let entry = PluginStageEntryV2(table: stage.pointer, functions: table, descriptor: descriptor, origin: path, bands: bands)
+            let entry = PluginStageEntryV2(table: stage.pointer, functions: table, descriptor: descriptor, origin: path, bands: bands,
+                                           portAccess: table.port_access)
             definitions.append(StageDefinition(descriptor: descriptor, origin: path) { parameters in
                 try PluginStageV2(entry: entry, parameters: parameters)
             })
@@ -172,10 +177,20 @@ struct PluginLibrary: Sendable {
         }
     }
 
-    /// The band callbacks of a stage table (zeroed beyond the size it declares): all three or none,
-    /// and only on a stage that takes one image and makes one.
+    /// The band callbacks of a stage table (zeroed beyond the size it declares): `band_process`,
+    /// `band_end` and one of `band_begin` (one image input and output) or `band_start` (an image
+    /// first input and an image output, other inputs of any kind), or none.
     private static func readBands(_ table: sumi_stage, descriptor: StageDescriptor, place: String) throws(SumiError) -> PluginStageEntryV2.Bands? {
         let stage = "\(place): stage \"\(descriptor.name)\""
+        if let start = table.band_start {
+            guard let process = table.band_process, let end = table.band_end else {
+                throw SumiError.usage("\(stage) sets band_start but not both of band_process and band_end")
+            }
+            guard descriptor.output == .image, descriptor.listOutputParameter == nil, descriptor.inputs.first?.accepts == [.image] else {
+                throw SumiError.usage("\(stage) has band_start, which needs an image first input and an image output")
+            }
+            return PluginStageEntryV2.Bands(begin: .inputs(start), process: process, end: end)
+        }
         let set = [table.band_begin != nil, table.band_process != nil, table.band_end != nil]
         guard set.contains(true) else { return nil }
         guard let begin = table.band_begin, let process = table.band_process, let end = table.band_end else {
@@ -185,7 +200,7 @@ struct PluginLibrary: Sendable {
               descriptor.listOutputParameter == nil else {
             throw SumiError.usage("\(stage) has band callbacks, which need exactly one image input and an image output")
         }
-        return PluginStageEntryV2.Bands(begin: begin, process: process, end: end)
+        return PluginStageEntryV2.Bands(begin: .size(begin), process: process, end: end)
     }
 
     /// A descriptor that contradicts itself about its ports is refused at load: no port, two ports of

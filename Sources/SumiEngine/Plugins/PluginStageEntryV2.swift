@@ -14,23 +14,33 @@ final class PluginStageEntryV2: @unchecked Sendable {
     /// The library's path.
     let origin: String
 
-    /// The optional band callbacks (a table that sets them, with one image input and output).
+    /// The optional band callbacks (a table that sets them, with an image first input and output).
     let bands: Bands?
+    /// The table's `port_access` (nil: port 0 by bands when there are band callbacks, others whole).
+    let portAccess: (@convention(c) (UnsafeMutableRawPointer?, UInt32) -> UInt32)?
 
     struct Bands {
-        let begin: @convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
-                                   UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<sumi_error>?) -> Int32
+        /// How the bands begin: `band_start` with the other inputs, or `band_begin` with the size.
+        enum Begin {
+            case size(@convention(c) (UnsafeMutableRawPointer?, Int32, Int32, UnsafeMutablePointer<Int32>?,
+                                      UnsafeMutablePointer<Int32>?, UnsafeMutablePointer<sumi_error>?) -> Int32)
+            case inputs(@convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafePointer<OpaquePointer?>?, UInt32,
+                                        OpaquePointer?, UnsafeMutablePointer<sumi_error>?) -> Int32)
+        }
+        let begin: Begin
         let process: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<UInt8>?, UnsafeMutablePointer<UInt8>?,
                                      Int32, Int32, Int64, UnsafeMutablePointer<sumi_error>?) -> Int32
         let end: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeMutablePointer<sumi_error>?) -> Int32
     }
 
-    init(table: UnsafePointer<sumi_stage>, functions: sumi_stage, descriptor: StageDescriptor, origin: String, bands: Bands? = nil) {
+    init(table: UnsafePointer<sumi_stage>, functions: sumi_stage, descriptor: StageDescriptor, origin: String, bands: Bands? = nil,
+         portAccess: (@convention(c) (UnsafeMutableRawPointer?, UInt32) -> UInt32)? = nil) {
         self.table = table
         self.functions = functions
         self.descriptor = descriptor
         self.origin = origin
         self.bands = bands
+        self.portAccess = portAccess
     }
 
     /// Names the library in run errors: `plugin libcontact.so`.

@@ -43,7 +43,7 @@ final class PluginStageV1: StageInstance, @unchecked Sendable {
     }
 
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let images = try entry.descriptor.inputs.map { try inputs.image($0.name) }
+        let images = try entry.descriptor.inputs.map { try inputs.image(Port<Image>(spec: $0)) }
         let sink = PluginOutputSink(warn: context.warn)
         var error = PluginCallError()
         let status = lock.withLock { _ in

@@ -13,12 +13,16 @@ import Synchronization
 /// `@unchecked Sendable`: `process` calls on one instance are serialised by `lock`, as the ABI
 /// promises plugins.
 ///
-/// A stage whose table has band callbacks is also a `RowStage`: streamed, it reads its input as rows
-/// and hands the plugin consecutive bands (`runBands`); otherwise it gets the whole image.
+/// A stage whose table has band callbacks is also a `RowStage`: it reads its first input as rows and
+/// hands the plugin the bands `RowStream.mapBlocks` makes (`runBands`), its other inputs whole
+/// (`band_start`); otherwise it gets whole values. The instance's `port_access` says how it reads
+/// each port, `.shape` included (an image without pixels).
 final class PluginStageV2: RowStage, @unchecked Sendable {
     private let entry: PluginStageEntryV2
     private let instance: UnsafeMutableRawPointer?
     private let lock = Mutex<Void>(())
+    /// How the instance reads each port, by name (asked once, after `create`).
+    private let access: [String: ImageAccess]
 
     init(entry: PluginStageEntryV2, parameters: Parameters) throws(StageError) {
         self.entry = entry
@@ -36,6 +40,24 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             throw StageError("\(entry.place): \(message)", isUsageError: true)
         }
         instance = made
+        access = Self.access(entry: entry, instance: made)
+    }
+
+    /// The instance's `port_access` for each port; without it, the first port by bands when the
+    /// table has band callbacks. Bands only on the first port of a stage with band callbacks, a
+    /// shape only on a port that takes images.
+    private static func access(entry: PluginStageEntryV2, instance: UnsafeMutableRawPointer?) -> [String: ImageAccess] {
+        var access: [String: ImageAccess] = [:]
+        for (index, port) in entry.descriptor.inputs.enumerated() {
+            let declared = entry.portAccess.map { $0(instance, UInt32(index)) }
+                ?? (index == 0 && entry.bands != nil ? SUMI_ACCESS_BANDS.rawValue : SUMI_ACCESS_WHOLE.rawValue)
+            switch declared {
+            case SUMI_ACCESS_BANDS.rawValue where index == 0 && entry.bands != nil: access[port.name] = .rows
+            case SUMI_ACCESS_SHAPE.rawValue where port.accepts.contains(.image): access[port.name] = .shape
+            default: access[port.name] = .whole
+            }
+        }
+        return access
     }
 
     deinit {
@@ -45,8 +67,15 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
     /// A stage with band callbacks runs them on whole values too (its `process` is never called
     /// then: one path); a stage without them calls `process`.
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        if entry.bands != nil { return try processByRows(inputs, context: context) }
+        if producesRows { return try processByRows(inputs, context: context) }
         return try processWhole(inputs, context: context)
+    }
+
+    /// The value the plugin gets for `port`: a shape port's image without pixels, or the value
+    /// converted to a kind the port accepts.
+    private func pluginValue(_ port: PortSpec, of inputs: StageInputs) throws -> PluginValue {
+        if access[port.name] == .shape { return PluginValue(.shape(try inputs.shape(Port<Image>(spec: port)), overrides: [:]), isNew: false) }
+        return PluginValue(try Self.content(of: try Self.value(inputs[Port<Image>(spec: port)], for: port)), isNew: false)
     }
 
     /// The plugin's `process` callback.
@@ -54,12 +83,12 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         let descriptor = entry.descriptor
         let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint,
                               fileWrites: .allowed(context.writeConfinement))
-        var given: [Value] = []
         var handles: [OpaquePointer?] = []
+        var first: ImageShape?
         for port in descriptor.inputs {
-            let value = try Self.value(inputs[port.name], for: port)
-            given.append(value)
-            handles.append(call.adoptInput(PluginValue(try Self.content(of: value), isNew: false)))
+            let value = try pluginValue(port, of: inputs)
+            if handles.isEmpty { first = Self.shape(of: value) }
+            handles.append(call.adoptInput(value))
         }
         var error = PluginCallError()
         var resultHandle: OpaquePointer?
@@ -91,7 +120,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             throw StageError("\(entry.place): the plugin returned \(Self.article(result.kind)), "
                 + "its descriptor declares \(descriptor.output.rawValue) output")
         }
-        if case .image(var image) = result, case .image(let first)? = given.first {
+        if case .image(var image) = result, let first {
             if descriptor.effect == .pixels && (first.width != image.width || first.height != image.height) {
                 throw StageError("\(entry.place): the plugin returned a \(image.width)x\(image.height) image for a "
                     + "\(first.width)x\(first.height) input, but declares \"effect\": \"pixels\" (same size)")
@@ -102,33 +131,50 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         return result
     }
 
-    /// Band mode reads the one image input as rows; a stage without band callbacks reads whole values.
-    func imageAccess(for port: String) -> ImageAccess { entry.bands == nil ? .whole : .rows }
+    /// As the instance said (`port_access`).
+    func imageAccess(for port: String) -> ImageAccess { access[port] ?? .whole }
 
-    /// Only a stage with band callbacks writes its image as rows.
-    var producesRows: Bool { entry.bands != nil }
+    /// A stage with band callbacks that reads its first port by bands writes its image as rows.
+    var producesRows: Bool { entry.bands != nil && entry.descriptor.inputs.first.map { access[$0.name] == .rows } == true }
 
     /// The band rows handed to the plugin at most (fewer where a ring wraps, and at the bottom).
     static let bandRows = 16
 
     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        guard let bands = entry.bands else { return try processWhole(inputs, context: context) }
+        guard let bands = entry.bands, producesRows else { return try processWhole(inputs, context: context) }
         let output = try outputStream(output)
-        let input = try inputs.rows(entry.descriptor.inputs[0].name)
-        let shape = try input.waitForStart()
-        try lock.withLock { _ throws in try runBands(bands, input: input, shape: shape, output: output) }
+        try lock.withLock { _ throws in try runBands(bands, inputs: inputs, context: context, output: output) }
         return nil
     }
 
-    /// `band_begin`, `band_process` for consecutive bands top to bottom, `band_end`. A band never
-    /// wraps around either ring, so the plugin sees each band as one block of rows.
-    private func runBands(_ bands: PluginStageEntryV2.Bands, input: RowStream, shape: ImageShape, output: RowStream) throws {
+    /// `band_begin` (or `band_start` with the other inputs), `band_process` for the bands
+    /// `RowStream.mapBlocks` makes (each one block of rows in both rings), `band_end`.
+    private func runBands(_ bands: PluginStageEntryV2.Bands, inputs: StageInputs, context: StageContext, output: RowStream) throws {
+        let input = try inputs.rows(Port<Image>(spec: entry.descriptor.inputs[0]))
+        let shape = try input.waitForStart()
         guard let width = Int32(exactly: shape.width), let height = Int32(exactly: shape.height) else {
             throw StageError("\(entry.place): the image of \(shape.width)x\(shape.height) pixels is too large for a plugin")
         }
+        // The call of `band_start`: its values (a rasterised layer) live until the bands end.
+        let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint)
         var error = PluginCallError()
+        var metadata = Self.bandMetadata(shape.metadata, effect: entry.descriptor.effect)
         var outWidth = width, outHeight = height
-        let begun = bands.begin(instance, width, height, &outWidth, &outHeight, &error.raw)
+        let begun: Int32
+        switch bands.begin {
+        case .size(let begin):
+            begun = begin(instance, width, height, &outWidth, &outHeight, &error.raw)
+        case .inputs(let start):
+            var handles: [OpaquePointer?] = [call.adoptInput(PluginValue(.shape(shape, overrides: [:]), isNew: false))]
+            for port in entry.descriptor.inputs.dropFirst() { handles.append(call.adoptInput(try pluginValue(port, of: inputs))) }
+            let result = PluginValue(.shape(ImageShape(width: shape.width, height: shape.height, metadata: metadata), overrides: [:]),
+                                     isNew: true)
+            let resultHandle = call.adopt(result)
+            begun = call.withHandle { callHandle in
+                handles.withUnsafeBufferPointer { start(instance, callHandle, $0.baseAddress, UInt32($0.count), resultHandle, &error.raw) }
+            }
+            if begun == 0 { metadata = try result.shape().metadata }
+        }
         guard begun == 0 else { throw StageError("\(entry.place): \(error.message(code: begun))") }
         var completed = false
         defer {
@@ -141,26 +187,30 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             throw StageError("\(entry.place): band_begin asked for a \(outWidth)x\(outHeight) output for a "
                 + "\(width)x\(height) input; band processing keeps the size")
         }
-        let metadata = Self.bandMetadata(shape.metadata, effect: entry.descriptor.effect)
         try output.begin(ImageShape(width: shape.width, height: shape.height, metadata: metadata))
-        var y = 0
-        while y < shape.height {
-            var end = min(shape.height, y + Self.bandRows)
-            end = min(end, y - y % input.capacity + input.capacity, y - y % output.capacity + output.capacity)
-            _ = try input.waitForRows(through: end)
-            try output.reserve(through: end)
-            let status = bands.process(instance, UnsafePointer(input.row(y)), output.row(y), Int32(y), Int32(end - y),
-                                       Int64(shape.width) * 4, &error.raw)
-            guard status == 0 else {
-                throw StageError("\(entry.place): \(error.message(code: status)) (band at rows \(y)..<\(end))")
+        try output.mapBlocks(from: input, heights: [Self.bandRows]) { source, target in
+            guard let from = source.block, let to = target.block, from.stride == to.stride else {
+                throw StageError("\(entry.place): a band of rows \(target.rows) is not one block of rows")
             }
-            input.release(through: end)
-            output.publish(through: end)
-            y = end
+            let status = bands.process(instance, from.base, to.base, Int32(target.rows.lowerBound), Int32(target.rows.count),
+                                       Int64(from.stride), &error.raw)
+            guard status == 0 else {
+                throw StageError("\(entry.place): \(error.message(code: status)) (band at rows \(target.rows))")
+            }
         }
         completed = true
         let ended = bands.end(instance, 1, &error.raw)
         guard ended == 0 else { throw StageError("\(entry.place): \(error.message(code: ended))") }
+        withExtendedLifetime(call) {}
+    }
+
+    /// The size and side data of an image value (an input with pixels, or a shape).
+    private static func shape(of value: PluginValue) -> ImageShape? {
+        switch value.content {
+        case .image(let image): ImageShape(image)
+        case .shape(let shape, _): shape
+        default: nil
+        }
     }
 
     /// The side data of a band-mode result: the input's under the declared effect (what the
@@ -175,7 +225,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
 
     /// The result's side data: the first input's under the declared effect, then the plugin's own
     /// entries on top.
-    private static func metadata(of image: Image, from first: Image, effect: ImageEffect, made: PluginValue) -> ImageMetadata {
+    private static func metadata(of image: Image, from first: ImageShape, effect: ImageEffect, made: PluginValue) -> ImageMetadata {
         guard case .newImage(_, let overrides) = made.content else { return image.metadata }
         var metadata: ImageMetadata
         switch effect {

@@ -14,6 +14,9 @@ final class PluginValue: @unchecked Sendable {
         case image(Image)
         /// An image made by the plugin: host-owned pixels it writes, and the side data it set.
         case newImage(PixelBuffer, overrides: [String: [UInt8]?])
+        /// An image without pixels: a port read as a shape, or the band port and the result of
+        /// `band_start` (the result's side data is `shape`'s with the plugin's entries on top).
+        case shape(ImageShape, overrides: [String: [UInt8]?])
         case layer(Layer)
         case list([Image])
         case file(FileOutput)
@@ -50,7 +53,7 @@ final class PluginValue: @unchecked Sendable {
 
     var kind: ValueKind {
         switch content {
-        case .image, .newImage: .image
+        case .image, .newImage, .shape: .image
         case .layer: .layer
         case .list: .images
         case .file: .file
@@ -68,9 +71,29 @@ final class PluginValue: @unchecked Sendable {
                 try PluginSideDataKeys.set(bytes, key: key, in: &image.metadata)
             }
             return .image(image)
+        case .shape: throw StageError("the value is an image without pixels")
         case .layer(let layer): return .layer(layer)
         case .list(let images): return .images(ImageList(images))
         case .file(let file): return .file(file)
+        }
+    }
+
+    /// The shape of an image without pixels, its side data with the plugin's entries.
+    func shape() throws(StageError) -> ImageShape {
+        guard case .shape(var shape, let overrides) = content else { throw StageError("the value is not an image without pixels") }
+        for (key, bytes) in overrides.sorted(by: { $0.key < $1.key }) {
+            try PluginSideDataKeys.set(bytes, key: key, in: &shape.metadata)
+        }
+        return shape
+    }
+
+    /// An image's size, with or without pixels (`image_size`).
+    var size: (width: Int, height: Int)? {
+        switch content {
+        case .image(let image): (image.width, image.height)
+        case .newImage(let buffer, _): (buffer.width, buffer.height)
+        case .shape(let shape, _): (shape.width, shape.height)
+        default: nil
         }
     }
 
@@ -111,6 +134,7 @@ final class PluginValue: @unchecked Sendable {
         switch content {
         case .image(let image): bytes = PluginSideDataKeys.bytes(of: image.metadata, key: key)
         case .newImage(_, let overrides): bytes = overrides[key] ?? nil
+        case .shape(let shape, let overrides): bytes = overrides[key] ?? PluginSideDataKeys.bytes(of: shape.metadata, key: key)
         default: bytes = nil
         }
         guard let bytes else { return nil }
@@ -142,13 +166,19 @@ final class PluginValue: @unchecked Sendable {
     // MARK: - Changing a value made in this call
 
     func setSideData(_ bytes: [UInt8]?, key: String) throws(StageError) {
-        guard isNew, case .newImage(let buffer, var overrides) = content else {
-            throw StageError("set_side_data: only an image made with new_image in this call can be changed")
-        }
         var probe = ImageMetadata()
-        try PluginSideDataKeys.set(bytes, key: key, in: &probe)
-        overrides[key] = .some(bytes)
-        content = .newImage(buffer, overrides: overrides)
+        switch content {
+        case .newImage(let buffer, var overrides) where isNew:
+            try PluginSideDataKeys.set(bytes, key: key, in: &probe)
+            overrides[key] = .some(bytes)
+            content = .newImage(buffer, overrides: overrides)
+        case .shape(let shape, var overrides) where isNew:
+            try PluginSideDataKeys.set(bytes, key: key, in: &probe)
+            overrides[key] = .some(bytes)
+            content = .shape(shape, overrides: overrides)
+        default:
+            throw StageError("set_side_data: only an image made with new_image in this call (or band_start's output) can be changed")
+        }
     }
 
     func append(_ image: Image) throws(StageError) {

@@ -9,7 +9,7 @@ import SumiKit
 /// file, a library that is not a plugin, an ABI version mismatch, a malformed descriptor, or a stage
 /// name that is already taken. The same library reached through two paths (two folders, a symbolic
 /// or hard link) is opened once: libraries are known by device and inode. Libraries are never
-/// unloaded. A version 2 library's formats go to `ImageFormatRegistry.shared` when it is first opened.
+/// unloaded. A version 2 library's formats go to the registry's `formats`.
 public enum PluginLoader {
     /// Libraries opened so far in this process, by device and inode, and their canonical paths.
     private static let libraries = Mutex<(byFile: [FileIdentity: PluginLibrary], byPath: [String: PluginLibrary])>(([:], [:]))
@@ -37,16 +37,17 @@ public enum PluginLoader {
             throw SumiError.usage("plugin library \(path) is not a regular file")
         }
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
-        var formatsToRegister: [PluginFormat] = []
         let library = try libraries.withLock { (opened: inout (byFile: [FileIdentity: PluginLibrary], byPath: [String: PluginLibrary])) throws(SumiError) -> PluginLibrary in
             if let known = opened.byFile[identity] { return known }
             let library = try PluginLibrary.open(canonicalPath(path))
             opened.byFile[identity] = library
             opened.byPath[library.path] = library
-            formatsToRegister = library.formats
             return library
         }
-        if !formatsToRegister.isEmpty { ImageFormatRegistry.shared.register(formatsToRegister, warn: warn) }
+        // Once per registry: a library opened before (for another registry) adds its formats here too.
+        if !library.formats.isEmpty && !registry.formats.formats.contains(where: { $0.origin == library.path }) {
+            registry.formats.register(library.formats, warn: warn)
+        }
         let definitions = library.definitions
         let present = definitions.filter { registry.definition(named: $0.descriptor.name)?.origin == library.path }
         if !definitions.isEmpty && present.count == definitions.count { return }

@@ -24,6 +24,10 @@ public final class StageRegistry: Sendable {
     /// The libraries that failed to load, in the order they were found.
     public var brokenLibraries: [BrokenLibrary] { broken.withLock { $0 } }
 
+    /// The image formats the plugin libraries loaded into this registry add (and which the built-in
+    /// codecs own); every pipeline built from the registry hands it to its stages.
+    public let formats = ImageFormatRegistry()
+
     public init() {}
 
     /// Registers stages, all or none: every name is checked (valid, not already registered, not

@@ -34,15 +34,15 @@ public struct PluginFormat: Sendable {
 /// own codecs do not recognise. The built-in formats always win: a plugin format whose magic bytes
 /// a built-in recognises loses its decoder, one whose extension a built-in writes loses that
 /// extension, each with a warning.
+///
+/// There is no registry of the process: the engine's stage registry owns one, and a running stage
+/// reaches it as `StageContext.formats`.
 public final class ImageFormatRegistry: Sendable {
-    /// The registry of the process (plugin libraries are loaded once per process).
-    public static let shared = ImageFormatRegistry()
-
     /// What the built-in codecs recognise: a format name for bytes, and for a file extension.
-    public struct Builtins: Sendable {
-        public var detect: @Sendable ([UInt8]) -> String?
-        public var fileExtension: @Sendable (String) -> String?
-        public init(detect: @escaping @Sendable ([UInt8]) -> String?, fileExtension: @escaping @Sendable (String) -> String?) {
+    package struct Builtins: Sendable {
+        package var detect: @Sendable ([UInt8]) -> String?
+        package var fileExtension: @Sendable (String) -> String?
+        package init(detect: @escaping @Sendable ([UInt8]) -> String?, fileExtension: @escaping @Sendable (String) -> String?) {
             self.detect = detect
             self.fileExtension = fileExtension
         }
@@ -57,14 +57,14 @@ public final class ImageFormatRegistry: Sendable {
     public init() {}
 
     /// Tells the registry which magic bytes and extensions the built-in codecs own.
-    public func setBuiltins(_ builtins: Builtins) {
+    package func setBuiltins(_ builtins: Builtins) {
         state.withLock { $0.builtins = builtins }
     }
 
     /// Adds plugin formats. A decoder whose magic a built-in format (or an earlier plugin) already
     /// recognises, and an extension a built-in (or an earlier plugin) writes, are dropped with a
     /// warning naming both.
-    public func register(_ formats: [PluginFormat], warn: (String) -> Void) {
+    package func register(_ formats: [PluginFormat], warn: (String) -> Void) {
         var messages: [String] = []
         state.withLock { state in
             for var format in formats {

@@ -45,9 +45,11 @@ public enum FileIO {
 
     /// Writes `bytes` to `path` atomically: into a temporary file in the same folder, then renamed
     /// over the target, so a reader never sees a partial file and a failure leaves nothing behind.
-    /// `-` writes to standard output.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String) throws(StageError) {
-        try writeAtomically(to: path) { (fd: Int32) throws(StageError) in try writeAll(fd, bytes, path: path) }
+    /// `-` writes to standard output. The temporary file is recorded in `record` while it exists
+    /// (a stage passes `context.temporaryFiles`), so a process ended meanwhile can remove it.
+    public static func writeAtomically(_ bytes: [UInt8], to path: String,
+                                       recordedIn record: TemporaryFiles = TemporaryFiles()) throws(StageError) {
+        try writeAtomically(to: path, recordedIn: record) { (fd: Int32) throws(StageError) in try writeAll(fd, bytes, path: path) }
     }
 
     /// Atomic write through a callback that writes to a file descriptor (for streamed output).
@@ -55,7 +57,8 @@ public enum FileIO {
     /// A symbolic link is written through (its target is replaced, the link stays). A device, FIFO
     /// or socket (`/dev/null`, a named pipe) is written in place: renaming over it would replace the
     /// special file with a regular one.
-    public static func writeAtomically(to path: String, _ body: (Int32) throws(StageError) -> Void) throws(StageError) {
+    public static func writeAtomically(to path: String, recordedIn record: TemporaryFiles = TemporaryFiles(),
+                                       _ body: (Int32) throws(StageError) -> Void) throws(StageError) {
         if path == "-" {
             try body(1)
             return
@@ -71,13 +74,13 @@ public enum FileIO {
         let dir = directory(of: target)
         let base = fileName(of: target)
         // mkstemp replaces the six trailing Xs with a unique suffix.
-        let created = TemporaryFiles.create(template: "\(dir)/.\(base).sumi-\(String(repeating: "X", count: 6))")
+        let created = record.create(template: "\(dir)/.\(base).sumi-\(String(repeating: "X", count: 6))")
         guard case .success(let (fd, _, token)) = created else {
             let code = if case .failure(let error) = created { error.code } else { EIO }
             throw StageError("\(path): cannot write: \(errorText(code))")
         }
         var committed = false
-        defer { if !committed { TemporaryFiles.discard(token) } }
+        defer { if !committed { record.discard(token) } }
         do {
             try body(fd)
         } catch {
@@ -88,7 +91,7 @@ public enum FileIO {
         let isRegular = existing && (info.st_mode & S_IFMT) == S_IFREG
         fchmod(fd, isRegular ? info.st_mode & 0o7777 : 0o644 & ~currentUmask())
         guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
-        let renamed = TemporaryFiles.commit(token, to: target)
+        let renamed = record.commit(token, to: target)
         guard renamed == 0 else { throw StageError("\(path): cannot write: \(errorText(renamed))") }
         committed = true
     }

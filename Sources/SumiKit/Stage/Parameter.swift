@@ -9,7 +9,7 @@
 /// init(parameters: Parameters) throws { width = try parameters[Self.width]; fit = try parameters[Self.fit] }
 /// ```
 public struct Parameter<Value: ParameterValue>: Sendable {
-    public let spec: ParameterSpec
+    public private(set) var spec: ParameterSpec
     /// The default (nil for a required parameter).
     let fallback: Value?
 
@@ -30,6 +30,14 @@ public struct Parameter<Value: ParameterValue>: Sendable {
     }
 
     public var name: String { spec.name }
+
+    /// The same parameter, declared to name a file the stage reads when `file` finds one in a value
+    /// (`ParameterSpec.namedFile`): a font given by family or by file.
+    public func namingFiles(_ file: @escaping @Sendable (String) -> String?) -> Parameter {
+        var copy = self
+        copy.spec.namedFile = file
+        return copy
+    }
 }
 
 extension Parameter {

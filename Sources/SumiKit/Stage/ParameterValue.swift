@@ -14,6 +14,14 @@ extension ParameterValue {
     public static var allowedValues: [String]? { nil }
 }
 
+/// A parameter read as the checked value itself, for a stage that interprets a value of several
+/// shapes on its own (`text`'s `padding`: a number or "t,r,b,l"); declare the type with `type:`.
+extension ParamValue: ParameterValue {
+    public static var parameterType: ParamType { .string }
+    public init?(parameterValue: ParamValue) { self = parameterValue }
+    public var parameterValue: ParamValue? { self }
+}
+
 /// A string parameter with a fixed set of words, declared once by the cases of an enum.
 ///
 /// ```swift

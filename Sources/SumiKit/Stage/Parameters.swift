@@ -12,7 +12,11 @@ public struct Parameters: Sendable {
 
     public subscript(name: String) -> ParamValue? { values[name] }
 
-    public func isGiven(_ name: String) -> Bool { given.contains(name) }
+    /// Whether the manifest gave `key` explicitly (not filled from its default).
+    public func isGiven<V>(_ key: Parameter<V>) -> Bool { given.contains(key.name) }
+
+    /// Whether the manifest gave the parameter named `name` (the plugin host's `param_given`).
+    package func isGiven(_ name: String) -> Bool { given.contains(name) }
 
     public func string(_ name: String) -> String? {
         switch values[name] {

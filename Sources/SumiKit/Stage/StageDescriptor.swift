@@ -67,6 +67,10 @@ public struct ParameterSpec: Sendable {
     /// The stage's own limit for a confined run (`--safe`): the largest number it takes (a number
     /// parameter not given gets this value), or the most characters of a string.
     public var safeMax: Double?
+    /// For a string that names either something else or a file the stage reads (`text`'s `font`:
+    /// fontconfig families or a font file): the file a value names, nil when it names none. A
+    /// confined run (`--safe`) lets such a file be read only below the folders of its inputs.
+    public var namedFile: (@Sendable (String) -> String?)?
 
     public init(_ name: String, _ type: ParamType, default defaultValue: ParamValue? = nil, required: Bool = false,
                 min: Double? = nil, max: Double? = nil, minExclusive: Bool = false, values: [String]? = nil,

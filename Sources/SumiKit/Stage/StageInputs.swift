@@ -1,6 +1,6 @@
 import Synchronization
 
-/// A stage's input values by port name.
+/// A stage's input values, read through the stage's typed `Port` keys.
 ///
 /// `takeImage(_:)` hands the stage the runner's only reference to an image, so a stage that edits
 /// its input in place (`blend` drawing a caption onto a photo) does not copy the whole frame first.
@@ -18,59 +18,63 @@ public struct StageInputs: Sendable {
         self.streams = streams
     }
 
-    /// The value on `port`.
-    public subscript(port: String) -> Value? { storage.values.withLock { $0[port] } }
+    /// The value on `port`, as it came (nil when the port is streamed or has nothing).
+    public subscript<Content>(port: Port<Content>) -> Value? { storage.values.withLock { $0[port.name] } }
 
+    /// Whether a whole value is on `port` (rather than a stream, a shape, or nothing).
+    public func isGiven<Content>(_ port: Port<Content>) -> Bool { self[port] != nil }
+
+    /// The values by port name (what an adapter hands on as it came).
     public var values: [String: Value] { storage.values.withLock { $0 } }
 
     /// The image on `port`.
-    public func image(_ port: String) throws -> Image {
-        try Self.image(from: self[port], port: port)
+    public func image(_ port: Port<Image>) throws -> Image {
+        try Self.image(from: self[port], port: port.name)
     }
 
     /// The image on `port`, removed from the inputs: when no later stage needs it, the stage then
     /// owns the only reference and can write to its pixels without a copy.
-    public func takeImage(_ port: String) throws -> Image {
-        let value = storage.values.withLock { $0.removeValue(forKey: port) }
-        return try Self.image(from: value, port: port)
+    public func takeImage(_ port: Port<Image>) throws -> Image {
+        let value = storage.values.withLock { $0.removeValue(forKey: port.name) }
+        return try Self.image(from: value, port: port.name)
     }
 
     /// The size and side data of the image on `port`, whether it came whole, as a shape or as a
     /// stream (whose start this waits for).
-    public func shape(_ port: String) throws -> ImageShape {
-        if let shape = shapes[port] { return shape }
-        if let stream = streams[port] { return try stream.waitForStart() }
+    public func shape(_ port: Port<Image>) throws -> ImageShape {
+        if let shape = shapes[port.name] { return shape }
+        if let stream = streams[port.name] { return try stream.waitForStart() }
         return ImageShape(try image(port))
     }
 
     /// The image on `port` as a row stream: the one the engine connected, or a complete stream over
     /// a copy of a whole image (so a `RowStage` has one code path).
-    public func rows(_ port: String) throws -> RowStream {
-        if let stream = streams[port] { return stream }
+    public func rows(_ port: Port<Image>) throws -> RowStream {
+        if let stream = streams[port.name] { return stream }
         return RowStream.whole(try takeImage(port))
     }
 
     /// The images on `port`, all in memory (a single image reads as a list of one).
-    public func images(_ port: String) throws -> [Image] {
+    public func images(_ port: Port<ImageList>) throws -> [Image] {
         try imageList(port).images()
     }
 
     /// The images on `port` as a list whose images are produced when taken (a single image reads as
     /// a list of one).
-    public func imageList(_ port: String) throws -> ImageList {
+    public func imageList(_ port: Port<ImageList>) throws -> ImageList {
         switch self[port] {
         case .image(let image)?: return ImageList([image])
         case .images(let list)?: return list
-        case let other: throw StageError("port \"\(port)\": expected images, got \(other?.kind.rawValue ?? "nothing")")
+        case let other: throw StageError("port \"\(port.name)\": expected images, got \(other?.kind.rawValue ?? "nothing")")
         }
     }
 
     /// The layer on `port` (an image reads as a raster layer).
-    public func layer(_ port: String) throws -> Layer {
+    public func layer(_ port: Port<Layer>) throws -> Layer {
         switch self[port] {
         case .layer(let layer)?: return layer
         case .image(let image)?: return Layer(image: image)
-        case let other: throw StageError("port \"\(port)\": expected a layer, got \(other?.kind.rawValue ?? "nothing")")
+        case let other: throw StageError("port \"\(port.name)\": expected a layer, got \(other?.kind.rawValue ?? "nothing")")
         }
     }
 
@@ -100,13 +104,26 @@ public struct StageContext: Sendable {
     /// Gives details of the run for the report (`sumi run --json` shows them as the stage's
     /// `details`; the last value given wins).
     public let report: @Sendable (JSONValue) -> Void
+    /// The image formats plugin libraries added to this run's registry, which the built-in
+    /// `decode` and `encode` consult for what their own codecs do not recognise (empty by default).
+    public var formats: ImageFormatRegistry
+    /// The run's options (`SOURCE_DATE_EPOCH` as the program read it, ...): a stage reads them here,
+    /// never from the environment.
+    public var options: RunOptions
+    /// Where `FileIO.writeAtomically(_:to:recordedIn:)` records the temporary files of the stage's
+    /// writes, so the program can remove them if it is ended meanwhile (by default a record nobody
+    /// cleans up).
+    public var temporaryFiles = TemporaryFiles()
 
     public init(warn: @escaping @Sendable (String) -> Void = { _ in },
                 sizeHint: (@Sendable (Size) -> Size?)? = nil,
-                report: @escaping @Sendable (JSONValue) -> Void = { _ in }) {
+                report: @escaping @Sendable (JSONValue) -> Void = { _ in },
+                formats: ImageFormatRegistry = ImageFormatRegistry(), options: RunOptions = RunOptions()) {
         self.warn = warn
         self.sizeHint = sizeHint
         self.report = report
+        self.formats = formats
+        self.options = options
     }
 }
 

@@ -12,13 +12,11 @@ extension RowStage {
     public func processByRows(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let output = producesRows ? RowStream(capacity: Int.max) : nil
         let value = try process(inputs, context: context, output: output)
-        guard let output else {
-            guard let value else { throw StageError("the stage ended without producing its value") }
-            return value
+        if let output {
+            try checkEnded(output: output)
+            return .image(try output.image())
         }
-        guard output.isComplete else { throw StageError("the stage ended without producing its image") }
-        output.finish()
-        return .image(try output.image())
+        return try checkEnded(value: value)
     }
 }
 

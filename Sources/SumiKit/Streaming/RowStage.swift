@@ -12,7 +12,9 @@ public enum ImageAccess: Sendable {
 
 /// A stage that can take part in band processing: it reads some image inputs as row streams and/or
 /// writes its image output as one. It opts in port by port with `imageAccess(for:)`; the engine
-/// connects it to its neighbours with bounded `RowStream`s, each stage on its own thread.
+/// connects it to its neighbours with bounded `RowStream`s, each stage on its own thread. The band
+/// sequence is `RowStream.mapBands`; a stage that makes each band from the same rows of one input,
+/// its other inputs whole, is a `BandStage` and writes only its band body.
 ///
 /// The row path is the stage's only pixel code: the engine always runs it, and the whole-image
 /// `process(_:context:)` comes from an extension that runs it on whole values. When a neighbour
@@ -25,15 +27,11 @@ public enum ImageAccess: Sendable {
 ///     func imageAccess(for port: String) -> ImageAccess { .rows }
 ///     var producesRows: Bool { true }
 ///     func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-///         let input = try inputs.rows("in"), out = output!
+///         let input = try inputs.rows(Port<Image>("in")), out = try outputStream(output)
 ///         let shape = try input.waitForStart()
 ///         try out.begin(ImageShape(width: shape.width, height: shape.height, metadata: shape.metadata.applying(.pixels)))
-///         for y in 0..<shape.height {
-///             _ = try input.waitForRows(through: y + 1)
-///             try out.reserve(through: y + 1)
-///             // read input.row(y), write out.row(y)
-///             input.release(through: y + 1)
-///             out.publish(through: y + 1)
+///         try out.mapBands(from: input) { source, target in
+///             for y in target.rows { Invert.kernel(source.row(y), into: target.row(y)) }
 ///         }
 ///         return nil
 ///     }

@@ -49,14 +49,15 @@ extension StageHarness {
         }
         let drainedBeforeReturn = drain?.consumed ?? 0
         let result: Value
+        func checked<T>(_ check: () throws -> T) throws -> T {
+            do { return try check() } catch { throw problem() ?? StageError("\(name): \(error)") }
+        }
         if let drain, let output {
-            guard output.isComplete else { throw problem() ?? StageError("\(name) ended without producing its image") }
-            output.finish()
+            try checked { try stage.checkEnded(output: output) }
             try drain.drainRest(output)
             result = .image(try drain.image())
         } else {
-            guard let value else { throw StageError("\(name) returned no value") }
-            result = value
+            result = try checked { try stage.checkEnded(value: value) }
         }
         if let problem = problem() { throw problem }
         func ring(_ stream: RowStream, releasedBeforeEnd: Int, waits: Int) -> RingRun.Ring {

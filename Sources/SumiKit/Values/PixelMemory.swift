@@ -9,21 +9,15 @@ import Musl
 /// Images come and go (a list's captures are decoded one after another, twice when stitched): left
 /// to its own devices glibc's allocator raises its mmap threshold to the size of the first freed
 /// image and then keeps freed images in per-thread arenas, so the resident size of a long run
-/// drifts 50–130% above the memory in use. `configure` fixes the threshold, so a buffer of
-/// `largeBytes` or more is mapped on its own and returned at once when freed; `advise` asks for
+/// drifts 50–130% above the memory in use. The program fixes the threshold at start-up (SumiEngine's
+/// `AllocatorTuning`, allocator policy being the process's), so a buffer of `largeBytes` or more is
+/// mapped on its own and returned at once when freed; `advise` asks for
 /// transparent huge pages on such a buffer before it is first written, so mapping it anew costs
 /// few page faults (where the kernel offers them with `madvise`, as Debian's does; elsewhere it
 /// changes nothing).
 public enum PixelMemory {
     /// Buffers at least this large are mapped on their own.
     public static let largeBytes = 4 << 20
-
-    /// Sets the allocator's threshold (once, at start-up, before threads exist).
-    public static func configure() {
-        #if canImport(Glibc)
-        _ = glibcMallopt(-3 /* M_MMAP_THRESHOLD, <malloc.h>, which Glibc's module leaves out */, Int32(largeBytes))
-        #endif
-    }
 
     /// Asks for huge pages on the 2 MiB-aligned part of a large buffer not yet written.
     public static func advise(_ buffer: UnsafeMutableRawBufferPointer) {
@@ -37,8 +31,3 @@ public enum PixelMemory {
         #endif
     }
 }
-
-#if canImport(Glibc)
-@_silgen_name("mallopt")
-private func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
-#endif

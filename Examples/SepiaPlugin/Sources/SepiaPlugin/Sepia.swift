@@ -8,25 +8,28 @@ import SumiPluginSDK
 /// whole-image `process` and `processBand` run the same kernel (`tone(_:into:)`), so both give the
 /// same pixels.
 public struct Sepia: Stage, BandProcessing {
+    /// The port and the parameter, each declared once as a typed key: the descriptor lists them and
+    /// the stage reads them through them.
+    static let input = Port<Image>("in")
+    static let amount = Parameter<Double>("amount", default: 1, min: 0, max: 1,
+                                          summary: "how much of the sepia tone to mix in (0 keeps the image)")
+
     public static let descriptor = StageDescriptor(
         name: "sepia",
         summary: "Tones an image sepia",
-        inputs: [PortSpec(name: "in", accepts: .image)],
+        inputs: [input.spec],
         output: .image,
         effect: .pixels,
-        parameters: [
-            ParameterSpec("amount", .number, default: .number(1), min: 0, max: 1,
-                          summary: "how much of the sepia tone to mix in (0 keeps the image)"),
-        ])
+        parameters: [amount.spec])
 
     let amount: Double
 
     public init(parameters: Parameters) throws {
-        amount = parameters.number("amount") ?? 1
+        amount = try parameters[Self.amount]
     }
 
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let input = try inputs.image("in")
+        let input = try inputs.image(Self.input)
         let output = input.pixels.withUnsafeBufferPointer { source in
             Image(width: input.width, height: input.height, metadata: input.metadata.applying(.pixels)) { pixels in
                 tone(source, into: pixels)
