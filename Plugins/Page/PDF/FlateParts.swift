@@ -47,9 +47,15 @@ enum FlateParts {
             let end = min(rows.count, start + band)
             var small = 0
             rows.withUnsafeBufferPointer { r in
-                for i in start..<end where i % stride != 0 {
-                    let v = r[i]
-                    if (v >= 1 && v <= 4) || v >= 252 { small += 1 }
+                var row = start
+                while row < end {
+                    // After each row's filter-type byte: 1…4 or 252…255 are those v where v + 4
+                    // (wrapping) is at most 8, but for 0.
+                    for i in (row + 1)..<(row + stride) {
+                        let v = r[i]
+                        small &+= (v &+ 4 <= 8 && v != 0) ? 1 : 0
+                    }
+                    row += stride
                 }
             }
             let wanted = small * 10 > (end - start)

@@ -50,6 +50,9 @@ enum StripEncoder {
                     : try JPEGReencoder.encode(image, quality: quality, fullChroma: jpeg.fullChroma)
                 var encoded = Encoded(data: .jpeg(bytes, components: 3, source: false), alpha: alpha, quality: quality)
                 guard let floor = jpeg.minimumPSNR, alpha == nil else { return encoded }
+                // Decoding to measure costs as much as the encoding: not when the quantisation alone
+                // leaves the floor well behind.
+                if jpeg.fullChroma, JPEGErrorModel.psnr(quality: quality) >= floor + JPEGErrorModel.margin { return encoded }
                 let decoded = try ImageDecoder.decode(bytes, name: "a JPEG strip")
                 let measured = psnr(decoded, image)
                 encoded.psnr = measured
@@ -75,16 +78,15 @@ enum StripEncoder {
 
     /// PSNR over RGB (dB; infinity when equal) of two opaque images of the same size.
     static func psnr(_ a: Image, _ b: Image) -> Double {
-        guard a.width == b.width, a.height == b.height else { return 0 }
+        guard a.width == b.width, a.height == b.height, a.pixels.count == b.pixels.count else { return 0 }
         var sum = 0
         a.pixels.withUnsafeBufferPointer { p in
             b.pixels.withUnsafeBufferPointer { q in
+                let n = p.count / 4 * 4
                 var i = 0
-                while i + 3 < p.count {
-                    for c in 0..<3 {
-                        let d = Int(p[i + c]) - Int(q[i + c])
-                        sum += d * d
-                    }
+                while i < n {
+                    let r = Int(p[i]) - Int(q[i]), g = Int(p[i + 1]) - Int(q[i + 1]), b = Int(p[i + 2]) - Int(q[i + 2])
+                    sum += r * r + g * g + b * b
                     i += 4
                 }
             }
