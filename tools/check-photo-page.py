@@ -11,7 +11,9 @@ renders the PDF at one pixel per image pixel (72 dpi times the image pixels per 
   smooths images even at one pixel per pixel, so its count is informative: compare it with its
   render of a one-image lossless PDF of the same page, or use mupdf, which draws pixels exactly);
 - every photo rectangle's PSNR (RGB, dB) — lossless strips give infinity;
-- `qpdf --check` must be clean.
+- `qpdf --check` must be clean;
+- the size split: bytes, strips and rows of each kind of image (palette, flate, jpeg), and how many
+  of those rows the generator drew as text or photo.
 
 With --seams DPIS (e.g. 72,150,300) the strip boundaries are checked too: a window around each
 boundary between two strips (a copy of the page with a smaller MediaBox, added to the PDF as an
@@ -281,6 +283,36 @@ def psnr(a, b):
     return math.inf if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
+def size_split(path, truth):
+    """Bytes and rows of the page's image XObjects by kind (palette, flate, jpeg; soft masks apart),
+    and the rows the generator drew as text and as photo in each kind (rows of a strip drawn edge to
+    edge from the top, in the order the strips are written)."""
+    data = open(path, "rb").read()
+    split, top = {}, 0
+    text, photo = np.zeros(truth["page"][1], bool), np.zeros(truth["page"][1], bool)
+    for t, b in truth["text_rows"]:
+        text[t:b] = True
+    for _, y, _, h in truth["photos"]:
+        photo[y:y + h] = True
+    for m in re.finditer(rb"<< /Type /XObject /Subtype /Image (.*?)>>\nstream", data, re.S):
+        d = m.group(1)
+        length = int(re.findall(rb"/Length (\d+)", d)[-1])
+        rows = int(re.search(rb"/Height (\d+)", d).group(1))
+        if b"/DeviceGray" in d and b"/FlateDecode" in d:
+            kind = "mask"
+        else:
+            kind = "jpeg" if b"/DCTDecode" in d else "palette" if b"/Indexed" in d else "flate"
+        entry = split.setdefault(kind, {"bytes": 0, "strips": 0, "rows": 0, "text_rows": 0, "photo_rows": 0})
+        entry["bytes"] += length
+        if kind != "mask":
+            entry["strips"] += 1
+            entry["rows"] += rows
+            entry["text_rows"] += int(text[top:top + rows].sum())
+            entry["photo_rows"] += int(photo[top:top + rows].sum())
+            top += rows
+    return split
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("pdf")
@@ -294,6 +326,7 @@ def main():
         truth = json.load(f)
     qpdf = subprocess.run(["qpdf", "--check", args.pdf], capture_output=True, text=True)
     results, failed = {"qpdf": qpdf.returncode == 0}, qpdf.returncode != 0
+    results["sizes"] = size_split(args.pdf, truth)
     opening = re.findall(rb"/OpenAction \[\d+ 0 R /FitR ([^\]]*)\]", open(args.pdf, "rb").read())
     results["fitr"] = opening[0].decode() if opening else None
     with tempfile.TemporaryDirectory() as work:
@@ -322,6 +355,11 @@ def main():
     else:
         print("qpdf --check: %s" % ("clean" if results["qpdf"] else "FAILED\n" + qpdf.stdout + qpdf.stderr))
         print("opens on: /FitR %s" % results["fitr"])
+        total = sum(v["bytes"] for v in results["sizes"].values())
+        for kind, v in sorted(results["sizes"].items(), key=lambda kv: -kv[1]["bytes"]):
+            print("%-8s %10d B (%4.1f%%) %4d strips %6d rows (text rows %d, photo rows %d), %.0f B a row"
+                  % (kind, v["bytes"], 100.0 * v["bytes"] / max(1, total), v["strips"], v["rows"], v["text_rows"],
+                     v["photo_rows"], v["bytes"] / max(1, v["rows"])))
         if "seams" in results:
             s = results["seams"]
             print("seams (%d of %d boundaries), largest difference from a one-image PDF: %s"

@@ -32,7 +32,15 @@ import SumiKit
 
     @Test func onlyQualitiesFarAboveTheAutoFloorSkipTheMeasure() throws {
         let floor = try #require(PDFPageStage.autoPhotoJPEG.minimumPSNR)
+        #expect(JPEGErrorModel.psnr(quality: PDFPageStage.autoPhotoJPEG.quality) < floor + JPEGErrorModel.margin)
         #expect(JPEGErrorModel.psnr(quality: 97) < floor + JPEGErrorModel.margin)
         #expect(JPEGErrorModel.psnr(quality: 98) >= floor + JPEGErrorModel.margin)
+        #expect(JPEGErrorModel.lowestQuality(reaching: floor + JPEGErrorModel.margin) == 98)
+    }
+
+    /// Fine grain misses the floor at the starting quality and is encoded once more, at 98.
+    @Test func grainBelowTheFloorGoesStraightTo98() throws {
+        let encoded = try StripEncoder.encode(Self.grain(), jpeg: PDFPageStage.autoPhotoJPEG)
+        #expect(encoded.quality == 98)
     }
 }

@@ -27,6 +27,11 @@ enum JPEGErrorModel {
                                         24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99]
                                        + [Int](repeating: 99, count: 32)
 
+    /// The lowest quality whose estimate reaches `psnr` (100 when none does).
+    static func lowestQuality(reaching target: Double) -> Int {
+        (1...100).first { psnr(quality: $0) >= target } ?? 100
+    }
+
     /// The estimated PSNR over RGB (dB) at `quality` (1–100), 4:4:4.
     static func psnr(quality: Int) -> Double {
         let q = min(100, max(1, quality))

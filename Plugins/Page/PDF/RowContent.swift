@@ -15,8 +15,10 @@ enum RowContent: String, Sendable, Equatable {
 
     /// The shortest run of changing pixels counted as photo.
     static let photoRun = 48
-    /// Equal pixels in a row that do not end a run (a photo's flat spot, or chance).
-    static let gap = 2
+    /// Equal pixels in a row that do not end a run (a photo's flat spot, or chance): 4, as photos
+    /// served as JPEG (quality about 80, 4:2:0) leave runs of 3 to 5 equal pixels in a few rows,
+    /// which at 2 broke one photo row in thirty into pieces, each such row ending a JPEG strip.
+    static let gap = 4
 
     /// Measures one row of premultiplied RGBA (`width * 4` bytes).
     static func classify(_ row: UnsafeBufferPointer<UInt8>, width: Int) -> RowContent {

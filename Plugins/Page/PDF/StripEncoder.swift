@@ -21,7 +21,7 @@ enum StripEncoder {
         /// 4:4:4 rather than 4:2:0.
         let fullChroma: Bool
         /// With a floor, the strip is decoded again and measured: below the floor (PSNR over RGB, dB)
-        /// it is encoded again one quality higher, up to 99.
+        /// it is encoded again at a higher quality (`JPEGErrorModel.lowestQuality`), up to 99.
         var minimumPSNR: Double? = nil
     }
 
@@ -57,7 +57,9 @@ enum StripEncoder {
                 let measured = psnr(decoded, image)
                 encoded.psnr = measured
                 if measured >= floor || quality >= 99 { return encoded }
-                quality += 1
+                // Below the floor: straight to the quality the quantisation alone takes past it
+                // (fine grain measures what the model says), one step at least.
+                quality = max(quality + 1, JPEGErrorModel.lowestQuality(reaching: floor + JPEGErrorModel.margin))
             }
         }
         // At least 2 bits: poppler's pdfimages extracts 1-bit images as black and white whatever
