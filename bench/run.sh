@@ -155,7 +155,7 @@ HAVE_TEXT=0
 if wanted png-captures; then
   echo "== PNG encode of phone captures (> 256 colours): antialiased text, and text with photo blocks"
   [ -f "$WORK/text-capture.png" ] || python3 tools/make-text-capture.py "$WORK/text-capture.png"
-  [ -f "$WORK/photo-page/capture-2.png" ] || python3 tools/make-photo-page.py "$WORK/photo-page" 3
+  [ -f "$WORK/photo-page/capture-2.png" ] || python3 tools/make-photo-page.py "$WORK/photo-page" 3 --camera-photos
   for kind in text photo; do
     IN=$([ "$kind" = text ] && echo "$WORK/text-capture.png" || echo "$WORK/photo-page/capture-2.png")
     row "png-captures-$kind" "png decode+encode, $kind capture" "@SUMI@ run $WORK/topng.json -i $IN -o $WORK/out/cs.png --quiet" \
