@@ -138,6 +138,8 @@ if wanted png; then
   prepare_shot
   row png "png decode+encode" "@SUMI@ run $WORK/topng.json -i $WORK/shot.png -o $WORK/out/s.png --quiet" \
     "convert" "$CONVERT $WORK/shot.png $WORK/out/m.png"
+  # The row ran the baseline after sumi into the same file: sumi's output is written again to be measured.
+  "$SUMI" run "$WORK/topng.json" -i "$WORK/shot.png" -o "$WORK/out/s.png" --quiet
   # Screenshot-like input: pipelines/samples/page-1.png (a 390x844 phone capture) tiled to 3000x2002.
   S_PNG=$(stat -c %s "$WORK/out/s.png"); M_PNG=$(stat -c %s "$WORK/out/m.png")
   printf '%-44s sumi %8d B | convert %8d B (sumi/peer %.2f)' "png size" "$S_PNG" "$M_PNG" "$(python3 -c "print($S_PNG/$M_PNG)")"
@@ -153,11 +155,12 @@ HAVE_TEXT=0
 if wanted png-captures; then
   echo "== PNG encode of phone captures (> 256 colours): antialiased text, and text with photo blocks"
   [ -f "$WORK/text-capture.png" ] || python3 tools/make-text-capture.py "$WORK/text-capture.png"
-  [ -f "$WORK/photo-page/capture-2.png" ] || python3 tools/make-photo-page.py "$WORK/photo-page" 3
+  [ -f "$WORK/photo-page/capture-2.png" ] || python3 tools/make-photo-page.py "$WORK/photo-page" 3 --camera-photos
   for kind in text photo; do
     IN=$([ "$kind" = text ] && echo "$WORK/text-capture.png" || echo "$WORK/photo-page/capture-2.png")
     row "png-captures-$kind" "png decode+encode, $kind capture" "@SUMI@ run $WORK/topng.json -i $IN -o $WORK/out/cs.png --quiet" \
       "convert" "$CONVERT $IN $WORK/out/cm.png"
+    "$SUMI" run "$WORK/topng.json" -i "$IN" -o "$WORK/out/cs.png" --quiet
     S_PNG=$(stat -c %s "$WORK/out/cs.png"); M_PNG=$(stat -c %s "$WORK/out/cm.png")
     printf '%-44s sumi %8d B | convert %8d B (sumi/peer %.3f)\n' "$kind capture png size" "$S_PNG" "$M_PNG" \
       "$(python3 -c "print($S_PNG/$M_PNG)")"
@@ -251,6 +254,48 @@ if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; t
     echo "== stitch order: 50 captures given in reverse order vs in order"
     row stitchorder "fullpage 50 captures reversed (reordered)" --runs 5 "@SUMI@ run pipelines/fullpage.json $REVERSED -o $WORK/out/r.pdf --quiet" \
       "in order" "$SUMI run pipelines/fullpage.json $FORWARD -o $WORK/out/f.pdf --quiet"
+  fi
+fi
+
+# The photo-rich page (tools/make-photo-page.py: 50 captures of a news/shop-like page, text beside
+# photos over about a fifth of its height; cached in $WORK/photopage): the default compression (auto:
+# photo strips JPEG, the rest lossless), flate and jpeg, each against the baseline; then the PDF's
+# size, text-row identity and photo PSNR (mupdf at one pixel per pixel) and the seams (every reader at
+# 72, 150 and 300 dpi against a one-image PDF of the same pixels) by tools/check-photo-page.py.
+if [ -f tools/make-photo-page.py ] && { wanted photopage || wanted photopage-flate || wanted photopage-jpeg || wanted photojpeg8; }; then
+  PP=$WORK/photopage
+  [ -f "$PP/page.json" ] || python3 tools/make-photo-page.py "$PP" 50
+  PP_FILES=$(ls "$PP"/capture-*.png | sort -V)
+  PP_INPUTS=$(for c in $PP_FILES; do echo -n " -i $c"; done)
+  for MODE in auto flate jpeg; do
+    NAME=photopage; [ "$MODE" = auto ] || NAME=photopage-$MODE
+    wanted "$NAME" || continue
+    echo "== Photo-rich page, 50 captures -> one PDF page, compression $MODE"
+    row "$NAME" "photo page 50 captures $MODE" --runs 3 \
+      "@SUMI@ run pipelines/fullpage.json $PP_INPUTS -o $WORK/out/pp-$MODE.pdf --set page.compression=$MODE --quiet"
+    # The row ran the baseline last into the same file: sumi's PDF is written again to be measured.
+    "$SUMI" run pipelines/fullpage.json $PP_INPUTS -o "$WORK/out/pp-$MODE.pdf" --set page.compression=$MODE --quiet
+    printf '   PDF: %s bytes' "$(stat -c %s "$WORK/out/pp-$MODE.pdf")"
+    if [ -n "$BASELINE" ]; then
+      "$BASELINE" run pipelines/fullpage.json $PP_INPUTS -o "$WORK/out/pp-$MODE-base.pdf" --set page.compression=$MODE --quiet
+      printf ' | baseline %s bytes (new/baseline %s)' "$(stat -c %s "$WORK/out/pp-$MODE-base.pdf")" \
+        "$(ratio "$(stat -c %s "$WORK/out/pp-$MODE.pdf")" "$(stat -c %s "$WORK/out/pp-$MODE-base.pdf")")"
+    fi
+    echo
+    if [ "$MODE" != jpeg ]; then
+      # BENCH_SEAMS= (empty) leaves the seam check out: it renders every boundary in three readers.
+      SEAMS=; [ "$MODE" = auto ] && [ -n "${BENCH_SEAMS-72,150,300}" ] && SEAMS="--seams ${BENCH_SEAMS-72,150,300}"
+      python3 tools/check-photo-page.py "$WORK/out/pp-$MODE.pdf" "$PP" --readers mutool,gs,pdftoppm $SEAMS | sed 's/^/   /' || true
+    fi
+  done
+  # 8 photo-rich captures -> a JPEG page, against pyvips joining them into a JPEG that img2pdf embeds.
+  if wanted photojpeg8 && command -v img2pdf >/dev/null && command -v vips >/dev/null; then
+    EIGHT=$(echo "$PP_FILES" | head -n 8 | tr '\n' ' ')
+    EIGHT_INPUTS=$(for c in $EIGHT; do echo -n " -i $c"; done)
+    echo "== 8 photo-rich captures -> one PDF page, compression jpeg q90"
+    row photojpeg8 "8 captures jpeg pdf" --runs 5 \
+      "@SUMI@ run pipelines/fullpage.json $EIGHT_INPUTS -o $WORK/out/pj8.pdf --set page.compression=jpeg --quiet" \
+      "vips+img2pdf" "vips arrayjoin '$EIGHT' $WORK/out/pj8.jpg[Q=90] --across 1 && img2pdf $WORK/out/pj8.jpg -o $WORK/out/pj8i.pdf"
   fi
 fi
 

@@ -11,12 +11,22 @@ renders the PDF at one pixel per image pixel (72 dpi times the image pixels per 
   smooths images even at one pixel per pixel, so its count is informative: compare it with its
   render of a one-image lossless PDF of the same page, or use mupdf, which draws pixels exactly);
 - every photo rectangle's PSNR (RGB, dB) — lossless strips give infinity;
-- `qpdf --check` must be clean.
+- `qpdf --check` must be clean;
+- the size split: bytes, strips and rows of each kind of image (palette, flate, jpeg), and how many
+  of those rows the generator drew as text or photo.
+
+With --seams DPIS (e.g. 72,150,300) the strip boundaries are checked too: a window around each
+boundary between two strips (a copy of the page with a smaller MediaBox, added to the PDF as an
+incremental update, so the same strip images are drawn) is rendered by every reader at each
+resolution, beside a PDF of one lossless image of the same pixels (mupdf's exact render of the page
+at one pixel per image pixel) at the same place; the largest difference per reader and resolution
+is reported and must be at most 1 level.
 
 Prints one line per reader (or JSON with --json) and exits 1 when a text row differs, a photo is
-below 40 dB, or qpdf complains. Needs numpy, qpdf, poppler-utils, mupdf-tools, ghostscript.
+below 40 dB, a seam differs by more than 1 level, or qpdf complains. Needs numpy, qpdf,
+poppler-utils, mupdf-tools, ghostscript.
 """
-import argparse, json, math, os, subprocess, sys, tempfile
+import argparse, glob, json, math, os, re, subprocess, sys, tempfile, zlib
 
 import numpy as np
 
@@ -108,9 +118,199 @@ def render(reader, pdf, work, dpi):
     return read_ppm(out)
 
 
+class PagePDF:
+    """The first page of a PDF as pdf-page writes it: its objects' offsets, MediaBox, UserUnit, the
+    XObjects and content stream, and where each strip is drawn."""
+
+    def __init__(self, path):
+        with open(path, "rb") as f:
+            self.data = f.read()
+        self.size = int(re.findall(rb"/Size (\d+)", self.data)[-1])
+        self.root = int(re.findall(rb"/Root (\d+) 0 R", self.data)[-1])
+        page = re.search(rb"<< /Type /Page /Parent \d+ 0 R /MediaBox \[0 0 ([\d.]+) ([\d.]+)\]"
+                         rb"(?: /UserUnit ([\d.]+))? /Resources (<< /XObject << .*? >> >>) /Contents (\d+) 0 R >>", self.data)
+        if not page:
+            raise SystemExit("%s: no pdf-page page object found" % path)
+        self.width, self.height = float(page.group(1)), float(page.group(2))
+        self.unit = page.group(3).decode() if page.group(3) else None
+        self.resources = page.group(4).decode()
+        self.contents = int(page.group(5))
+        body = re.search(rb"%d 0 obj\n<< /Length (\d+) >>\nstream\n" % self.contents, self.data)
+        stream = self.data[body.end():body.end() + int(body.group(1))].decode()
+        # Each strip: "q w 0 0 h 0 y cm /ImK Do Q", bottom edge y and height h in page units.
+        self.strips = [(float(y), float(h)) for h, y in re.findall(r"q [\d.]+ 0 0 ([\d.]+) 0 ([\d.]+) cm /Im\d+ Do Q", stream)]
+
+    def boundaries(self):
+        """Strip boundaries in page units from the bottom: each strip's top edge but the first's."""
+        tops = sorted({round(y + h, 4) for y, h in self.strips})
+        return [t for t in tops if t < self.height - 1e-6]
+
+    def windows(self, path, boxes):
+        """Writes this PDF with an incremental update whose pages (a new page tree: the original
+        page is left out) are the page cut to each box (bottom, top in page units), drawing the
+        same strips."""
+        out = bytearray(self.data)
+        number, offsets, kids = self.size, {}, []
+        pages = number + len(boxes)
+        for bottom, top in boxes:
+            offsets[number] = len(out)
+            unit = " /UserUnit %s" % self.unit if self.unit else ""
+            out += ("%d 0 obj\n<< /Type /Page /Parent %d 0 R /MediaBox [0 %s %s %s]%s /Resources %s /Contents %d 0 R >>\nendobj\n"
+                    % (number, pages, fmt(bottom), fmt(self.width), fmt(top), unit, self.resources, self.contents)).encode()
+            kids.append(number)
+            number += 1
+        offsets[pages] = len(out)
+        out += ("%d 0 obj\n<< /Type /Pages /Kids [%s] /Count %d >>\nendobj\n"
+                % (pages, " ".join("%d 0 R" % k for k in kids), len(kids))).encode()
+        catalog = pages + 1
+        offsets[catalog] = len(out)
+        out += ("%d 0 obj\n<< /Type /Catalog /Pages %d 0 R >>\nendobj\n" % (catalog, pages)).encode()
+        xref = len(out)
+        out += ("xref\n%d %d\n" % (self.size, catalog + 1 - self.size)).encode()
+        for n in range(self.size, catalog + 1):
+            out += ("%010d 00000 n \n" % offsets[n]).encode()
+        previous = int(re.findall(rb"startxref\n(\d+)", self.data)[-1])
+        out += ("trailer\n<< /Size %d /Root %d 0 R /Prev %d >>\nstartxref\n%d\n%%%%EOF\n"
+                % (catalog + 1, catalog, previous, xref)).encode()
+        with open(path, "wb") as f:
+            f.write(out)
+
+
+def fmt(v):
+    text = "%.4f" % v
+    return text.rstrip("0").rstrip(".")
+
+
+def one_image_pdf(path, pdf, boxes, images):
+    """A PDF whose pages are `boxes` (bottom, top in page units) of `pdf`'s page, each drawing one
+    lossless RGB image (`images`, each covering its box's outer rectangle (bottom, top))."""
+    objects = []
+    kids = []
+    for (bottom, top), (outer_bottom, outer_top, pixels) in zip(boxes, images):
+        height, width, _ = pixels.shape
+        image = len(objects) + 3
+        raw = zlib.compress(np.concatenate([np.zeros((height, 1), np.uint8), pixels.reshape(height, width * 3)], axis=1).tobytes(), 6)
+        objects.append(b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /BitsPerComponent 8 /ColorSpace /DeviceRGB"
+                       b" /Interpolate false /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8"
+                       b" /Columns %d >> /Length %d >>\nstream\n" % (width, height, width, len(raw)) + raw + b"\nendstream")
+        content = ("q %s 0 0 %s 0 %s cm /Im0 Do Q\n" % (fmt(pdf.width), fmt(outer_top - outer_bottom), fmt(outer_bottom))).encode()
+        objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+        unit = (" /UserUnit %s" % pdf.unit) if pdf.unit else ""
+        objects.append(("<< /Type /Page /Parent 2 0 R /MediaBox [0 %s %s %s]%s /Resources << /XObject << /Im0 %d 0 R >> >>"
+                        " /Contents %d 0 R >>" % (fmt(bottom), fmt(pdf.width), fmt(top), unit, image, image + 1)).encode())
+        kids.append(image + 2)
+    head = [b"<< /Type /Catalog /Pages 2 0 R >>",
+            ("<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join("%d 0 R" % k for k in kids), len(kids))).encode()]
+    out = bytearray(b"%PDF-1.7\n")
+    offsets = []
+    for n, body in enumerate(head + objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1)
+    for o in offsets:
+        out += b"%010d 00000 n \n" % o
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def render_pages(reader, pdf, work, dpi, name, first=1):
+    """The pages of `pdf` from `first` (from 1) rendered by `reader` at `dpi`, in page order."""
+    prefix = os.path.join(work, "%s-%s-%s" % (name, reader, dpi))
+    if reader == "pdftoppm":
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-f", str(first), pdf, prefix], check=True)
+        files = sorted(glob.glob(prefix + "-*.ppm"), key=lambda p: int(p[len(prefix) + 1:-4]))
+    elif reader == "mutool":
+        subprocess.run(["mutool", "draw", "-q", "-r", str(dpi), "-c", "rgb", "-o", prefix + "-%d.ppm", pdf, "%d-N" % first], check=True)
+        files = sorted(glob.glob(prefix + "-*.ppm"), key=lambda p: int(p[len(prefix) + 1:-4]))
+    else:
+        subprocess.run(["gs", "-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=ppmraw", "-r%s" % dpi, "-dFirstPage=%d" % first,
+                        "-dInterpolateControl=0", "-o", prefix + "-%d.ppm", pdf], check=True)
+        files = sorted(glob.glob(prefix + "-*.ppm"), key=lambda p: int(p[len(prefix) + 1:-4]))
+    images = [read_ppm(f).copy() for f in files]
+    for f in files:
+        os.remove(f)
+    return images
+
+
+def seams(pdf_path, readers, dpis, work, pixels_per_unit, limit=40):
+    """The largest difference around strip boundaries per reader and resolution, against a one-image
+    lossless PDF of the same pixels. `limit` boundaries at most, spread over the page."""
+    pdf = PagePDF(pdf_path)
+    boundaries = pdf.boundaries()
+    if len(boundaries) > limit:
+        step = len(boundaries) / limit
+        boundaries = [boundaries[int(k * step)] for k in range(limit)]
+    # Windows whose edges are whole multiples of 12 rows from the page's top, as the page's own edges
+    # and pdf-page's strip boundaries are: at 72, 150 and 300 dpi (1, 25/12, 50/12 pixels a row)
+    # they fall on whole device pixels, so a reader's grid fitting treats the window like the page.
+    height = pdf.height * pixels_per_unit
+
+    def box(top, bottom):
+        return ((height - bottom) / pixels_per_unit, (height - top) / pixels_per_unit)
+
+    inner, outer = [], []
+    for b in boundaries:
+        r = height - b * pixels_per_unit
+        top, bottom = (r - 16) // 12 * 12, -(-(r + 16) // 12) * 12
+        inner.append(box(top, bottom))
+        outer.append(box(top - 48, bottom + 48))
+    windows_inner, windows_outer = os.path.join(work, "inner.pdf"), os.path.join(work, "outer.pdf")
+    pdf.windows(windows_inner, inner)
+    pdf.windows(windows_outer, outer)
+    # The pixels the strips draw: mupdf at one pixel per image pixel is exact.
+    exact = render_pages("mutool", windows_outer, work, "%g" % (72 * pixels_per_unit / float(pdf.unit or 1)), "exact")
+    reference = os.path.join(work, "reference.pdf")
+    one_image_pdf(reference, pdf, inner, [(b, t, image) for (b, t), image in zip(outer, exact)])
+    results = {"boundaries": len(pdf.boundaries()), "checked": len(boundaries)}
+    for reader in readers:
+        for dpi in dpis:
+            got = render_pages(reader, windows_inner, work, dpi, "test")
+            want = render_pages(reader, reference, work, dpi, "reference")
+            worst = 0
+            for a, b in zip(got, want):
+                if a.shape != b.shape:
+                    worst = 255
+                    continue
+                worst = max(worst, int(np.abs(a.astype(np.int16) - b.astype(np.int16)).max()))
+            results["%s@%s" % (reader, dpi)] = worst
+    return results
+
+
 def psnr(a, b):
     mse = float(np.mean((a.astype(np.float64) - b.astype(np.float64)) ** 2))
     return math.inf if mse == 0 else 10 * math.log10(255 * 255 / mse)
+
+
+def size_split(path, truth):
+    """Bytes and rows of the page's image XObjects by kind (palette, flate, jpeg; soft masks apart),
+    and the rows the generator drew as text and as photo in each kind (rows of a strip drawn edge to
+    edge from the top, in the order the strips are written)."""
+    data = open(path, "rb").read()
+    split, top = {}, 0
+    text, photo = np.zeros(truth["page"][1], bool), np.zeros(truth["page"][1], bool)
+    for t, b in truth["text_rows"]:
+        text[t:b] = True
+    for _, y, _, h in truth["photos"]:
+        photo[y:y + h] = True
+    for m in re.finditer(rb"<< /Type /XObject /Subtype /Image (.*?)>>\nstream", data, re.S):
+        d = m.group(1)
+        length = int(re.findall(rb"/Length (\d+)", d)[-1])
+        rows = int(re.search(rb"/Height (\d+)", d).group(1))
+        if b"/DeviceGray" in d and b"/FlateDecode" in d:
+            kind = "mask"
+        else:
+            kind = "jpeg" if b"/DCTDecode" in d else "palette" if b"/Indexed" in d else "flate"
+        entry = split.setdefault(kind, {"bytes": 0, "strips": 0, "rows": 0, "text_rows": 0, "photo_rows": 0})
+        entry["bytes"] += length
+        if kind != "mask":
+            entry["strips"] += 1
+            entry["rows"] += rows
+            entry["text_rows"] += int(text[top:top + rows].sum())
+            entry["photo_rows"] += int(photo[top:top + rows].sum())
+            top += rows
+    return split
 
 
 def main():
@@ -119,14 +319,24 @@ def main():
     parser.add_argument("folder")
     parser.add_argument("--readers", default="pdftoppm,mutool,gs")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--seams", default="", help="resolutions (dpi) to check strip boundaries at, e.g. 72,150,300")
+    parser.add_argument("--no-rows", action="store_true", help="skip the text-row and photo checks")
     args = parser.parse_args()
     with open(os.path.join(args.folder, "page.json")) as f:
         truth = json.load(f)
     qpdf = subprocess.run(["qpdf", "--check", args.pdf], capture_output=True, text=True)
-    expected = reference(args.folder, truth)
     results, failed = {"qpdf": qpdf.returncode == 0}, qpdf.returncode != 0
+    results["sizes"] = size_split(args.pdf, truth)
+    opening = re.findall(rb"/OpenAction \[\d+ 0 R /FitR ([^\]]*)\]", open(args.pdf, "rb").read())
+    results["fitr"] = opening[0].decode() if opening else None
     with tempfile.TemporaryDirectory() as work:
-        for reader in args.readers.split(","):
+        if args.seams:
+            page = PagePDF(args.pdf)
+            pixels_per_unit = truth["page"][0] / page.width
+            results["seams"] = seams(args.pdf, args.readers.split(","), args.seams.split(","), work, pixels_per_unit)
+            failed |= any(v > 1 for k, v in results["seams"].items() if "@" in k)
+        expected = None if args.no_rows else reference(args.folder, truth)
+        for reader in ([] if args.no_rows else args.readers.split(",")):
             image = rendered(reader, args.pdf, work, truth["page"][0])
             if image.shape != expected.shape:
                 results[reader] = {"error": "rendered %s, expected %s" % (image.shape, expected.shape)}
@@ -144,7 +354,17 @@ def main():
         print(json.dumps(results, default=lambda v: None))
     else:
         print("qpdf --check: %s" % ("clean" if results["qpdf"] else "FAILED\n" + qpdf.stdout + qpdf.stderr))
-        for reader in args.readers.split(","):
+        print("opens on: /FitR %s" % results["fitr"])
+        total = sum(v["bytes"] for v in results["sizes"].values())
+        for kind, v in sorted(results["sizes"].items(), key=lambda kv: -kv[1]["bytes"]):
+            print("%-8s %10d B (%4.1f%%) %4d strips %6d rows (text rows %d, photo rows %d), %.0f B a row"
+                  % (kind, v["bytes"], 100.0 * v["bytes"] / max(1, total), v["strips"], v["rows"], v["text_rows"],
+                     v["photo_rows"], v["bytes"] / max(1, v["rows"])))
+        if "seams" in results:
+            s = results["seams"]
+            print("seams (%d of %d boundaries), largest difference from a one-image PDF: %s"
+                  % (s["checked"], s["boundaries"], ", ".join("%s %d" % (k, v) for k, v in s.items() if "@" in k)))
+        for reader in ([] if args.no_rows else args.readers.split(",")):
             r = results[reader]
             if "error" in r:
                 print("%-9s %s" % (reader, r["error"]))

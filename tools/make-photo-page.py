@@ -7,15 +7,16 @@ header and tab bar, paragraphs of antialiased text (many grey levels, some colou
 side by side in a shop grid with their captions below, some beside a column of text. Everything is
 drawn here from a fixed seed (no downloaded artwork): the same files on every run.
 
-    make-photo-page.py FOLDER [COUNT]
+    make-photo-page.py FOLDER [COUNT] [--camera-photos]
 
 writes FOLDER/capture-0.png … (COUNT captures of 1170x2532, default 50, each 1172 rows of scroll
-below the last, so 50 make a page of 1170x59960) and FOLDER/page.json: the page's size, the header
+below the last, so 50 make a page of 1170x59960; photos are stored as a site serves them, JPEG at
+quality 80, and drawn decoded; with --camera-photos as drawn, fine grain on every pixel) and FOLDER/page.json: the page's size, the header
 and footer heights, the scroll step, the rows drawn as text (page coordinates, [top, bottom)), and
 the photo rectangles ([x, y, width, height]); a checker compares the PDF's strips against these.
-Needs numpy.
+Needs numpy and libjpeg-turbo's cjpeg and djpeg.
 """
-import json, os, struct, sys, zlib
+import json, os, struct, subprocess, sys, zlib
 
 import numpy as np
 
@@ -27,6 +28,7 @@ SCROLL = 1172
 CONTENT = VIEWPORT - HEADER - FOOTER  # 2172 rows of page between the bars
 MARGIN = 48
 SEED = 2026
+SERVED = True  # photos as a site serves them (JPEG); --camera-photos keeps the grain as drawn
 
 
 def png(path, pixels):
@@ -130,7 +132,32 @@ def photo(rng, height, width):
     texture = np.repeat(np.repeat(small, 4, 0), 4, 1)[:height, :width]
     texture = (texture + np.roll(texture, 2, 0) + np.roll(texture, 2, 1) + np.roll(texture, 2, (0, 1))) / 2
     grain = rng.normal(0, 4, (height, width, 3)).astype(np.float32)
-    return np.clip(np.rint(img + texture + grain), 0, 255).astype(np.uint8)
+    pixels = np.clip(np.rint(img + texture + grain), 0, 255).astype(np.uint8)
+    return served(pixels) if SERVED else pixels
+
+
+def served(pixels, quality=80):
+    """The picture as a page shows it: sites serve photos as JPEG (quality about 80, 4:2:0), so a
+    capture holds the decoded JPEG, not the camera's grain (libjpeg-turbo's cjpeg and djpeg)."""
+    height, width, _ = pixels.shape
+    ppm = b"P6\n%d %d\n255\n" % (width, height) + pixels.tobytes()
+    jpeg = subprocess.run(["cjpeg", "-quality", str(quality)], input=ppm, capture_output=True, check=True).stdout
+    decoded = subprocess.run(["djpeg", "-pnm"], input=jpeg, capture_output=True, check=True).stdout
+    return read_pnm(decoded).reshape(height, width, 3)
+
+
+def read_pnm(data):
+    """The samples of a binary PPM."""
+    fields, at = [], 0
+    while len(fields) < 4:
+        while data[at:at + 1].isspace():
+            at += 1
+        end = at
+        while not data[end:end + 1].isspace():
+            end += 1
+        fields.append(data[at:end])
+        at = end
+    return np.frombuffer(data[at + 1:], np.uint8)
 
 
 class Page:
@@ -244,8 +271,11 @@ def bars():
 
 
 def main():
-    folder = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    global SERVED
+    args = [a for a in sys.argv[1:] if a != "--camera-photos"]
+    SERVED = "--camera-photos" not in sys.argv[1:]
+    folder = args[0]
+    count = int(args[1]) if len(args) > 1 else 50
     os.makedirs(folder, exist_ok=True)
     rng = np.random.default_rng(SEED)
     content_height = (count - 1) * SCROLL + CONTENT

@@ -323,10 +323,11 @@ static void start_compress(struct jpeg_encode_state *s, int width, int height, i
     s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
     jpeg_set_defaults(&s->cinfo);
     jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
-    s->cinfo.optimize_coding = optimize ? TRUE : FALSE;
-    /* 4:2:0 chroma subsampling (the library default for YCbCr, stated here on purpose). */
-    s->cinfo.comp_info[0].h_samp_factor = 2;
-    s->cinfo.comp_info[0].v_samp_factor = 2;
+    s->cinfo.optimize_coding = (optimize & SUMI_JPEG_OPTIMIZE) ? TRUE : FALSE;
+    /* 4:2:0 chroma subsampling (the library default for YCbCr, stated here on purpose), or 4:4:4. */
+    int full = (optimize & SUMI_JPEG_FULL_CHROMA) != 0;
+    s->cinfo.comp_info[0].h_samp_factor = full ? 1 : 2;
+    s->cinfo.comp_info[0].v_samp_factor = full ? 1 : 2;
     jpeg_start_compress(&s->cinfo, TRUE);
     if (flatten) {
         s->row = malloc((size_t)width * 3);

@@ -78,10 +78,12 @@ import Testing
         let header = try #require(details["header"] as? Int), footer = try #require(details["footer"] as? Int)
         #expect(header >= 64 && footer >= 56)
         let region = 844 - header - footer, top = header + region
-        // The page's own image, taken out of the PDF as it is: page-0 down to its scrolling region's
-        // end, 16 grey rows, then page-4's scrolling region and tab bar.
+        // The page's own strips, taken out of the PDF as they are and stacked: page-0 down to its
+        // scrolling region's end, 16 grey rows, then page-4's scrolling region and tab bar.
         _ = CLI.tool("/usr/bin/pdfimages", ["-png", "\(dir)/p.pdf", "\(dir)/img"])
-        let image = "\(dir)/img-000.png"
+        let strips = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("img-") }.sorted()
+        let image = "\(dir)/page.png"
+        _ = CLI.tool("/usr/bin/convert", strips.map { "\(dir)/\($0)" } + ["-append", image])
         #expect(CLI.identify(image).map { [$0.width, $0.height] } == [390, 844 + region + 16])
         func row(_ y: Int) -> [String] {
             let text = String(decoding: CLI.tool("/usr/bin/convert", [image, "-crop", "390x1+0+\(y)", "-unique-colors", "txt:-"]) ?? Data(), as: UTF8.self)

@@ -214,3 +214,26 @@ enum Synthetic {
         return shot
     }
 }
+
+/// The page a pdf-page file draws, rebuilt from its strips as poppler's `pdfimages` extracts them
+/// (in drawing order, top to bottom), one under the other. Also the strips' heights as stored.
+func pageFromStrips(_ path: String, width: Int, height: Int, in scratch: Scratch) throws -> (pixels: [UInt8], imageRows: [Int]) {
+    let list = try runTool("/usr/bin/pdfimages", ["-list", path]).text.split(separator: "\n").dropFirst(2)
+    let prefix = scratch.file("strip")
+    let extracted = try runTool("/usr/bin/pdfimages", ["-png", path, prefix])
+    guard extracted.status == 0 else { throw ToolFailure("pdfimages: \(extracted.errors)") }
+    var pixels: [UInt8] = [], heights: [Int] = []
+    var number = 0
+    for fields in list.map({ $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }) where fields.count > 4 {
+        defer { number += 1 }
+        guard fields[2] == "image", let w = Int(fields[3]), let h = Int(fields[4]) else { continue }
+        let file = prefix + "-" + String(repeating: "0", count: max(0, 3 - String(number).count)) + String(number) + ".png"
+        let strip = try readRGBA(file, width: w, height: h)
+        heights.append(h)
+        pixels += strip
+    }
+    guard pixels.count == width * height * 4 else {
+        throw ToolFailure("the strips make \(pixels.count / max(1, width * 4)) rows, not \(height)")
+    }
+    return (pixels, heights)
+}

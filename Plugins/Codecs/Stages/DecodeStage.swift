@@ -61,7 +61,9 @@ public struct DecodeStage: Stage, RowStage {
                 let bytes = try kept ?? ImageDecoder.read(path, name: name, formats: formats)
                 // Taken again (stitch reads its list twice): a PNG's checksums were checked the first
                 // time, if the bytes read now are the same.
-                let fingerprint = ImageFormat(detecting: bytes) == .png ? bytes.hashValue : nil
+                // (Hashed as one buffer: `[UInt8].hashValue` hashes byte by byte, generically.)
+                let fingerprint = ImageFormat(detecting: bytes) == .png
+                    ? bytes.withUnsafeBytes { raw in var h = Hasher(); h.combine(bytes: raw); return h.finalize() } : nil
                 let verified = fingerprint != nil && decoded.withLock { $0 } == fingerprint
                 let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
                                                     verified: verified, formats: formats, warn: warnings.warn)

@@ -14,6 +14,8 @@ final class DeflateStream {
         case none
         /// Byte-align the output and end the part (more parts follow).
         case sync
+        /// End the current deflate block (before a change of strategy).
+        case block
         /// End the deflate stream.
         case finish
 
@@ -21,6 +23,7 @@ final class DeflateStream {
             switch self {
             case .none: Z_NO_FLUSH
             case .sync: Z_SYNC_FLUSH
+            case .block: Z_BLOCK
             case .finish: Z_FINISH
             }
         }
@@ -91,6 +94,23 @@ final class DeflateStream {
         }
         stream.pointee.next_in = nil
         stream.pointee.avail_in = 0
+    }
+
+    /// Compresses what follows with `strategy` (`Z_FILTERED` or `Z_DEFAULT_STRATEGY`) at `level`;
+    /// the data given so far is compressed first, into `sink`.
+    func setStrategy(_ strategy: Int32, level: Int32, into sink: any ByteOutput) throws {
+        try compress(UnsafeBufferPointer(start: nil, count: 0), flush: .block, into: sink)
+        let capacity = output.count
+        let (status, produced) = output.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
+            stream.pointee.next_out = out.baseAddress
+            stream.pointee.avail_out = UInt32(capacity)
+            let status = deflateParams(stream, level, strategy)
+            return (status, capacity - Int(stream.pointee.avail_out))
+        }
+        guard status == Z_OK else { throw StageError("zlib: cannot change the strategy (error \(status))") }
+        if produced > 0 {
+            try output.withUnsafeBufferPointer { try sink.write(UnsafeBufferPointer(rebasing: $0[0..<produced])) }
+        }
     }
 
     /// The Adler-32 checksum of `bytes`, continuing from `adler` (start with 1).

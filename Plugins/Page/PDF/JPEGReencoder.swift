@@ -17,8 +17,8 @@ enum JPEGReencoder {
         }
     }
 
-    static func encode(_ image: Image, quality: Int) throws -> [UInt8] {
-        guard !image.isOpaque else { return try JPEGEncoder.encode(image, quality: quality) }
+    static func encode(_ image: Image, quality: Int, fullChroma: Bool = false) throws -> [UInt8] {
+        guard !image.isOpaque else { return try JPEGEncoder.encode(image, quality: quality, fullChroma: fullChroma) }
         let source = image.pixels
         var straight = Image(width: image.width, height: image.height, metadata: image.metadata.applying(.pixels)) { out in
             var i = 0
@@ -32,6 +32,6 @@ enum JPEGReencoder {
             }
         }
         straight.metadata.knownOpaque = true
-        return try JPEGEncoder.encode(straight, quality: quality)
+        return try JPEGEncoder.encode(straight, quality: quality, fullChroma: fullChroma)
     }
 }

@@ -1,54 +1,21 @@
 import SumiCodecs
 import SumiKit
 
-/// Writes a PDF 1.7 file of image pages, one image filling each page.
+/// Writes a PDF 1.7 file of image pages, each page drawn by its strips (`PageStrip`), image
+/// XObjects placed edge to edge, top to bottom — strip by strip as they are encoded, so the
+/// compressed page is not held (`add` writes a strip's objects at once; `endPage` the page object
+/// and its content, which draws them).
 ///
-/// Objects are written in order while their offsets are recorded; image data is compressed straight
-/// into the output, its length given by an indirect object written after the stream. The file ends
-/// with a classic cross-reference table and trailer. An image with a colour profile other than sRGB
-/// gets an `/ICCBased` colour space carrying that profile (PDF 1.7 §8.6.5.5), so viewers show its
-/// colours as the photo's own viewer would.
-struct PDFDocumentWriter {
-    /// How one page's image is stored.
-    enum ImageData: Sendable {
-        /// Lossless: Flate with PNG predictors, alpha (if any) as a soft mask.
-        case flate(hasAlpha: Bool)
-        /// JPEG bytes embedded as they are (`/DCTDecode`), with the number of colour components
-        /// (1 or 3); alpha (if any) as a Flate soft mask.
-        case jpeg([UInt8], components: Int, hasAlpha: Bool)
-        /// Re-encoded as JPEG at a quality when its turn comes (so one page's JPEG is held at a
-        /// time); alpha (if any) as a Flate soft mask.
-        case jpegReencoded(quality: Int, hasAlpha: Bool)
-        /// Lossless, compressed already from rows as they came (`StreamedPageEncoder`).
-        case flateEncoded(EncodedFlate)
-
-        var hasAlpha: Bool {
-            switch self {
-            case .flate(let a), .jpeg(_, _, let a), .jpegReencoded(_, let a): a
-            case .flateEncoded(let encoded): encoded.alpha != nil
-            }
-        }
-    }
-
-    /// Flate image data compressed before the file is opened: palette indices (with their
-    /// palette) or RGB, and the alpha of a page that has some.
-    struct EncodedFlate: Sendable {
-        struct Indexed: Sendable {
-            /// Straight RGBA, 4 bytes an entry.
-            let colors: [UInt8]
-            let bitsPerIndex: Int
-            let bytes: [UInt8]
-        }
-        let indexed: Indexed?
-        let rgb: [UInt8]?
-        let alpha: [UInt8]?
-    }
-
-    /// One page: its image (taken when the page is written), size, storage and colour profile.
+/// Objects are written as they come while their offsets are recorded; pages have the object
+/// numbers 4… (so the catalog, written first, can name the page the document opens on), the page
+/// tree is written last. The file ends with a classic cross-reference table and trailer. A page
+/// with a colour profile other than sRGB gets an `/ICCBased` colour space carrying that profile
+/// (PDF 1.7 §8.6.5.5), so viewers show its colours as the photo's own viewer would.
+final class PDFDocumentWriter {
+    /// One page: its size, its strips and colour profile.
     struct Page: Sendable {
-        let image: ImageSource
         let geometry: PageGeometry
-        let data: ImageData
+        let strips: [PageStrip]
         let iccProfile: [UInt8]?
     }
 
@@ -61,58 +28,32 @@ struct PDFDocumentWriter {
         let points: Rect
     }
 
-    let pages: [Page]
-    var title: String?
-    /// Seconds since 1970 to record as the creation time instead of now (`RunOptions`).
-    var sourceDateEpoch: Int?
-    var viewport: Viewport?
-    var compressionLevel: Int32 = 6
+    private let out: PDFByteSink
+    private let pageCount: Int
+    private var offsets: [Int: Int] = [:]
+    private var next: Int
+    private var pageIndex = 0
+    /// The page in progress: its size, colour space, profile object and strips written.
+    private var geometry: PageGeometry?
+    private var rgb = "/DeviceRGB"
+    private var profile: (number: Int, bytes: [UInt8])?
+    private var placed: [(top: Int, imageRows: Int, number: Int)] = []
 
-    private struct Numbers {
-        let page: Int, contents: Int, image: Int, imageLength: Int
-        let mask: Int?, maskLength: Int?
-        var profile: Int? = nil
-    }
-
-    /// The RGB profile to embed for `page`, or nil (DeviceRGB) when it is sRGB or untagged.
-    static func profile(of page: Page) -> [UInt8]? {
-        guard let profile = page.iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
-        return profile
-    }
-
-    func write(to out: PDFByteSink) throws {
-        var offsets: [Int: Int] = [:]
-        var next = 4
-        var numbers: [Numbers] = []
-        for page in pages {
-            let hasAlpha = page.data.hasAlpha
-            numbers.append(Numbers(page: next, contents: next + 1, image: next + 2, imageLength: next + 3,
-                                   mask: hasAlpha ? next + 4 : nil, maskLength: hasAlpha ? next + 5 : nil))
-            next += hasAlpha ? 6 : 4
-            if PDFDocumentWriter.profile(of: page) != nil {
-                numbers[numbers.count - 1].profile = next
-                next += 1
-            }
-        }
-        func begin(_ number: Int) throws {
-            offsets[number] = out.offset
-            try out.write("\(number) 0 obj\n")
-        }
-
+    /// Starts the file: header, catalog (with the opening view), document information;
+    /// `sourceDateEpoch` (seconds since 1970, the run's `SOURCE_DATE_EPOCH`) is the creation time
+    /// to record instead of now.
+    init(out: PDFByteSink, pageCount: Int, title: String?, viewport: Viewport?, sourceDateEpoch: Int?) throws {
+        self.out = out
+        self.pageCount = pageCount
+        next = 4 + pageCount
         try out.write([0x25, 0x50, 0x44, 0x46, 0x2D, 0x31, 0x2E, 0x37, 0x0A, 0x25, 0xE2, 0xE3, 0xCF, 0xD3, 0x0A])
-
         try begin(1)
         var catalog = "<< /Type /Catalog /Pages 2 0 R"
-        if let viewport, viewport.page < numbers.count {
+        if let viewport, viewport.page < pageCount {
             let box = viewport.fitR.map(PDFSyntax.number).joined(separator: " ")
-            catalog += " /OpenAction [\(numbers[viewport.page].page) 0 R /FitR \(box)]"
+            catalog += " /OpenAction [\(4 + viewport.page) 0 R /FitR \(box)]"
         }
         try out.write(catalog + " >>\nendobj\n")
-
-        try begin(2)
-        let kids = numbers.map { "\($0.page) 0 R" }.joined(separator: " ")
-        try out.write("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>\nendobj\n")
-
         try begin(3)
         var info = "<< /Producer (Sumi) /CreationDate (\(PDFSyntax.date(sourceDateEpoch: sourceDateEpoch)))"
         if let title, !title.isEmpty { info += " /Title \(PDFSyntax.textString(title))" }
@@ -122,29 +63,78 @@ struct PDFDocumentWriter {
             info += " /SumiViewport (\(rect)) /SumiViewportPage \(viewport.page)"
         }
         try out.write(info + " >>\nendobj\n")
+    }
 
-        for (page, n) in zip(pages, numbers) {
-            let g = page.geometry
-            let w = PDFSyntax.number(g.widthUnits), h = PDFSyntax.number(g.heightUnits)
-            try begin(n.page)
-            var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)]"
-            if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
-            dict += " /Resources << /XObject << /Im0 \(n.image) 0 R >> >> /Contents \(n.contents) 0 R >>"
-            try out.write(dict + "\nendobj\n")
-
-            let content = "q\n\(w) 0 0 \(h) 0 0 cm\n/Im0 Do\nQ\n"
-            try begin(n.contents)
-            try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
-
-            try writeImage(page, n, out: out, begin: begin)
-            if let number = n.profile, let profile = PDFDocumentWriter.profile(of: page) {
-                try begin(number)
-                try out.write("<< /N 3 /Alternate /DeviceRGB /Length \(profile.count) >>\nstream\n")
-                try out.write(profile)
-                try out.write("\nendstream\nendobj\n")
-            }
+    /// Writes a whole document of pages encoded already.
+    static func write(_ pages: [Page], title: String?, viewport: Viewport?, sourceDateEpoch: Int?, to out: PDFByteSink) throws {
+        let writer = try PDFDocumentWriter(out: out, pageCount: pages.count, title: title, viewport: viewport,
+                                           sourceDateEpoch: sourceDateEpoch)
+        for page in pages {
+            writer.beginPage(page.geometry, iccProfile: page.iccProfile)
+            for strip in page.strips { try writer.add(strip) }
+            try writer.endPage()
         }
+        try writer.finish()
+    }
 
+    /// The RGB profile to embed, or nil (DeviceRGB) when it is sRGB or untagged.
+    static func embeddedProfile(_ iccProfile: [UInt8]?) -> [UInt8]? {
+        guard let profile = iccProfile, !ColorProfile.isSRGB(profile) else { return nil }
+        return profile
+    }
+
+    /// Starts the next page.
+    func beginPage(_ geometry: PageGeometry, iccProfile: [UInt8]?) {
+        self.geometry = geometry
+        placed = []
+        profile = nil
+        rgb = "/DeviceRGB"
+        if let bytes = PDFDocumentWriter.embeddedProfile(iccProfile) {
+            profile = (next, bytes)
+            rgb = "[/ICCBased \(next) 0 R]"
+            next += 1
+        }
+    }
+
+    /// Writes the page's next strip (top to bottom).
+    func add(_ strip: PageStrip) throws {
+        guard let geometry else { throw StageError("a strip came before its page") }
+        let image = next, mask = strip.alpha == nil ? nil : next + 1
+        next += mask == nil ? 1 : 2
+        try writeStrip(strip, width: geometry.pixelWidth, (image, mask), rgb: rgb, out: out, begin: begin)
+        placed.append((strip.top, strip.imageRows, image))
+    }
+
+    /// Ends the page: its object, the content that draws its strips, its colour profile.
+    func endPage() throws {
+        guard let g = geometry else { throw StageError("no page to end") }
+        let w = PDFSyntax.number(g.widthUnits), h = PDFSyntax.number(g.heightUnits)
+        let contents = next
+        next += 1
+        try begin(4 + pageIndex)
+        var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)]"
+        if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
+        let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
+        dict += " /Resources << /XObject << \(names) >> >> /Contents \(contents) 0 R >>"
+        try out.write(dict + "\nendobj\n")
+        let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows) })
+        try begin(contents)
+        try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
+        if let profile {
+            try begin(profile.number)
+            try out.write("<< /N 3 /Alternate /DeviceRGB /Length \(profile.bytes.count) >>\nstream\n")
+            try out.write(profile.bytes)
+            try out.write("\nendstream\nendobj\n")
+        }
+        pageIndex += 1
+        geometry = nil
+    }
+
+    /// Ends the file: the page tree, the cross-reference table, the trailer.
+    func finish() throws {
+        try begin(2)
+        let kids = (0..<pageCount).map { "\(4 + $0) 0 R" }.joined(separator: " ")
+        try out.write("<< /Type /Pages /Kids [\(kids)] /Count \(pageCount) >>\nendobj\n")
         try out.flush()
         let xrefOffset = out.offset
         let size = next
@@ -157,106 +147,62 @@ struct PDFDocumentWriter {
         try out.flush()
     }
 
-    /// At most 256 colours: an `/Indexed` colour space over `rgb` and packed indices (1–8 bits),
-    /// compressed two levels higher (they are a third of the bytes or less). `colors` are straight
-    /// RGBA, 4 bytes an entry; `data` writes the compressed indices and returns their length.
-    private func writeIndexed(colors: [UInt8], bits: Int, width: Int, head: String, rgb: String, mask: String,
-                              _ n: Numbers, out: PDFByteSink, data: () throws -> Int) throws -> Int {
-        let digits = Array("0123456789ABCDEF".utf8)
-        var lookup = [UInt8]()
-        for (i, byte) in colors.enumerated() where i % 4 != 3 {
-            lookup.append(digits[Int(byte >> 4)])
-            lookup.append(digits[Int(byte & 15)])
-        }
-        try out.write(head + " /BitsPerComponent \(bits)"
-            + " /ColorSpace [/Indexed \(rgb) \(colors.count / 4 - 1) <\(String(decoding: lookup, as: UTF8.self))>]"
-            + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent \(bits) /Columns \(width) >>"
-            + mask + " /Length \(n.imageLength) 0 R >>\nstream\n")
-        return try data()
+    private func begin(_ number: Int) throws {
+        offsets[number] = out.offset
+        try out.write("\(number) 0 obj\n")
     }
 
-    private var indexLevel: Int32 { compressionLevel > 0 ? min(9, compressionLevel + 2) : 0 }
+    /// The page's content: each strip drawn over its rows, top to bottom, in the page's units.
+    static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int)]) -> String {
+        let unit = 1 / (g.scale * g.userUnit)
+        let w = PDFSyntax.number(g.widthUnits)
+        var text = ""
+        for (i, strip) in strips.enumerated() {
+            let h = PDFSyntax.number(Double(strip.imageRows) * unit)
+            let y = PDFSyntax.number(Double(g.pixelHeight - strip.top - strip.imageRows) * unit)
+            text += "q \(w) 0 0 \(h) 0 \(y) cm /Im\(i) Do Q\n"
+        }
+        return text
+    }
 
-    private func writeImage(_ page: Page, _ n: Numbers, out: PDFByteSink,
+    /// One strip's image XObject (`/Interpolate false`: readers draw its pixels as they are) and
+    /// soft mask.
+    private func writeStrip(_ strip: PageStrip, width: Int, _ n: (image: Int, mask: Int?), rgb: String, out: PDFByteSink,
                             begin: (Int) throws -> Void) throws {
-        let width = page.geometry.pixelWidth, height = page.geometry.pixelHeight
-        // The pixels, for the forms not compressed already; taken once, when the page is written.
-        var taken: Image?
-        func image() throws -> Image {
-            if let taken { return taken }
-            let image = try page.image.image()
-            taken = image
-            return image
-        }
+        let head = "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /Interpolate false"
         let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
-        let rgb = n.profile.map { "[/ICCBased \($0) 0 R]" } ?? "/DeviceRGB"
-        try begin(n.image)
-        let head = "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
-        let dict = head + " /BitsPerComponent 8"
-        let rgbDict = dict + " /ColorSpace \(rgb) /Filter /FlateDecode"
-            + " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(width) >>" + mask
-            + " /Length \(n.imageLength) 0 R >>\nstream\n"
-        let length: Int
-        switch page.data {
-        case .flate:
-            let image = try image()
-            // At least 2 bits: poppler's pdfimages extracts 1-bit images as black and white whatever
-            // their palette, and two colours at 2 bits cost next to nothing more once compressed.
-            if let indexed = try IndexedImage(image, minimumBits: 2) {
-                length = try writeIndexed(colors: indexed.colors, bits: indexed.bitsPerIndex, width: width, head: head, rgb: rgb,
-                                          mask: mask, n, out: out) {
-                    try FlateImageEncoder(image: image, channels: .indexed(indexed), level: indexLevel).encode(to: out)
-                }
-            } else {
-                try out.write(rgbDict)
-                length = try FlateImageEncoder(image: image, channels: .rgb, level: compressionLevel).encode(to: out)
+        let dict: String, bytes: [UInt8]
+        switch strip.data {
+        case .palette(let colors, let bits, let data):
+            let digits = Array("0123456789ABCDEF".utf8)
+            var lookup = [UInt8]()
+            for (i, byte) in colors.enumerated() where i % 4 != 3 {
+                lookup.append(digits[Int(byte >> 4)])
+                lookup.append(digits[Int(byte & 15)])
             }
-        case .flateEncoded(let encoded):
-            if let indexed = encoded.indexed {
-                length = try writeIndexed(colors: indexed.colors, bits: indexed.bitsPerIndex, width: width, head: head, rgb: rgb,
-                                          mask: mask, n, out: out) {
-                    try out.write(indexed.bytes)
-                    return indexed.bytes.count
-                }
-            } else {
-                let bytes = encoded.rgb ?? []
-                try out.write(rgbDict)
-                try out.write(bytes)
-                length = bytes.count
-            }
-        case .jpeg(let bytes, let components, _):
-            length = try writeJPEG(bytes, components: components, rgb: rgb, dict: dict + mask, n, out: out)
-        case .jpegReencoded(let quality, _):
-            let bytes = try JPEGReencoder.encode(try image(), quality: quality)
-            length = try writeJPEG(bytes, components: 3, rgb: rgb, dict: dict + mask, n, out: out)
+            dict = head + " /BitsPerComponent \(bits)"
+                + " /ColorSpace [/Indexed \(rgb) \(colors.count / 4 - 1) <\(String(decoding: lookup, as: UTF8.self))>]"
+                + " /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent \(bits) /Columns \(width) >>"
+            bytes = data
+        case .rgb(let data):
+            dict = head + " /BitsPerComponent 8 /ColorSpace \(rgb) /Filter /FlateDecode"
+                + " /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns \(width) >>"
+            bytes = data
+        case .jpeg(let data, let components, _):
+            dict = head + " /BitsPerComponent 8 /ColorSpace \(components == 1 ? "/DeviceGray" : rgb) /Filter /DCTDecode"
+            bytes = data
         }
+        try begin(n.image)
+        try out.write(dict + mask + " /Length \(bytes.count) >>\nstream\n")
+        try out.write(bytes)
         try out.write("\nendstream\nendobj\n")
-        try begin(n.imageLength)
-        try out.write("\(length)\nendobj\n")
-
-        guard let maskNumber = n.mask, let maskLength = n.maskLength else { return }
+        guard let maskNumber = n.mask, let alpha = strip.alpha else { return }
         try begin(maskNumber)
-        try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height)"
+        try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /Interpolate false"
             + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
             + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(width) >>"
-            + " /Length \(maskLength) 0 R >>\nstream\n")
-        let masked: Int
-        if case .flateEncoded(let encoded) = page.data, let alpha = encoded.alpha {
-            try out.write(alpha)
-            masked = alpha.count
-        } else {
-            masked = try FlateImageEncoder(image: try image(), channels: .alpha, level: compressionLevel).encode(to: out)
-        }
+            + " /Length \(alpha.count) >>\nstream\n")
+        try out.write(alpha)
         try out.write("\nendstream\nendobj\n")
-        try begin(maskLength)
-        try out.write("\(masked)\nendobj\n")
-    }
-
-    private func writeJPEG(_ bytes: [UInt8], components: Int, rgb: String, dict: String, _ n: Numbers,
-                           out: PDFByteSink) throws -> Int {
-        let space = components == 1 ? "/DeviceGray" : rgb
-        try out.write(dict + " /ColorSpace \(space) /Filter /DCTDecode /Length \(n.imageLength) 0 R >>\nstream\n")
-        try out.write(bytes)
-        return bytes.count
     }
 }

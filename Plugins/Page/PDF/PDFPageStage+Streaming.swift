@@ -1,4 +1,8 @@
-import SumiCodecs
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 import SumiKit
 
 extension PDFPageStage: RowStage {
@@ -8,19 +12,14 @@ extension PDFPageStage: RowStage {
     /// The output is a file.
     public var producesRows: Bool { false }
 
-    /// One streamed image → one page. Its rows are compressed as they come (`StreamedPageEncoder`)
-    /// and released at once, so the image is never whole in memory; the compressed forms are held
-    /// until the last row, and the file is written once the producer has ended without error. An
-    /// unmodified JPEG source is embedded as it is, as for a list; `compression: jpeg` encodes the
-    /// rows as they come when the image is known opaque, and otherwise collects it whole (its
-    /// alpha becomes a soft mask, and its colour is unpremultiplied).
+    /// One streamed image → one page. Its rows are encoded as strips as they come
+    /// (`StripedPageEncoder`) and released at once, so the image is never whole in memory; the
+    /// compressed strips are held until the last row, and the file is written once the producer has
+    /// ended without error. An unmodified opaque JPEG source is embedded as it is, as for a list.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         if inputs.isGiven(Self.input) { return try process(inputs, context: context) }
         let stream = try inputs.rows(Port<Image>(Self.input))
         let (width, height, metadata) = try { let s = try stream.waitForStart(); return (s.width, s.height, s.metadata) }()
-        guard compression != .jpeg || metadata.knownOpaque else {
-            return try process(StageInputs([Self.input.name: .image(try stream.image())]), context: context)
-        }
         guard currentPage == 0 else {
             throw StageError("page \(currentPage) does not exist: the document has 1 page (pages count from 0)", parameter: "current-page")
         }
@@ -29,48 +28,71 @@ extension PDFPageStage: RowStage {
         if let problem = geometry.sizeProblem {
             throw StageError("page 0: \(problem)", parameter: "scale")
         }
+        if compression == .jpeg { try JPEGReencoder.check(width: width, height: height) }
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
         let opening = try viewportPixels(width: width, height: height, metadata: metadata, geometry: geometry)
-        if compression == .jpeg {
-            // libjpeg takes the bands as the producer publishes them: the page is encoded while
-            // the stitch is still copying rows.
-            try JPEGReencoder.check(width: width, height: height)
-            let bytes = try JPEGEncoder.encode(rows: stream, quality: quality)
-            try stream.waitForEnd()
-            let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
-                                              geometry: geometry, data: .jpeg(bytes, components: 3, hasAlpha: false),
-                                              iccProfile: metadata.iccProfile)
-            return try write([page], opening: opening, context: context)
-        }
-        let embeddable = compression == .auto ? embeddableJPEG(width: width, height: height, metadata: metadata) : nil
+        let source = compression == .auto ? sourceStrip(width: width, height: height, metadata: metadata) : nil
         // An opaque JPEG source is embedded as it is: its pixels are not needed.
-        let encoder = embeddable != nil && metadata.knownOpaque
-            ? nil : try StreamedPageEncoder(width: width, height: height, knownOpaque: metadata.knownOpaque, level: 6)
-        let stride = width * 4
-        var y = 0
-        while y < height {
-            let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
-            if let encoder {
-                for row in y..<ready {
-                    try encoder.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+        let encoder = source != nil && metadata.knownOpaque ? nil : makeEncoder(width: width, height: height)
+        // Strips go to the file as they are encoded when nothing may replace them (a source JPEG
+        // is known only once every row was opaque) and the file is a regular one written
+        // atomically (standard output or a pipe would keep a partial page if the run failed).
+        let progressive = source == nil && Self.isRegularOrNew(path)
+        var written: [PageStrip] = []
+        return try writeDocument(current: geometry, pageCount: 1, opening: opening, context: context) { out, title, viewport in
+            let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: 1, title: title, viewport: viewport,
+                                                               sourceDateEpoch: context.options.sourceDateEpoch) : nil
+            writer?.beginPage(geometry, iccProfile: metadata.iccProfile)
+            func flush(_ strips: [PageStrip]) throws {
+                for strip in strips {
+                    try writer?.add(strip)
+                    written.append(strip.withoutData)
                 }
             }
-            stream.release(through: ready)
-            y = ready
+            let stride = width * 4
+            var y = 0
+            while y < height {
+                let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
+                if let encoder {
+                    for row in y..<ready {
+                        try encoder.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+                    }
+                    if writer != nil { try flush(encoder.takeFinished()) }
+                }
+                stream.release(through: ready)
+                y = ready
+            }
+            try stream.waitForEnd()
+            let strips: [PageStrip]
+            if let source, !(encoder?.isTranslucent ?? false) {
+                strips = [source]
+                _ = try encoder?.finish()
+            } else if let encoder {
+                strips = try encoder.finish()
+            } else {
+                throw StageError("the streamed image was not encoded")
+            }
+            let page = PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: metadata.iccProfile)
+            if let writer {
+                try flush(strips)
+                try writer.endPage()
+                try writer.finish()
+                context.report(report([PDFDocumentWriter.Page(geometry: geometry, strips: written, iccProfile: nil)]))
+            } else {
+                context.report(report([page]))
+                try PDFDocumentWriter.write([page], title: title, viewport: viewport,
+                                            sourceDateEpoch: context.options.sourceDateEpoch, to: out)
+            }
         }
-        try stream.waitForEnd()
-        let data: PDFDocumentWriter.ImageData
-        if let embeddable, !(encoder?.isTranslucent ?? false) {
-            data = .jpeg(embeddable.bytes, components: embeddable.components, hasAlpha: false)
-        } else if let encoder {
-            data = .flateEncoded(try encoder.finish())
-        } else {
-            throw StageError("the streamed image was not compressed")
-        }
-        let page = PDFDocumentWriter.Page(image: ImageSource(producing: { throw StageError("a streamed page's image is not kept") }),
-                                          geometry: geometry, data: data, iccProfile: metadata.iccProfile)
-        return try write([page], opening: opening, context: context)
+    }
+
+    /// Whether `path` names a regular file or nothing yet (a link is followed).
+    static func isRegularOrNew(_ path: String) -> Bool {
+        guard path != "-" else { return false }
+        var info = stat()
+        guard stat(path, &info) == 0 else { return errno == ENOENT }
+        return (info.st_mode & S_IFMT) == S_IFREG
     }
 }

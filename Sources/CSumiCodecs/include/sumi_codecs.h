@@ -80,8 +80,13 @@ int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *r
 
 /* ---- JPEG encoding ---------------------------------------------------------------------- */
 
+/* Flags for the `optimize` argument of the JPEG encoders (0 and 1 keep their old meaning). */
+#define SUMI_JPEG_OPTIMIZE 1    /* optimised Huffman tables */
+#define SUMI_JPEG_FULL_CHROMA 2 /* 4:4:4: chroma at full resolution instead of 4:2:0 */
+
 /*
- * Encodes premultiplied RGBA as baseline JPEG, 4:2:0, at `quality` (1-100), reading rows from `ring`
+ * Encodes premultiplied RGBA as baseline JPEG, 4:2:0 (4:4:4 with SUMI_JPEG_FULL_CHROMA in
+ * `optimize`), at `quality` (1-100), reading rows from `ring`
  * as they arrive and releasing each band once libjpeg has taken it. When `flatten` is set the pixels
  * are composed over the opaque colour (bg_r, bg_g, bg_b) row by row; otherwise alpha is ignored. The
  * data goes into a malloc'd buffer returned in *out / *out_size (free it with sumi_free). `error`

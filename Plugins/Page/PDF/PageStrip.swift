@@ -1,0 +1,72 @@
+import SumiKit
+
+/// One image of a page: rows `top ..< top + rows` of the page, drawn edge to edge with the strips
+/// above and below it. Its image holds `imageRows` rows (its own: a row of overlap with the strip
+/// below would put the image's edge between device pixels, where readers that fit images to whole
+/// device pixels, as mupdf does, stretch it; strips begin on multiples of 12 rows instead).
+struct PageStrip: Sendable {
+    /// How the strip's pixels are stored.
+    enum Data: Sendable {
+        /// `/Indexed` over straight RGBA `colors` (4 bytes an entry), indices packed at `bits`,
+        /// Flate with PNG predictors.
+        case palette(colors: [UInt8], bits: Int, bytes: [UInt8])
+        /// RGB, Flate with PNG predictors.
+        case rgb([UInt8])
+        /// JPEG bytes (`/DCTDecode`) of `components` colour components (1 or 3); `source` when they
+        /// are an unmodified source file's.
+        case jpeg([UInt8], components: Int, source: Bool)
+    }
+
+    let top: Int
+    let rows: Int
+    let imageRows: Int
+    let data: Data
+    /// The alpha channel as a Flate soft mask (PNG predictors), when some pixel is not opaque.
+    let alpha: [UInt8]?
+    /// What the strip's rows showed when its kind was decided.
+    let content: RowContent
+    /// For a JPEG strip encoded here: its quality, and its PSNR against the rows when measured.
+    var quality: Int? = nil
+    var psnr: Double? = nil
+    /// The bytes the strip took, when its data was dropped after writing.
+    var storedBytes: Int? = nil
+
+    /// The strip's description without its bytes (for the report once the bytes are written).
+    var withoutData: PageStrip {
+        let kept: Data = switch data {
+        case .palette(let colors, let bits, _): .palette(colors: colors, bits: bits, bytes: [])
+        case .rgb: .rgb([])
+        case .jpeg(_, let components, let source): .jpeg([], components: components, source: source)
+        }
+        var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, data: kept, alpha: alpha == nil ? nil : [],
+                             content: content, quality: quality, psnr: psnr)
+        copy.storedBytes = byteCount
+        return copy
+    }
+
+    /// The kind as the run report names it.
+    var kind: String {
+        switch data {
+        case .palette: "palette"
+        case .rgb: "flate"
+        case .jpeg(_, _, let source): source ? "source-jpeg" : "jpeg"
+        }
+    }
+
+    /// Bytes of image data (and soft mask) the strip takes in the file.
+    var byteCount: Int {
+        let own = switch data {
+        case .palette(_, _, let bytes), .rgb(let bytes), .jpeg(let bytes, _, _): bytes.count
+        }
+        return storedBytes ?? own + (alpha?.count ?? 0)
+    }
+
+    /// The strip in the run report.
+    var json: JSONValue {
+        var fields: [(String, JSONValue)] = [("top", .number(Double(top))), ("rows", .number(Double(rows))), ("kind", .string(kind)),
+                                             ("content", .string(content.rawValue)), ("bytes", .number(Double(byteCount)))]
+        if let quality { fields.append(("quality", .number(Double(quality)))) }
+        if let psnr, psnr.isFinite { fields.append(("psnr", .number((psnr * 100).rounded() / 100))) }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,46 @@
+import Testing
+import SumiCodecs
+import SumiKit
+@testable import SumiPage
+
+/// `JPEGErrorModel` against libjpeg-turbo: photo strips skip their measuring decode only where the
+/// estimate clears the floor by the margin, so the estimate must track what the encoder does.
+@Suite struct JPEGErrorModelTests {
+    /// Fine grain (σ about 4 per channel, independent per pixel) over a smooth field: every DCT
+    /// coefficient busy, the case where the estimate is tightest.
+    static func grain(width: Int = 256, height: Int = 128, seed: UInt64 = 11) -> Image {
+        var rng = SplitMix(seed)
+        var px = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                for c in 0..<3 { px[i + c] = UInt8(clamping: 60 + x / 3 + y / 2 + 40 * c + rng.below(15) - 7) }
+            }
+        }
+        return Image(width: width, height: height, pixels: px)
+    }
+
+    @Test(arguments: [96, 97, 98, 99])
+    func theEstimateTracksTheEncodersError(quality: Int) throws {
+        let image = Self.grain()
+        let bytes = try JPEGEncoder.encode(image, quality: quality, fullChroma: true)
+        let measured = StripEncoder.psnr(try ImageDecoder.decode(bytes, name: "grain"), image)
+        let estimate = JPEGErrorModel.psnr(quality: quality)
+        #expect(abs(estimate - measured) < 1.0, "quality \(quality): estimated \(estimate) dB, measured \(measured) dB")
+        #expect(measured > estimate - JPEGErrorModel.margin, "quality \(quality): \(measured) dB")
+    }
+
+    @Test func onlyQualitiesFarAboveTheAutoFloorSkipTheMeasure() throws {
+        let floor = try #require(PDFPageStage.autoPhotoJPEG.minimumPSNR)
+        #expect(JPEGErrorModel.psnr(quality: PDFPageStage.autoPhotoJPEG.quality) < floor + JPEGErrorModel.margin)
+        #expect(JPEGErrorModel.psnr(quality: 97) < floor + JPEGErrorModel.margin)
+        #expect(JPEGErrorModel.psnr(quality: 98) >= floor + JPEGErrorModel.margin)
+        #expect(JPEGErrorModel.lowestQuality(reaching: floor + JPEGErrorModel.margin) == 98)
+    }
+
+    /// Fine grain misses the floor at the starting quality and is encoded once more, at 98.
+    @Test func grainBelowTheFloorGoesStraightTo98() throws {
+        let encoded = try StripEncoder.encode(Self.grain(), jpeg: PDFPageStage.autoPhotoJPEG)
+        #expect(encoded.quality == 98)
+    }
+}
