@@ -99,8 +99,10 @@ struct StripPlanner: Sendable {
         rows += 1
         if photo {
             tail += 1
-            if tail >= StripPlanner.minimumPhotoRows {
-                let start = rows - tail, first = (start + StripPlanner.guardRows + a - 1) / a * a
+            // The JPEG strip begins on the first aligned row `guardRows` into the run, once that
+            // row has come (with a coarse grid it may lie past the run's first `minimumPhotoRows`).
+            let start = rows - tail, first = (start + StripPlanner.guardRows + a - 1) / a * a
+            if tail >= StripPlanner.minimumPhotoRows && first <= rows {
                 if first > 0 { cuts.append(take(first, content: merge(head, first > start ? .photo : nil) ?? .photo)) }
                 jpeg = true
                 head = .photo
