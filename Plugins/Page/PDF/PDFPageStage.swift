@@ -148,7 +148,8 @@ public struct PDFPageStage: Stage {
         case .jpeg: .jpeg
         }
         let settings = compression == .jpeg ? StripEncoder.JPEGSettings(quality: quality, fullChroma: false) : Self.autoPhotoJPEG
-        return StripedPageEncoder(width: width, height: height, mode: mode, jpeg: settings)
+        let grid = PageGeometry(pixelWidth: width, pixelHeight: height, scale: scale).stripGrid
+        return StripedPageEncoder(width: width, height: height, mode: mode, jpeg: settings, alignment: grid)
     }
 
     /// What the run report says of the pages: each page's strips, top to bottom.

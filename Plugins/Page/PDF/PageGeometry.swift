@@ -50,6 +50,29 @@ struct PageGeometry: Sendable, Equatable {
     var widthUnits: Double { widthPoints / userUnit }
     var heightUnits: Double { heightPoints / userUnit }
 
+    /// Rows between the places a strip may begin: the smallest count of rows that is a whole number
+    /// of device pixels at 72, 150 and 300 dpi both in points and in the page's units (readers that
+    /// ignore `/UserUnit`, as poppler does, draw the page that many times smaller), so that every
+    /// strip edge falls between device pixels where the page's top does. 12·U at 1 pixel a point
+    /// (60 rows at `/UserUnit 5`); 12 when no count up to `maximumGrid` does it (a scale such as 0.7).
+    var stripGrid: Int {
+        let perInch = [72.0, 150, 300].flatMap { [$0 / (72 * scale), $0 / (72 * scale * userUnit)] }
+        for rows in 1...PageGeometry.maximumGrid {
+            if perInch.allSatisfy({ let v = Double(rows) * $0; return abs(v - v.rounded()) < 1e-6 }) { return rows }
+        }
+        return StripPlanner.defaultAlignment
+    }
+
+    /// The tallest strip grid looked for.
+    static let maximumGrid = 2400
+
+    /// The MediaBox `left bottom right top` in the page's units when `paddingRows` rows of the last
+    /// strip's image lie below the page's `pixelHeight` rows: the lower edge moves down so that the
+    /// page's own coordinates (the strips', `/FitR`) stay as they are.
+    func mediaBox(paddingRows: Int) -> [Double] {
+        [0, -Double(paddingRows) / (scale * userUnit), widthUnits, heightUnits]
+    }
+
     /// Whether a viewport (pixels, top-left origin) lies within the page and has an area.
     func contains(viewport v: Rect) -> Bool {
         let slack = 1e-9

@@ -1,9 +1,10 @@
 import SumiKit
 
 /// One image of a page: rows `top ..< top + rows` of the page, drawn edge to edge with the strips
-/// above and below it. Its image holds `imageRows` rows (its own: a row of overlap with the strip
-/// below would put the image's edge between device pixels, where readers that fit images to whole
-/// device pixels, as mupdf does, stretch it; strips begin on multiples of 12 rows instead).
+/// above and below it (no overlap: a shared row would put an image's edge between device pixels,
+/// where readers that fit images to whole device pixels, as mupdf does, stretch it; strips begin on
+/// the page's strip grid instead). Its image holds `imageRows` rows: its own, and for the last strip
+/// of a page of several the white rows that bring its lower edge onto the grid.
 struct PageStrip: Sendable {
     /// How the strip's pixels are stored.
     enum Data: Sendable {

@@ -4,12 +4,12 @@
 /// hysteresis: a few photo-like rows do not make a strip of their own but stay in the lossless strip
 /// around them) and ends by the first row that is not photo: a row that is not photo is never in a
 /// JPEG strip, nor is a row less than `guardRows` from one. `lossless` and `jpeg` make strips of one
-/// kind. Every strip begins `alignment` rows
-/// apart from the page's top (at 1 pixel a point that is 12, 25 and 50 device pixels at 72, 150 and
-/// 300 dpi, so readers that fit images to whole device pixels place every strip as they would the
-/// page in one image): a photo run's first and last few rows then stay lossless. No strip is taller
-/// than `maximumRows` (a multiple of 16 too: `jpeg`'s strips are whole 4:2:0 MCUs but the last),
-/// which bounds the rows held.
+/// kind. Every strip begins on a multiple of `alignment` rows from the page's top (the page's strip
+/// grid, `PageGeometry.stripGrid`: whole device pixels at 72, 150 and 300 dpi, so readers that fit
+/// images to whole device pixels place every strip as they would the page in one image): a photo
+/// run's first and last few rows then stay lossless. No strip is taller than `tallest` (at most
+/// `maximumRows`, a multiple of the grid and where it can of 16 too: `jpeg`'s strips are then whole
+/// 4:2:0 MCUs but the last), which bounds the rows held.
 struct StripPlanner: Sendable {
     enum Mode: Sendable { case auto, lossless, jpeg }
 
@@ -23,12 +23,18 @@ struct StripPlanner: Sendable {
 
     static let minimumPhotoRows = 64
     static let maximumRows = 240
-    static let alignment = 12
+    /// The grid of a page of 1 pixel a point without `/UserUnit`.
+    static let defaultAlignment = 12
     /// Photo rows kept lossless next to other rows: a line of text's box has blank rows above and
     /// below its letters, which look like photo rows beside a photo.
     static let guardRows = 12
 
     let mode: Mode
+    /// Rows between the places a strip may begin.
+    let alignment: Int
+    /// The tallest strip: the largest multiple of lcm(`alignment`, 16), else of `alignment`, up to
+    /// `maximumRows` (`alignment` when that is taller).
+    let tallest: Int
     /// Rows of the strip in progress (it begins on a multiple of `alignment`), including a photo
     /// tail not yet promoted.
     private(set) var rows = 0
@@ -38,7 +44,15 @@ struct StripPlanner: Sendable {
     /// What the rows of the strip in progress before its tail showed.
     private var head: RowContent?
 
-    init(mode: Mode) { self.mode = mode }
+    init(mode: Mode, alignment: Int = StripPlanner.defaultAlignment) {
+        self.mode = mode
+        self.alignment = max(1, alignment)
+        let a = self.alignment
+        var mcu = a
+        while mcu % 16 != 0 { mcu += a }
+        let limit = StripPlanner.maximumRows
+        tallest = mcu <= limit ? limit / mcu * mcu : max(a, limit / a * a)
+    }
 
     /// Adds the next `count` rows, all showing `content`; returns the strips this finishes, in order.
     mutating func add(rows count: Int, content: RowContent) -> [Cut] {
@@ -54,12 +68,12 @@ struct StripPlanner: Sendable {
     }
 
     private mutating func addRow(_ content: RowContent, into cuts: inout [Cut]) {
-        let a = StripPlanner.alignment
+        let a = alignment
         let photo = mode == .jpeg || (mode == .auto && content == .photo)
         if rows == 0 && mode == .jpeg { jpeg = true }
         if jpeg {
             if photo {
-                if rows == StripPlanner.maximumRows {
+                if rows >= tallest {
                     cuts.append(take(rows, content: head ?? .photo))
                     head = nil
                 }
@@ -75,7 +89,7 @@ struct StripPlanner: Sendable {
             head = rows > 0 ? .photo : nil
             tail = 0
         }
-        if rows == StripPlanner.maximumRows {
+        if rows >= tallest {
             let before = rows - tail, cut = before / a * a
             if cut > 0 {
                 cuts.append(take(cut, content: head ?? .plain))
@@ -85,8 +99,10 @@ struct StripPlanner: Sendable {
         rows += 1
         if photo {
             tail += 1
-            if tail >= StripPlanner.minimumPhotoRows {
-                let start = rows - tail, first = (start + StripPlanner.guardRows + a - 1) / a * a
+            // The JPEG strip begins on the first aligned row `guardRows` into the run, once that
+            // row has come (with a coarse grid it may lie past the run's first `minimumPhotoRows`).
+            let start = rows - tail, first = (start + StripPlanner.guardRows + a - 1) / a * a
+            if tail >= StripPlanner.minimumPhotoRows && first <= rows {
                 if first > 0 { cuts.append(take(first, content: merge(head, first > start ? .photo : nil) ?? .photo)) }
                 jpeg = true
                 head = .photo

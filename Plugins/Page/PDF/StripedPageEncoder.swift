@@ -3,8 +3,10 @@ import SumiKit
 /// Encodes a page from its rows as they arrive, as strips (`PageStrip`): each row is measured
 /// (`RowContent`) as it is added and goes to the `StripPlanner`, and each strip the
 /// planner finishes is encoded on the `StripQueue` while the next strip's rows arrive. Only the rows
-/// of the strip in progress (at most `StripPlanner.maximumRows`) and the strips being
-/// encoded are held; the compressed strips are kept until the page is written.
+/// of the strip in progress (at most the planner's `tallest`) and the strips being
+/// encoded are held; the compressed strips are kept until the page is written. Strips begin on the
+/// page's strip grid (`PageGeometry.stripGrid`); when there are several, the last one's image gets
+/// white rows below the page's own so that it too ends on the grid (`PageStrip.imageRows`).
 final class StripedPageEncoder {
     let width: Int
     let height: Int
@@ -19,15 +21,16 @@ final class StripedPageEncoder {
     /// Whether some pixel so far is not opaque.
     private(set) var isTranslucent = false
 
-    /// An encoder for a `width`x`height` page; JPEG strips (all of them for `.jpeg`, photo runs for
-    /// `.auto`) at `jpeg`'s settings.
-    init(width: Int, height: Int, mode: StripPlanner.Mode, jpeg: StripEncoder.JPEGSettings) {
+    /// An encoder for a `width`x`height` page whose strips begin on multiples of `alignment` rows;
+    /// JPEG strips (all of them for `.jpeg`, photo runs for `.auto`) at `jpeg`'s settings.
+    init(width: Int, height: Int, mode: StripPlanner.Mode, jpeg: StripEncoder.JPEGSettings,
+         alignment: Int = StripPlanner.defaultAlignment) {
         self.width = width
         self.height = height
         self.jpeg = jpeg
-        planner = StripPlanner(mode: mode)
+        planner = StripPlanner(mode: mode, alignment: alignment)
         measures = mode == .auto
-        buffer.reserveCapacity((StripPlanner.maximumRows + 1) * width * 4)
+        buffer.reserveCapacity((planner.tallest + 1) * width * 4)
     }
 
     /// Adds the next row (premultiplied RGBA, `width * 4` bytes).
@@ -54,16 +57,24 @@ final class StripedPageEncoder {
     /// The page's strips not taken yet, top to bottom, once every row was added.
     func finish() throws -> [PageStrip] {
         guard added == height else { throw StageError("the page ended after \(added) of its \(height) rows") }
-        if let cut = planner.finish() { try submit(cut) }
+        if let cut = planner.finish() {
+            // One strip has no seam and stays the page's exact image; below several, the last
+            // image is padded to the grid (white rows, which the MediaBox leaves out of the page).
+            let a = planner.alignment
+            try submit(cut, padding: bufferTop > 0 ? (a - height % a) % a : 0)
+        }
         return try queue.finish()
     }
 
-    /// Hands the strip `cut` describes (the first rows held) to the queue.
-    private func submit(_ cut: StripPlanner.Cut) throws {
+    /// Hands the strip `cut` describes (the first rows held, then `padding` opaque white rows) to
+    /// the queue.
+    private func submit(_ cut: StripPlanner.Cut, padding: Int = 0) throws {
         let stride = width * 4
-        let imageRows = cut.rows
-        guard buffer.count >= imageRows * stride else { throw StageError("a strip of \(imageRows) rows ended before its rows came") }
-        let pixels = Array(buffer[0..<(imageRows * stride)])
+        let imageRows = cut.rows + padding
+        guard buffer.count >= cut.rows * stride else { throw StageError("a strip of \(cut.rows) rows ended before its rows came") }
+        var rows = Array(buffer[0..<(cut.rows * stride)])
+        if padding > 0 { rows.append(contentsOf: repeatElement(255, count: padding * stride)) }
+        let pixels = rows
         buffer.removeFirst(cut.rows * stride)
         let top = bufferTop, width = width, settings = cut.jpeg ? jpeg : nil
         bufferTop += cut.rows

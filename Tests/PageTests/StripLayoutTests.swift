@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+import SumiKit
+@testable import SumiPage
+
+/// Where pdf-page draws the strips of a tall page: boundaries on the page's strip grid, each strip
+/// drawn a fiftieth of a row short at both ends, the last image padded to the grid with white rows
+/// below the MediaBox's lower edge, the opening rectangle unchanged — and what outside readers make
+/// of it (the same pixels as one image of the page).
+struct StripLayoutTests {
+    /// 120x14950 at 1 pixel a point: taller than 14400 points, so `/UserUnit 2`, whose grid is 24
+    /// rows (24 rows are 24, 50 and 100 device pixels at 72, 150 and 300 dpi in points and 12, 25 and
+    /// 50 in units of 2 points, as poppler draws the page); 14950 = 622·24 + 22, so 2 white rows.
+    static let width = 120, height = 14950
+
+    /// Rows of different colours (each row unlike its neighbours, so a row drawn twice or left out at
+    /// a boundary shows), lossless.
+    static func image(width: Int = StripLayoutTests.width, height: Int = StripLayoutTests.height) -> Image {
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 4
+                let band: Int = x / 20 * 80
+                pixels[i] = UInt8((y * 37 + band) % 256)
+                pixels[i + 1] = UInt8((y * 101) % 256)
+                pixels[i + 2] = UInt8((y * 13 + 128) % 256)
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    /// The page written by pdf-page (lossless strips) with an opening viewport, in `scratch`.
+    static func write(_ image: Image, _ scratch: Scratch) throws -> (path: String, bytes: [UInt8]) {
+        let path = scratch.file("page.pdf")
+        _ = try StageHarness(PDFPageStage.self).run(
+            ["path": .path(path), "compression": .string("flate"), "viewport": .rect(Rect(x: 0, y: 6000, width: Double(image.width), height: 500))],
+            inputs: ["in": .image(image)])
+        return (path, [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    /// The numbers after `key` up to the next `]` (e.g. a MediaBox).
+    static func numbers(after key: String, in text: String) -> [Double] {
+        guard let range = text.range(of: key) else { return [] }
+        let rest = text[range.upperBound...]
+        guard let end = rest.firstIndex(of: "]") else { return [] }
+        return rest[..<end].split(whereSeparator: { $0 == " " || $0 == "[" }).compactMap { Double($0) }
+    }
+
+    /// Each `q w 0 0 h 0 y cm /ImK Do Q` of the content: (w, h, y).
+    static func placements(in text: String) -> [(w: Double, h: Double, y: Double)] {
+        text.split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ")
+            guard f.count == 11, f[0] == "q", f[7] == "cm", f[9] == "Do", let w = Double(f[1]), let h = Double(f[4]), let y = Double(f[6]) else { return nil }
+            return (w, h, y)
+        }
+    }
+
+    @Test func tallPageStripsSitOnTheGridDrawnShortWithAPaddedMediaBox() throws {
+        let scratch = Scratch("strip-layout")
+        defer { scratch.cleanUp() }
+        let (path, bytes) = try Self.write(Self.image(), scratch)
+        let text = String(decoding: bytes, as: UTF8.self)
+        let check = try runTool("/usr/bin/qpdf", ["--check", path])
+        let clean = check.status == 0 && check.text.contains("No syntax or stream encoding errors found")
+        #expect(clean, "\(check.text)")
+        #expect(text.contains("/UserUnit 2"))
+        // 2 white rows below the page's 14950: the lower edge 1 unit below 0, the top as before.
+        let mediaBox: [Double] = [0, -1, 60, 7475]
+        #expect(Self.numbers(after: "/MediaBox", in: text) == mediaBox)
+        // The opening rectangle in the page's own coordinates, as without padding.
+        let fitR: [Double] = [0, 4225, 60, 4475]    // (14950 - 6000 - 500) / 2, (14950 - 6000) / 2
+        #expect(Self.numbers(after: "/FitR", in: text) == fitR)
+        let placed = Self.placements(in: text)
+        #expect(placed.count > 60)
+        // Each strip: a whole number of 24-row grid steps from the page top (in units of 2 rows),
+        // drawn 0.02 rows (0.01 unit) short at its top and bottom; the next one starts where it ends.
+        var top = 7475.0
+        for (i, p) in placed.enumerated() {
+            #expect(p.w == 60)
+            let upper: Double = p.y + p.h + 0.01, lower: Double = p.y - 0.01
+            let gap: Double = abs(upper - top)
+            #expect(gap < 1e-9, "strip \(i): top \(upper), expected \(top)")
+            let rowsFromTop: Double = (7475 - lower) * 2
+            let steps: Double = (rowsFromTop / 24).rounded()
+            let offGrid: Double = abs(rowsFromTop - steps * 24)
+            #expect(offGrid < 1e-9, "strip \(i) ends at row \(rowsFromTop)")
+            top = lower
+        }
+        let lastOff: Double = abs(top + 1)
+        #expect(lastOff < 1e-9, "the last strip ends at \(top), the MediaBox's lower edge is -1")
+        // The images hold the page's rows and then 2 white ones: pdfimages stacks them back.
+        let list = try runTool("/usr/bin/pdfimages", ["-list", path]).text
+        let lines = list.split(separator: "\n").dropFirst(2)
+        let heights: [Int] = lines.compactMap { line -> Int? in
+            let fields = line.split(separator: " ")
+            return fields.count > 4 ? Int(fields[4]) : nil
+        }
+        let total = heights.reduce(0, +)
+        #expect(heights.count == placed.count)
+        #expect(total == 14952)
+    }
+
+    /// A one-image PDF of `image` plus `padding` white rows, placed where pdf-page places a page of
+    /// several strips (MediaBox, `/UserUnit` `unit` and inset alike), uncompressed.
+    static func oneImagePDF(_ image: Image, padding: Int, unit: Int, to path: String) throws {
+        var rgb: [UInt8] = []
+        rgb.reserveCapacity(image.width * (image.height + padding) * 3)
+        for i in stride(from: 0, to: image.pixels.count, by: 4) { rgb.append(contentsOf: image.pixels[i..<(i + 3)]) }
+        rgb += [UInt8](repeating: 255, count: image.width * padding * 3)
+        let rows = image.height + padding
+        let u = Double(unit), w = PDFSyntax.number(Double(image.width) / u)
+        let top = Double(image.height) / u, bottom = -Double(padding) / u
+        let content = "q \(w) 0 0 \(PDFSyntax.number(top - bottom - 0.04 / u)) 0 \(PDFSyntax.number(bottom + 0.02 / u)) cm /Im0 Do Q\n"
+        var objects: [[UInt8]] = [
+            Array("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+            Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
+            Array(("<< /Type /Page /Parent 2 0 R /MediaBox [0 \(PDFSyntax.number(bottom)) \(w) \(PDFSyntax.number(top))] /UserUnit \(unit)"
+                + " /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>").utf8),
+        ]
+        let imageHead = "<< /Type /XObject /Subtype /Image /Width \(image.width) /Height \(rows) /BitsPerComponent 8"
+            + " /ColorSpace /DeviceRGB /Interpolate false /Length \(rgb.count) >>\nstream\n"
+        var imageObject: [UInt8] = Array(imageHead.utf8)
+        imageObject.append(contentsOf: rgb)
+        imageObject.append(contentsOf: Array("\nendstream".utf8))
+        objects.append(imageObject)
+        objects.append(Array("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream".utf8))
+        var out: [UInt8] = Array("%PDF-1.7\n".utf8), offsets: [Int] = []
+        for (n, body) in objects.enumerated() {
+            offsets.append(out.count)
+            out.append(contentsOf: Array("\(n + 1) 0 obj\n".utf8))
+            out.append(contentsOf: body)
+            out.append(contentsOf: Array("\nendobj\n".utf8))
+        }
+        let xref = out.count
+        var table = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for o in offsets { table += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
+        table += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        out += Array(table.utf8)
+        try Data(out).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// A reader's render at `dpi` as rows of RGB bytes (PPM).
+    static func render(_ reader: String, _ pdf: String, dpi: Int, _ scratch: Scratch, name: String) throws -> (width: Int, rows: [[UInt8]]) {
+        let out = scratch.file("\(name)-\(reader)-\(dpi).ppm")
+        let result: ToolResult = switch reader {
+        case "pdftoppm": try runTool("/usr/bin/pdftoppm", ["-r", "\(dpi)", "-singlefile", pdf, String(out.dropLast(4))])
+        case "mutool": try runTool("/usr/bin/mutool", ["draw", "-q", "-r", "\(dpi)", "-c", "rgb", "-o", out, pdf, "1"])
+        default: try runTool("/usr/bin/gs", ["-q", "-dBATCH", "-dNOPAUSE", "-dSAFER", "-sDEVICE=ppmraw", "-r\(dpi)",
+                                             "-dInterpolateControl=0", "-o", out, pdf])
+        }
+        guard result.status == 0 else { throw ToolFailure("\(reader) at \(dpi) dpi: \(result.errors)") }
+        let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: out)))
+        try? FileManager.default.removeItem(atPath: out)
+        // "P6\nW H\n255\n" as these readers write it (ghostscript adds a comment line).
+        var fields: [String] = [], at = 0
+        while fields.count < 4 {
+            while at < data.count, data[at] == 0x20 || data[at] == 0x0A { at += 1 }
+            if at < data.count, data[at] == 0x23 {
+                while at < data.count, data[at] != 0x0A { at += 1 }
+                continue
+            }
+            var end = at
+            while end < data.count, data[end] != 0x20 && data[end] != 0x0A { end += 1 }
+            fields.append(String(decoding: data[at..<end], as: UTF8.self))
+            at = end
+        }
+        guard let width = Int(fields[1]), let height = Int(fields[2]), data.count >= at + 1 + width * height * 3 else {
+            throw ToolFailure("\(reader): not a PPM (\(fields))")
+        }
+        let start = at + 1
+        return (width, (0..<height).map { Array(data[(start + $0 * width * 3)..<(start + ($0 + 1) * width * 3)]) })
+    }
+
+    /// pdftoppm, mutool and ghostscript at 72 and 150 dpi draw the strips of a page as tall as the
+    /// photo page (60x59960 at `/UserUnit 5`: 250 strips on the 60-row grid, 40 white rows) as one
+    /// image: poppler exactly as its render of one image of the same pixels; mupdf and ghostscript
+    /// exactly as nearest-neighbour sampling of the image (the render a reader should make; mupdf's
+    /// own render of one image this tall drifts by a row past about 1000 rows at 150 dpi, so it is
+    /// no reference), on every device row but the tie rows: at 150 dpi a device row every 25 whose
+    /// centre lies on the boundary between two image rows, where either row is right.
+    @Test(arguments: ["pdftoppm", "mutool", "gs"])
+    func readersDrawTheStripsAsOneImage(reader: String) throws {
+        let scratch = Scratch("strip-render")
+        defer { scratch.cleanUp() }
+        let width = 60, height = 59960
+        let image = Self.image(width: width, height: height)
+        let (path, bytes) = try Self.write(image, scratch)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("/MediaBox [0 -8 12 11992] /UserUnit 5"))
+        let reference = scratch.file("one.pdf")
+        try Self.oneImagePDF(image, padding: 40, unit: 5, to: reference)
+        for dpi in [72, 150] {
+            let got = try Self.render(reader, path, dpi: dpi, scratch, name: "strips")
+            var worst = 0, worstRow = -1
+            if reader == "pdftoppm" {
+                let want = try Self.render(reader, reference, dpi: dpi, scratch, name: "one")
+                let sameSize = got.width == want.width && got.rows.count == want.rows.count
+                #expect(sameSize, "\(reader) at \(dpi) dpi: sizes differ")
+                for (i, (a, b)) in zip(got.rows, want.rows).enumerated() {
+                    for (p, q) in zip(a, b) where abs(Int(p) - Int(q)) > worst { worst = abs(Int(p) - Int(q)); worstRow = i }
+                }
+            } else {
+                // 72 image rows an inch (1 pixel a point), 2.5 device pixels a column at 150 dpi.
+                let rows = (height + 40) * dpi / 72
+                #expect(got.rows.count == rows && got.width == width * dpi / 72, "\(reader) at \(dpi) dpi: \(got.width)x\(got.rows.count)")
+                for (i, row) in got.rows.enumerated() where ((2 * i + 1) * 72) % (2 * dpi) != 0 {
+                    let y = (2 * i + 1) * 72 / (2 * dpi)
+                    for x in 0..<got.width {
+                        let source = (2 * x + 1) * width / (2 * got.width)
+                        for c in 0..<3 {
+                            let want: Int = y < height ? Int(image.pixels[(y * width + source) * 4 + c]) : 255
+                            let d = abs(Int(row[x * 3 + c]) - want)
+                            if d > worst { worst = d; worstRow = i }
+                        }
+                    }
+                }
+            }
+            #expect(worst <= 1, "\(reader) at \(dpi) dpi: \(worst) levels at device row \(worstRow)")
+        }
+    }
+
+    /// On the 60-row grid of `/UserUnit 5` a photo run's first grid row 12 rows in may lie past its
+    /// first 64 rows: the JPEG strip waits for it, and no strip asks for rows not added yet.
+    @Test func coarseGridNeverCutsRowsNotYetAdded() {
+        var planner = StripPlanner(mode: .auto, alignment: 60)
+        var added = 0, cut = 0
+        var cuts: [StripPlanner.Cut] = []
+        for (content, rows) in [(RowContent.plain, 110), (.photo, 300), (.plain, 50), (.photo, 70), (.plain, 30)] {
+            for _ in 0..<rows {
+                added += 1
+                for c in planner.add(rows: 1, content: content) {
+                    #expect(c.rows % 60 == 0 && cut + c.rows <= added, "a cut of \(c.rows) at row \(cut) with \(added) added")
+                    cut += c.rows
+                    cuts.append(c)
+                }
+            }
+        }
+        if let last = planner.finish() { cuts.append(last) }
+        #expect(cuts.reduce(0) { $0 + $1.rows } == added)
+        // The photo run 110-410 is JPEG from row 180 (its first grid row 12 rows in, 70 rows into
+        // the run) to 360 (the last grid row 12 rows before the text); of the run 460-530 only
+        // 480-530 would be JPEG, which has no grid row 12 rows before the text: lossless.
+        #expect(cuts.map(\.jpeg) == [false, true, false, false])
+        #expect(cuts.map(\.rows) == [180, 180, 120, 80])
+    }
+}
