@@ -56,11 +56,11 @@ def _key(reference):
     return reference if reference.startswith("obj:") else "obj:" + reference
 
 
-def page_size(pdf_path):
-    """The first page's size in points, by pdfinfo."""
-    text = subprocess.run(["pdfinfo", pdf_path], check=True, capture_output=True, text=True).stdout
+def media_box(pdf_path):
+    """The first page's MediaBox [x0, y0, x1, y1] in points, by pdfinfo -box (a page padded to its
+    strip grid has its lower edge below y = 0, its content where it was)."""
+    text = subprocess.run(["pdfinfo", "-box", pdf_path], check=True, capture_output=True, text=True).stdout
     for line in text.splitlines():
-        if line.startswith("Page size:"):
-            parts = line.split()
-            return float(parts[2]), float(parts[4])
-    raise AssertionError("pdfinfo shows no page size")
+        if line.startswith("MediaBox:"):
+            return [float(v) for v in line.split()[1:5]]
+    raise AssertionError("pdfinfo shows no MediaBox")
