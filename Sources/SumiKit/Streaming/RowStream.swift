@@ -60,7 +60,8 @@ public final class RowStream: @unchecked Sendable {
     /// is never mutated through Swift while the stream holds it, so its storage does not move.
     private var frame: [UInt8]?
     private var stride = 0
-    private let requestedCapacity: Int
+    /// The ring rows asked for at creation (`capacity` is this, capped at the image's height).
+    let requestedCapacity: Int
     /// The test's stand-in for the other side (see the type's comment); nil when threads wait.
     private let driver: (any RowStreamDriver)?
     /// The largest band in rows that the producer may reserve, or the consumer wait for, past what
@@ -149,7 +150,7 @@ public final class RowStream: @unchecked Sendable {
 
     /// `begin`, with the ring over `pixels` (the image's, all rows) when given. The array must be
     /// the stream's alone (`deliver` makes it so): rows are written through the pointer taken here.
-    private func begin(_ shape: ImageShape, pixels given: consuming [UInt8]?) throws {
+    func begin(_ shape: ImageShape, pixels given: consuming [UInt8]?) throws {
         guard shape.width >= 0, shape.height >= 0 else {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
@@ -222,40 +223,6 @@ public final class RowStream: @unchecked Sendable {
         if let unreserved {
             // Only a driven stream returns from `misuse`, having told its driver.
             try? misuse("RowStream.publish of rows up to \(unreserved), reserved only up to \(locked { reserved })")
-        }
-    }
-
-    /// Writes a whole image through the ring (for producers that cannot stream): begins, then copies
-    /// it band by band as the consumer makes room. A stream as tall as the image takes the image's
-    /// pixels as its ring instead: without a copy when the caller hands over its only reference
-    /// (`deliver(consume image)`), with one when the pixels are shared (copy on write), so rows in a
-    /// ring are never another image's.
-    public func deliver(_ image: consuming Image) throws {
-        if requestedCapacity >= image.height && !image.pixels.isEmpty {
-            let shape = ImageShape(width: image.width, height: image.height, metadata: image.metadata)
-            let pixels = (consume image).pixels
-            try begin(shape, pixels: consume pixels)
-            try reserve(through: shape.height)
-            publish(through: shape.height)
-            return
-        }
-        try deliverByBands(image)
-    }
-
-    /// `deliver` into a ring shorter than the image: copies band by band as the consumer makes room.
-    private func deliverByBands(_ image: Image) throws {
-        try begin(ImageShape(image))
-        let band = max(1, capacity)
-        try image.pixels.withUnsafeBufferPointer { source in
-            guard let base = source.baseAddress else { return }
-            var y = 0
-            while y < image.height {
-                let end = min(image.height, y + band)
-                try reserve(through: end)
-                for row in y..<end { self.row(row).update(from: base + row * image.stride, count: image.stride) }
-                publish(through: end)
-                y = end
-            }
         }
     }
 
@@ -411,15 +378,5 @@ public final class RowStream: @unchecked Sendable {
         }
         try waitForEnd()
         return image
-    }
-
-    /// A complete stream over `image`'s rows (a stage that reads rows, given a whole image): without
-    /// a copy when the caller hands over its only reference, else over a copy; its `image()` gives
-    /// the pixels back.
-    public static func whole(_ image: consuming Image) -> RowStream {
-        let stream = RowStream(capacity: max(1, image.height))
-        try? stream.deliver(consume image)
-        stream.finish()
-        return stream
     }
 }
