@@ -7,16 +7,19 @@ FOLDER holds the captures and page.json the generator wrote. The page the captur
 from them (the first capture's header, the scrolled content, the last capture's footer); each reader
 renders the PDF at one pixel per image pixel (72 dpi times the image pixels per point), and the render is compared with it:
 
-- every row the generator drew as text must be identical (lossless), counted per reader (poppler
+- every line of text the generator drew (its box: page.json's text_boxes; without them, its rows
+  outside the photo rectangles beside it) must be identical (lossless), counted per reader (poppler
   smooths images even at one pixel per pixel, so its count is informative: compare it with its
-  render of a one-image lossless PDF of the same page, or use mupdf, which draws pixels exactly);
+  render of a one-image lossless PDF of the same page, or use mupdf, which draws pixels exactly),
+  and no text box may overlap a JPEG image (strip or tile) where the PDF draws it;
 - every photo rectangle's PSNR (RGB, dB) — lossless strips give infinity;
 - `qpdf --check` must be clean;
-- the size split: bytes, strips and rows of each kind of image (palette, flate, jpeg), and how many
-  of those rows the generator drew as text or photo.
+- the size split: bytes, images (strips and tiles) and area (in rows of the page's width) of each
+  kind of image (palette, flate, jpeg), and how much of that area the generator drew as text boxes
+  or photos.
 
-With --seams DPIS (e.g. 72,150,300) the strip boundaries are checked too: a window around each
-boundary between two strips (a copy of the page with a smaller MediaBox, added to the PDF as an
+With --seams DPIS (e.g. 72,150,300) the strip boundaries are checked too (and the edges between
+tiles side by side, where the windows cross them): a window around each boundary between two strips (a copy of the page with a smaller MediaBox, added to the PDF as an
 incremental update, so the same strip images are drawn) is rendered by every reader at each
 resolution, beside a PDF of one lossless image of the same pixels (mupdf's exact render of the page
 at one pixel per image pixel) at the same place, drawn the 0.02 rows short at each end that
@@ -146,8 +149,11 @@ class PagePDF:
         self.contents = int(page.group(6))
         body = re.search(rb"%d 0 obj\n<< /Length (\d+) >>\nstream\n" % self.contents, self.data)
         stream = self.data[body.end():body.end() + int(body.group(1))].decode()
-        # Each strip: "q w 0 0 h 0 y cm /ImK Do Q", bottom edge y and height h in page units.
-        self.strips = [(float(y), float(h)) for h, y in re.findall(r"q [\d.]+ 0 0 ([\d.]+) 0 (-?[\d.]+) cm /Im\d+ Do Q", stream)]
+        # Each strip or tile: "q w 0 0 h x y cm /ImK Do Q", in page units.
+        self.placed = [(float(x), float(y), float(w), float(h), int(k)) for w, h, x, y, k in
+                       re.findall(r"q ([\d.]+) 0 0 ([\d.]+) (-?[\d.]+) (-?[\d.]+) cm /Im(\d+) Do Q", stream)]
+        self.strips = [(y, h) for x, y, w, h, k in self.placed]
+        self.objects = {int(k): int(n) for k, n in re.findall(r"/Im(\d+) (\d+) 0 R", self.resources)}
 
     def boundaries(self):
         """Strip boundaries in page units from the bottom: each strip's top edge but the first's
@@ -333,34 +339,67 @@ def psnr(a, b):
     return math.inf if mse == 0 else 10 * math.log10(255 * 255 / mse)
 
 
-def size_split(path, truth):
-    """Bytes and rows of the page's image XObjects by kind (palette, flate, jpeg; soft masks apart),
-    and the rows the generator drew as text and as photo in each kind (rows of a strip drawn edge to
-    edge from the top, in the order the strips are written)."""
-    data = open(path, "rb").read()
-    split, top = {}, 0
-    text, photo = np.zeros(truth["page"][1], bool), np.zeros(truth["page"][1], bool)
-    for t, b in truth["text_rows"]:
-        text[t:b] = True
-    for _, y, _, h in truth["photos"]:
-        photo[y:y + h] = True
-    for m in re.finditer(rb"<< /Type /XObject /Subtype /Image (.*?)>>\nstream", data, re.S):
-        d = m.group(1)
+def image_kinds(data):
+    """Each image XObject's kind (palette, flate, jpeg, or mask for a soft mask) and stream length,
+    by object number."""
+    kinds = {}
+    for m in re.finditer(rb"(\d+) 0 obj\n<< /Type /XObject /Subtype /Image (.*?)>>\nstream", data, re.S):
+        d = m.group(2)
         length = int(re.findall(rb"/Length (\d+)", d)[-1])
-        rows = int(re.search(rb"/Height (\d+)", d).group(1))
         if b"/DeviceGray" in d and b"/FlateDecode" in d:
             kind = "mask"
         else:
             kind = "jpeg" if b"/DCTDecode" in d else "palette" if b"/Indexed" in d else "flate"
+        kinds[int(m.group(1))] = (kind, length)
+    return kinds
+
+
+def size_split(path, truth):
+    """Bytes, images and area (in rows of the page's width) of the page's image XObjects by kind
+    (palette, flate, jpeg; soft masks apart), the area of each kind the generator drew as text boxes
+    and as photo, and the text area drawn by JPEG images (which must be none), from where the
+    content stream draws each image."""
+    data = open(path, "rb").read()
+    pdf = PagePDF(path)
+    width, height = truth["page"]
+    per_unit = width / pdf.width
+    text, photo = np.zeros((height, width), bool), np.zeros((height, width), bool)
+    for x, y, w, h in text_boxes(truth):
+        text[y:y + h, x:x + w] = True
+    for x, y, w, h in truth["photos"]:
+        photo[y:y + h, x:x + w] = True
+    kinds = image_kinds(data)
+    split = {}
+    for kind, length in kinds.values():
+        if kind == "mask":
+            split.setdefault("mask", {"bytes": 0})["bytes"] += length
+    for x, y, w, h, k in pdf.placed:
+        kind, length = kinds[pdf.objects[k]]
+        left, right = round(x * per_unit), round((x + w) * per_unit)
+        top, bottom = max(0, round(height - (y + h) * per_unit)), min(height, round(height - y * per_unit))
         entry = split.setdefault(kind, {"bytes": 0, "strips": 0, "rows": 0, "text_rows": 0, "photo_rows": 0})
         entry["bytes"] += length
-        if kind != "mask":
-            entry["strips"] += 1
-            entry["rows"] += rows
-            entry["text_rows"] += int(text[top:top + rows].sum())
-            entry["photo_rows"] += int(photo[top:top + rows].sum())
-            top += rows
+        entry["strips"] += 1
+        entry["rows"] += (bottom - top) * (right - left) / width
+        entry["text_rows"] += int(text[top:bottom, left:right].sum()) / width
+        entry["photo_rows"] += int(photo[top:bottom, left:right].sum()) / width
     return split
+
+
+def text_boxes(truth):
+    """The generator's lines of text as [x, y, w, h]; for a page.json without them, each text row's
+    columns left of, right of and between the photos beside it."""
+    if "text_boxes" in truth:
+        return truth["text_boxes"]
+    boxes = []
+    for top, bottom in truth["text_rows"]:
+        beside = sorted((x, x + w) for x, y, w, h in truth["photos"] if y < bottom and y + h > top)
+        x = 0
+        for a, b in beside + [(truth["page"][0], truth["page"][0])]:
+            if a > x:
+                boxes.append([x, top, a - x, bottom - top])
+            x = max(x, b)
+    return boxes
 
 
 def main():
@@ -377,6 +416,8 @@ def main():
     qpdf = subprocess.run(["qpdf", "--check", args.pdf], capture_output=True, text=True)
     results, failed = {"qpdf": qpdf.returncode == 0}, qpdf.returncode != 0
     results["sizes"] = size_split(args.pdf, truth)
+    text_in_jpeg = results["sizes"].get("jpeg", {}).get("text_rows", 0)
+    failed |= text_in_jpeg > 0
     opening = re.findall(rb"/OpenAction \[\d+ 0 R /FitR ([^\]]*)\]", open(args.pdf, "rb").read())
     results["fitr"] = opening[0].decode() if opening else None
     with tempfile.TemporaryDirectory() as work:
@@ -395,10 +436,11 @@ def main():
                 results[reader] = {"error": "rendered %s, expected %s" % (image.shape, expected.shape)}
                 failed = True
                 continue
-            differing = sum(1 for top, bottom in truth["text_rows"]
-                            if not np.array_equal(image[top:bottom], expected[top:bottom]))
+            lines = text_boxes(truth)
+            differing = sum(1 for x, y, w, h in lines
+                            if not np.array_equal(image[y:y + h, x:x + w], expected[y:y + h, x:x + w]))
             photos = [psnr(image[y:y + h, x:x + w], expected[y:y + h, x:x + w]) for x, y, w, h in truth["photos"]]
-            results[reader] = {"text_rows": len(truth["text_rows"]), "text_rows_differing": differing,
+            results[reader] = {"text_rows": len(lines), "text_rows_differing": differing,
                                "photo_psnr_min": min(photos) if photos else None,
                                "page_psnr": psnr(image, expected)}
             failed |= differing > 0 or (photos and min(photos) < 40)
@@ -410,7 +452,10 @@ def main():
         print("opens on: /FitR %s" % results["fitr"])
         total = sum(v["bytes"] for v in results["sizes"].values())
         for kind, v in sorted(results["sizes"].items(), key=lambda kv: -kv[1]["bytes"]):
-            print("%-8s %10d B (%4.1f%%) %4d strips %6d rows (text rows %d, photo rows %d), %.0f B a row"
+            if kind == "mask":
+                print("%-8s %10d B" % (kind, v["bytes"]))
+                continue
+            print("%-8s %10d B (%4.1f%%) %4d images %8.1f rows of area (text %.1f, photo %.1f), %.0f B a row"
                   % (kind, v["bytes"], 100.0 * v["bytes"] / max(1, total), v["strips"], v["rows"], v["text_rows"],
                      v["photo_rows"], v["bytes"] / max(1, v["rows"])))
         if "seams" in results:

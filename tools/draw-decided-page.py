@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
 """Draws how `pdf-page` with `compression: auto` stored a page: the page, downscaled, cut into
-columns, each with a coloured margin on its left giving every strip's kind.
+columns, each with a coloured margin on its left giving every strip's kind, and a frame of its kind's
+colour around every tile narrower than the page (a JPEG tile over a photo beside text).
 
     draw-decided-page.py REPORT.json PAGE.pdf OUT.png [--scale 8] [--columns 8] [--rows TOP:BOTTOM]
 
 REPORT.json is what `sumi run --json` printed for the run that wrote PAGE.pdf (the `pdf-page`
-stage's `details`: every page's strips with `top`, `rows`, `kind`, `content`, `bytes`). The page is
-rendered by mupdf (`mutool draw`) at 1/SCALE pixel per image pixel. Margin colours: JPEG strips
-(photo) orange, palette strips blue, Flate strips that hold only text and UI green, Flate strips
-mixing text and photo rows purple, unmodified JPEG sources red; a legend with the bytes each kind
-takes is drawn below. Needs numpy, mupdf-tools, ImageMagick.
+stage's `details`: every page's strips with `top`, `rows`, `left`, `columns`, `kind`, `content`,
+`bytes`). The page is rendered by mupdf (`mutool draw`) at 1/SCALE pixel per image pixel. Margin
+colours: JPEG strips (photo) orange, palette strips blue, Flate strips that hold only text and UI
+green, Flate strips mixing text and photo rows purple, unmodified JPEG sources red; rows cut into
+tiles show their tiles' colours side by side in the margin; a legend with the bytes each kind takes
+is drawn below. Needs numpy, mupdf-tools, ImageMagick.
 """
 import argparse, json, os, struct, subprocess, sys, tempfile, zlib
 
@@ -86,13 +88,28 @@ def main():
     canvas = np.full((column_height + legend, cw * args.columns, 3), 255, np.uint8)
     margin = np.full((image.shape[0], MARGIN, 3), 255, np.uint8)
     totals = {}
+    rows = {}
     for strip in page["strips"]:
-        k = kind(strip)
-        totals[k] = totals.get(k, 0) + strip["bytes"]
-        a, b = int((strip["top"] - top) * s), int((strip["top"] + strip["rows"] - top) * s)
+        rows.setdefault(strip["top"], []).append(strip)
+    for strip_top, tiles in rows.items():
+        a, b = int((strip_top - top) * s), int((strip_top + tiles[0]["rows"] - top) * s)
         a, b = max(0, a), min(image.shape[0], max(b, a + 1))
+        for n, strip in enumerate(sorted(tiles, key=lambda t: t.get("left", 0))):
+            k = kind(strip)
+            totals[k] = totals.get(k, 0) + strip["bytes"]
+            if a >= b:
+                continue
+            # The margin: the strip's kind, or its tiles' kinds side by side.
+            m0, m1 = n * MARGIN // len(tiles), (n + 1) * MARGIN // len(tiles)
+            margin[a:b, m0:m1] = COLOURS[k]
+            columns = strip.get("columns", width)
+            if columns < width:
+                # A frame around the tile, on the page.
+                x0 = int(strip.get("left", 0) * s)
+                x1 = min(image.shape[1], max(x0 + 2, int((strip.get("left", 0) + columns) * s)))
+                image[a:b, x0:x0 + 1] = image[a:b, x1 - 1:x1] = COLOURS[k]
+                image[a, x0:x1] = image[b - 1, x0:x1] = COLOURS[k]
         if a < b:
-            margin[a:b] = COLOURS[k]
             margin[a, :] = (255, 255, 255)  # a hairline between strips
     for c in range(args.columns):
         part = slice(c * column_height, min(image.shape[0], (c + 1) * column_height))

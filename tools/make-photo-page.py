@@ -12,8 +12,9 @@ drawn here from a fixed seed (no downloaded artwork): the same files on every ru
 writes FOLDER/capture-0.png … (COUNT captures of 1170x2532, default 50, each 1172 rows of scroll
 below the last, so 50 make a page of 1170x59960; photos are stored as a site serves them, JPEG at
 quality 80, and drawn decoded; with --camera-photos as drawn, fine grain on every pixel) and FOLDER/page.json: the page's size, the header
-and footer heights, the scroll step, the rows drawn as text (page coordinates, [top, bottom)), and
-the photo rectangles ([x, y, width, height]); a checker compares the PDF's strips against these.
+and footer heights, the scroll step, the rows drawn as text (page coordinates, [top, bottom)), each
+line of text's box and the photo rectangles ([x, y, width, height]); a checker compares the PDF's
+strips and tiles against these.
 Needs numpy and libjpeg-turbo's cjpeg and djpeg.
 """
 import json, os, struct, subprocess, sys, zlib
@@ -167,6 +168,7 @@ class Page:
         self.rng = rng
         self.canvas = np.full((height, WIDTH, 3), 255, np.uint8)
         self.text_rows = []  # [top, bottom) in content coordinates
+        self.text_boxes = []  # [x, y, w, h] of each line of text, in content coordinates
         self.photos = []     # [x, y, w, h] in content coordinates
         self.glyphs = Glyphs(rng)
         self.y = 0
@@ -184,6 +186,7 @@ class Page:
         else:
             paint(self.canvas, top, left, cover, colour)
         self.text_rows.append([top, top + cover.shape[0]])
+        self.text_boxes.append([left, top, cover.shape[1], cover.shape[0]])
         return cover.shape[0]
 
     def paragraph(self):
@@ -293,6 +296,7 @@ def main():
         "captures": count, "viewport": [WIDTH, VIEWPORT],
         "header": HEADER, "footer": FOOTER, "scroll": SCROLL,
         "text_rows": [[HEADER + a, HEADER + b] for a, b in page.text_rows],
+        "text_boxes": [[x, HEADER + y, w, h] for x, y, w, h in page.text_boxes],
         "photos": [[x, HEADER + y, w, h] for x, y, w, h in page.photos],
         "photo_fraction": round(photo_rows / content_height, 3),
     }

@@ -328,6 +328,7 @@ static void start_compress(struct jpeg_encode_state *s, int width, int height, i
     int full = (optimize & SUMI_JPEG_FULL_CHROMA) != 0;
     s->cinfo.comp_info[0].h_samp_factor = full ? 1 : 2;
     s->cinfo.comp_info[0].v_samp_factor = full ? 1 : 2;
+    if (optimize & SUMI_JPEG_PROGRESSIVE) jpeg_simple_progression(&s->cinfo);
     jpeg_start_compress(&s->cinfo, TRUE);
     if (flatten) {
         s->row = malloc((size_t)width * 3);

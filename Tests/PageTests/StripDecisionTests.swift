@@ -79,80 +79,175 @@ import SumiKit
         #expect(Self.content(of: Image(width: Self.width, height: 36, pixels: translucent), row: 15) == .plain)
     }
 
+    static func measure(_ px: [UInt8]) -> RowContent.Measure {
+        px.withUnsafeBufferPointer { RowContent.measure($0, width: width) }
+    }
+
+    /// The photo span and the flat columns around it; a photo's own flat spot near its edge; letters
+    /// set close together; a row of one colour.
+    @Test func rowsGiveTheirPhotoSpanAndFlatSurroundings() {
+        var rng = SplitMix(21)
+        // Photo in columns 8-120, text from 130: the span from the pixel before the photo's first
+        // change to its last, the flat columns from the row's start to the text.
+        var px = [UInt8](repeating: 255, count: Self.width * 4)
+        Self.photo(&px, y: 0, from: 8, to: 120, rng: &rng)
+        Self.text(&px, y: 0, from: 130, to: Self.width, rng: &rng)
+        let mixed = Self.measure(px)
+        #expect(mixed.content == .mixed && mixed.span == 7..<121, "\(mixed)")
+        #expect(mixed.clear.map { $0.lowerBound == 0 && (130...134).contains($0.upperBound) } == true, "\(mixed)")
+        // A full-width photo with six equal pixels at 200-205 and photo again after: one photo, not
+        // a photo with detail beside it.
+        var gap = [UInt8](repeating: 255, count: Self.width * 4)
+        Self.photo(&gap, y: 0, from: 0, to: Self.width, rng: &rng)
+        for x in 200..<206 { for c in 0..<4 { gap[x * 4 + c] = gap[199 * 4 + c] } }
+        #expect(Self.measure(gap).content == .photo && Self.measure(gap).span == 0..<240, "\(Self.measure(gap))")
+        // Letters close together make long runs with fewer changes: text, no photo span.
+        var letters = [UInt8](repeating: 255, count: Self.width * 4)
+        var x = 4
+        while x + 8 < Self.width {
+            for (k, v) in [UInt8]([160, 40, 40, 160]).enumerated() { for c in 0..<3 { letters[(x + k) * 4 + c] = v } }
+            x += 6
+        }
+        for i in stride(from: 3, to: letters.count, by: 4) { letters[i] = 255 }
+        let text = Self.measure(letters)
+        #expect(text.content == .plain && text.span == nil, "\(text)")
+        // One colour: flat, and which colour.
+        let grey = [UInt8](repeating: 128, count: Self.width * 4).enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+        #expect(Self.measure(grey).flat == 0xFF80_8080 && Self.measure(grey).content == .plain)
+    }
+
+    static let photoRow = RowContent.Measure(.photo, span: 0..<240, clear: 0..<240)
+    static let textRow = RowContent.Measure(.plain)
+    static let busyRow = RowContent.Measure(.mixed)
+
     @Test func plannerWaitsForTallPhotoRunsAndEndsThemAtTheFirstOtherRow() {
-        var planner = StripPlanner(mode: .auto)
+        var planner = StripPlanner(mode: .auto, width: 240)
         var cuts: [StripPlanner.Cut] = []
-        let blocks: [RowContent] = [.plain, .plain, .photo, .photo, .plain]       // 32 photo rows: too few
-            + Array(repeating: .photo, count: 6) + [.mixed, .plain]                // 96: a JPEG strip
-        for block in blocks { cuts += planner.add(rows: 16, content: block) }
+        let blocks = [Self.textRow, Self.textRow, Self.photoRow, Self.photoRow, Self.textRow]   // 32 photo rows: too few
+            + Array(repeating: Self.photoRow, count: 6) + [Self.busyRow, Self.textRow]            // 96: a JPEG strip
+        for block in blocks { cuts += planner.add(rows: 16, measure: block) }
         if let last = planner.finish() { cuts.append(last) }
-        // Strips begin on multiples of 12 rows, JPEG ones 12 rows or more from other rows: the JPEG
-        // strip holds rows 96-155 of the photo run 80-175.
-        #expect(cuts == [StripPlanner.Cut(rows: 96, jpeg: false, content: .mixed),
-                         StripPlanner.Cut(rows: 60, jpeg: true, content: .photo),
-                         StripPlanner.Cut(rows: 52, jpeg: false, content: .mixed)])
+        // Strips begin on multiples of 12 rows and JPEG ones hold photo rows only: the JPEG strip
+        // holds rows 84-167 of the photo run 80-175.
+        #expect(cuts == [StripPlanner.Cut(rows: 84, jpegColumns: nil, content: .mixed),
+                         StripPlanner.Cut(rows: 84, jpegColumns: 0..<240, content: .photo),
+                         StripPlanner.Cut(rows: 40, jpegColumns: nil, content: .mixed)])
+    }
+
+    /// One flat colour between a photo and the grid rows around it joins the JPEG strip; other
+    /// rows do not.
+    @Test func flatRowsNextToAPhotoReachTheGrid() {
+        var planner = StripPlanner(mode: .auto, width: 240)
+        var cuts: [StripPlanner.Cut] = []
+        let white = RowContent.Measure(.plain, flat: 0xFFFF_FFFF), grey = RowContent.Measure(.plain, flat: 0xFF80_8080)
+        cuts += planner.add(rows: 30, measure: Self.textRow)
+        cuts += planner.add(rows: 20, measure: white)        // rows 30-49: 48-49 reach the photo
+        cuts += planner.add(rows: 100, measure: Self.photoRow)  // 50-149
+        cuts += planner.add(rows: 5, measure: white)         // 150-154: 150-155 would end on the grid, but…
+        cuts += planner.add(rows: 1, measure: grey)          // … 155 is another colour
+        cuts += planner.add(rows: 50, measure: Self.textRow)
+        cuts += planner.add(rows: 100, measure: Self.photoRow)  // 206-305
+        cuts += planner.add(rows: 6, measure: white)         // 306-311: 312 is a grid row
+        cuts += planner.add(rows: 30, measure: Self.textRow)
+        if let last = planner.finish() { cuts.append(last) }
+        // JPEG 48-143 (two white rows before the photo; the five after it end in grey, not on the
+        // grid) and 216-311 (the photo's first grid row, no flat rows before it; six white after).
+        #expect(cuts.map(\.rows) == [48, 96, 72, 96, 30] && cuts.map(\.jpeg) == [false, true, false, true, false], "\(cuts)")
+        #expect(cuts.reduce(0) { $0 + $1.rows } == 342)
+    }
+
+    /// A photo beside text: a JPEG tile over the photo's columns (out to the grid where the flat
+    /// margin allows, inside it where the text is near), the rows' other columns lossless.
+    @Test func photoBesideTextIsATile() {
+        var planner = StripPlanner(mode: .auto, width: 240)
+        var cuts: [StripPlanner.Cut] = []
+        // Photo in columns 7-121 with text from column 130: out to 0 on the left (flat), in to 120
+        // on the right (132 would take text).
+        let beside = RowContent.Measure(.mixed, span: 7..<121, clear: 0..<130)
+        let blank = RowContent.Measure(.photo, span: 7..<121, clear: 0..<240)   // between lines
+        cuts += planner.add(rows: 24, measure: Self.textRow)
+        for k in 0..<8 { cuts += planner.add(rows: 12, measure: k % 2 == 0 ? beside : blank) }
+        cuts += planner.add(rows: 24, measure: Self.textRow)
+        if let last = planner.finish() { cuts.append(last) }
+        #expect(cuts == [StripPlanner.Cut(rows: 24, jpegColumns: nil, content: .plain),
+                         StripPlanner.Cut(rows: 96, jpegColumns: 0..<120, content: .mixed),
+                         StripPlanner.Cut(rows: 24, jpegColumns: nil, content: .plain)])
+        // A narrower photo (or one whose text leaves it under 96 grid columns) stays lossless.
+        var narrow = StripPlanner(mode: .auto, width: 240)
+        var narrowCuts = narrow.add(rows: 200, measure: RowContent.Measure(.mixed, span: 30..<100, clear: 20..<105))
+        if let last = narrow.finish() { narrowCuts.append(last) }
+        #expect(narrowCuts.allSatisfy { !$0.jpeg })
     }
 
     @Test func plannerCutsTallStripsAndKeepsOneKindOutsideAuto() {
         for mode in [StripPlanner.Mode.auto, .lossless, .jpeg] {
-            var planner = StripPlanner(mode: mode)
+            var planner = StripPlanner(mode: mode, width: 240)
             var cuts: [StripPlanner.Cut] = []
-            for k in 0..<70 { cuts += planner.add(rows: 16, content: k < 40 ? .photo : .plain) }
-            cuts += planner.add(rows: 5, content: .plain)
+            for k in 0..<70 { cuts += planner.add(rows: 16, measure: k < 40 ? Self.photoRow : Self.textRow) }
+            cuts += planner.add(rows: 5, measure: Self.textRow)
             if let last = planner.finish() { cuts.append(last) }
             #expect(cuts.reduce(0) { $0 + $1.rows } == 70 * 16 + 5)
             #expect(cuts.allSatisfy { $0.rows <= StripPlanner.maximumRows })
             switch mode {
             case .auto:
-                #expect(cuts.map(\.jpeg) == [false, true, true, true, false, false, false])
-                #expect(cuts.map(\.rows) == [12, 240, 240, 132, 240, 240, 21])
+                #expect(cuts.map(\.jpeg) == [true, true, true, false, false, false])
+                #expect(cuts.map(\.rows) == [240, 240, 156, 240, 240, 9])
             case .lossless: #expect(cuts.allSatisfy { !$0.jpeg })
             case .jpeg: #expect(cuts.allSatisfy { $0.jpeg } && cuts.dropLast().allSatisfy { $0.rows % 16 == 0 })
             }
         }
     }
 
-    /// Text, photo and mixed bands: text and mixed rows lossless and exact, the photo JPEG at
-    /// 40 dB or more, the strips tiling the page exactly, and the decision in the run report.
+    /// Text, photo and mixed bands: text lossless and exact, the photo a JPEG strip and the photo
+    /// beside text a JPEG tile, both at 40 dB or more, the strips and tiles covering the page
+    /// exactly, and the decision in the run report.
     @Test func autoPageKeepsTextExactAndPhotosAsJPEG() throws {
         let scratch = Scratch("auto-strips")
         defer { scratch.cleanUp() }
-        // Text 0-96, photo 96-304 (its JPEG strip is 108-288: 12 rows from the text, on multiples of 12), mixed 304-424
-        // (photo-only rows between the text lines, too few for a strip), text, a photo run of 32 rows
-        // (too short for a strip of its own) at 464-496, text.
+        // Text 0-96, photo 96-304 (its JPEG strip is 96-300: four blank rows of the text before it
+        // reach the grid row 96; 300 is the last grid row inside it), photo beside text 304-424
+        // (a JPEG tile over columns 0-120 from 312, the first grid row inside the run, to 420), text,
+        // a photo run of 32 rows (too short for a strip of its own) at 464-496, text.
         let image = Self.page([("text", 96), ("photo", 208), ("mixed", 120), ("text", 40), ("photo", 32), ("text", 24)])
         let harness = StageHarness(PDFPageStage.self)
         let path = scratch.file("auto.pdf")
         _ = try harness.run(["path": .path(path)], inputs: ["in": .image(image)])
         #expect(try runTool("/usr/bin/qpdf", ["--check", path]).status == 0)
-        let report = try #require(harness.details.last)
-        guard case .object(let fields) = report, case .array(let pages)? = fields.first(where: { $0.0 == "pages" })?.1,
-              case .object(let page)? = pages.first, case .array(let strips)? = page.first(where: { $0.0 == "strips" })?.1 else {
-            Issue.record("no strips in \(report)"); return
-        }
-        func field(_ strip: JSONValue, _ name: String) -> JSONValue? {
-            guard case .object(let f) = strip else { return nil }
-            return f.first { $0.0 == name }?.1
-        }
-        let kinds = strips.compactMap { field($0, "kind") }
-        let tops = strips.compactMap { if case .number(let v)? = field($0, "top") { Int(v) } else { nil } }
-        let rows = strips.compactMap { if case .number(let v)? = field($0, "rows") { Int(v) } else { nil } }
-        #expect(kinds == [.string("flate"), .string("jpeg"), .string("flate")], "\(strips)")   // rows 96-107 are photo
-        #expect(tops == [0, 108, 288] && rows == [108, 180, 232])
-        let (pixels, heights) = try pageFromStrips(path, width: image.width, height: image.height, in: scratch)
-        #expect(heights == [108, 180, 240])    // the last image holds 8 white rows: 528 is on the 12-row grid
+        let strips = try placedStrips(harness)
+        let kinds = strips.map(\.kind), tops = strips.map(\.top), lefts = strips.map(\.left), columns = strips.map(\.columns)
+        #expect(kinds == ["palette", "jpeg", "flate", "jpeg", "palette", "flate"], "\(strips)")
+        #expect(tops == [0, 96, 300, 312, 312, 420] && strips.map(\.rows) == [96, 204, 12, 108, 108, 100])
+        #expect(lefts == [0, 0, 0, 0, 120, 0] && columns == [240, 240, 240, 120, 120, 240])
+        let pixels = try pageFromTiles(path, strips, width: image.width, height: image.height, in: scratch)
         let stride = image.stride
-        for y in 0..<image.height where !(108..<288).contains(y) {
-            #expect(pixels[(y * stride)..<((y + 1) * stride)] == image.pixels[(y * stride)..<((y + 1) * stride)], "row \(y)")
+        // Every pixel outside the JPEG strip and tile is exact: the text beside the photo too.
+        for y in 0..<image.height where !(96..<300).contains(y) {
+            let x0 = (312..<420).contains(y) ? 120 : 0
+            let range = (y * stride + x0 * 4)..<((y + 1) * stride)
+            #expect(pixels[range] == image.pixels[range], "row \(y)")
         }
-        let photo = 108 * stride..<288 * stride
+        let photo = 96 * stride..<300 * stride
         #expect(psnr(Array(pixels[photo]), Array(image.pixels[photo])) >= 40)
-        // Drawn edge to edge, each strip 0.02 rows short at both ends: each strip's rectangle starts
-        // 0.04 rows from where the previous one ends; the last one's white rows lie below y = 0.
+        var tile: [UInt8] = [], original: [UInt8] = []
+        for y in 312..<420 {
+            tile += pixels[(y * stride)..<(y * stride + 120 * 4)]
+            original += image.pixels[(y * stride)..<(y * stride + 120 * 4)]
+        }
+        #expect(psnr(tile, original) >= 40)
+        // Drawn edge to edge, each strip 0.02 rows short at both ends and each tile narrower than
+        // the page 0.02 columns short at both sides; the last one's white rows lie below y = 0.
         let pageObject = try runTool("/usr/bin/qpdf", ["--show-object=4", path]).text
         let number = try #require(pageObject.range(of: "/Contents ").map { pageObject[$0.upperBound...].prefix { $0.isNumber } })
         let contents = try runTool("/usr/bin/qpdf", ["--show-object=\(number)", "--filtered-stream-data", path]).text
-        #expect(contents == "q 240 0 0 107.96 0 412.02 cm /Im0 Do Q\nq 240 0 0 179.96 0 232.02 cm /Im1 Do Q\nq 240 0 0 239.96 0 -7.98 cm /Im2 Do Q\n")
+        #expect(contents == """
+            q 240 0 0 95.96 0 424.02 cm /Im0 Do Q
+            q 240 0 0 203.96 0 220.02 cm /Im1 Do Q
+            q 240 0 0 11.96 0 208.02 cm /Im2 Do Q
+            q 119.96 0 0 107.96 0.02 100.02 cm /Im3 Do Q
+            q 119.96 0 0 107.96 120.02 100.02 cm /Im4 Do Q
+            q 240 0 0 107.96 0 -7.98 cm /Im5 Do Q
+
+            """)
     }
 
     /// `flate` keeps every row, photo or not; `jpeg` encodes every strip as JPEG.

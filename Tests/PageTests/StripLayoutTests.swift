@@ -218,16 +218,17 @@ struct StripLayoutTests {
         }
     }
 
-    /// On the 60-row grid of `/UserUnit 5` a photo run's first grid row 12 rows in may lie past its
-    /// first 64 rows: the JPEG strip waits for it, and no strip asks for rows not added yet.
+    /// On the 60-row grid of `/UserUnit 5` a photo run's first grid row may lie past its first 64
+    /// rows: the JPEG strip waits for it, and no strip asks for rows not added yet.
     @Test func coarseGridNeverCutsRowsNotYetAdded() {
-        var planner = StripPlanner(mode: .auto, alignment: 60)
+        var planner = StripPlanner(mode: .auto, width: 240, alignment: 60)
         var added = 0, cut = 0
         var cuts: [StripPlanner.Cut] = []
-        for (content, rows) in [(RowContent.plain, 110), (.photo, 300), (.plain, 50), (.photo, 70), (.plain, 30)] {
+        let photo = RowContent.Measure(.photo, span: 0..<240, clear: 0..<240), text = RowContent.Measure(.plain)
+        for (measure, rows) in [(text, 110), (photo, 300), (text, 50), (photo, 70), (text, 30)] {
             for _ in 0..<rows {
                 added += 1
-                for c in planner.add(rows: 1, content: content) {
+                for c in planner.add(rows: 1, measure: measure) {
                     #expect(c.rows % 60 == 0 && cut + c.rows <= added, "a cut of \(c.rows) at row \(cut) with \(added) added")
                     cut += c.rows
                     cuts.append(c)
@@ -236,10 +237,10 @@ struct StripLayoutTests {
         }
         if let last = planner.finish() { cuts.append(last) }
         #expect(cuts.reduce(0) { $0 + $1.rows } == added)
-        // The photo run 110-410 is JPEG from row 180 (its first grid row 12 rows in, 70 rows into
-        // the run) to 360 (the last grid row 12 rows before the text); of the run 460-530 only
-        // 480-530 would be JPEG, which has no grid row 12 rows before the text: lossless.
+        // The photo run 110-410 is JPEG from row 120 (its first grid row, 74 rows into the run
+        // when it is promoted) to 360 (the last grid row inside it); of the run 460-530 only
+        // 480-530 lies inside, less than a grid step: lossless.
         #expect(cuts.map(\.jpeg) == [false, true, false, false])
-        #expect(cuts.map(\.rows) == [180, 180, 120, 80])
+        #expect(cuts.map(\.rows) == [120, 240, 120, 80])
     }
 }

@@ -242,3 +242,51 @@ func pageFromStrips(_ path: String, width: Int, height: Int, in scratch: Scratch
     }
     return (Array(pixels[0..<(width * height * 4)]), heights)
 }
+
+/// A strip or tile of a page as the run report of pdf-page lists it.
+struct PlacedStrip: Equatable {
+    let top: Int, rows: Int, left: Int, columns: Int
+    let kind: String
+}
+
+/// The strips of the first page in the last run report of `harness`.
+func placedStrips(_ harness: StageHarness) throws -> [PlacedStrip] {
+    guard case .object(let fields)? = harness.details.last, case .array(let pages)? = fields.first(where: { $0.0 == "pages" })?.1,
+          case .object(let page)? = pages.first, case .array(let strips)? = page.first(where: { $0.0 == "strips" })?.1 else {
+        throw ToolFailure("no strips in \(String(describing: harness.details.last))")
+    }
+    return try strips.map { strip in
+        guard case .object(let f) = strip else { throw ToolFailure("a strip is not an object: \(strip)") }
+        func number(_ name: String) throws -> Int {
+            guard case .number(let v)? = f.first(where: { $0.0 == name })?.1 else { throw ToolFailure("no \(name) in \(strip)") }
+            return Int(v)
+        }
+        guard case .string(let kind)? = f.first(where: { $0.0 == "kind" })?.1 else { throw ToolFailure("no kind in \(strip)") }
+        return PlacedStrip(top: try number("top"), rows: try number("rows"), left: try number("left"), columns: try number("columns"), kind: kind)
+    }
+}
+
+/// The page's pixels (RGBA) from its images as pdfimages extracts them, each put where the run
+/// report says (`strips`, in the order they were written); white rows below the page are dropped.
+func pageFromTiles(_ path: String, _ strips: [PlacedStrip], width: Int, height: Int, in scratch: Scratch) throws -> [UInt8] {
+    let prefix = scratch.file("tile")
+    let extracted = try runTool("/usr/bin/pdfimages", ["-png", path, prefix])
+    guard extracted.status == 0 else { throw ToolFailure("pdfimages: \(extracted.errors)") }
+    var pixels = [UInt8](repeating: 0, count: width * height * 4)
+    for (number, strip) in strips.enumerated() {
+        let file = prefix + "-" + String(repeating: "0", count: max(0, 3 - String(number).count)) + String(number) + ".png"
+        let tile = try readRGBA(file, width: strip.columns, height: try pngHeight(file))
+        for y in 0..<min(strip.rows, height - strip.top) {
+            let from = y * strip.columns * 4, to = ((strip.top + y) * width + strip.left) * 4
+            pixels.replaceSubrange(to..<(to + strip.columns * 4), with: tile[from..<(from + strip.columns * 4)])
+        }
+    }
+    return pixels
+}
+
+/// A PNG file's height, from its IHDR.
+func pngHeight(_ path: String) throws -> Int {
+    let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    guard data.count >= 24 else { throw ToolFailure("\(path) is not a PNG") }
+    return data[20..<24].reduce(0) { $0 << 8 | Int($1) }
+}

@@ -1,18 +1,20 @@
 import CSumiCodecs
 import SumiKit
 
-/// Encodes an image as baseline JPEG (libjpeg-turbo, 4:2:0, or 4:4:4 with `fullChroma`). Transparent
+/// Encodes an image as JPEG (libjpeg-turbo; baseline, or progressive with `progressive`; 4:2:0, or
+/// 4:4:4 with Huffman tables optimised for the image with `fullChroma`). Transparent
 /// pixels are composed over `background` (its alpha is ignored: JPEG has none); an opaque image is
 /// passed as RGBA untouched.
 public enum JPEGEncoder {
-    public static func encode(_ image: Image, quality: Int, background: Color = .white, fullChroma: Bool = false) throws -> [UInt8] {
+    public static func encode(_ image: Image, quality: Int, background: Color = .white, fullChroma: Bool = false,
+                              progressive: Bool = false) throws -> [UInt8] {
         try check(image)
         let flatten: Int32 = EncodedBuffer.isOpaque(image) ? 0 : 1
         let q = Int32(min(100, max(1, quality)))
         return try image.pixels.withUnsafeBufferPointer { pixels in
             try EncodedBuffer.collect(format: "JPEG") { out, size, error, errorSize in
                 sumi_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), image.stride, q,
-                                 fullChroma ? SUMI_JPEG_FULL_CHROMA | SUMI_JPEG_OPTIMIZE : 0, flatten, background.red, background.green, background.blue,
+                                 (fullChroma ? SUMI_JPEG_FULL_CHROMA | SUMI_JPEG_OPTIMIZE : 0) | (progressive ? SUMI_JPEG_PROGRESSIVE : 0), flatten, background.red, background.green, background.blue,
                                  out, size, error, errorSize)
             }
         }

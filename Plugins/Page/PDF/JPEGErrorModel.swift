@@ -18,6 +18,10 @@ import Musl
 enum JPEGErrorModel {
     /// dB the estimate must clear a floor by for the strip not to be measured.
     static let margin = 2.0
+    /// A strip measured this far above its floor at its first quality is tried `stepDown`
+    /// qualities lower (about half a decibel each near 90).
+    static let stepDownMargin = 1.6
+    static let stepDown = 3
 
     private static let luma: [Int] = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55,
                                       14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,

@@ -37,7 +37,7 @@ final class PDFDocumentWriter {
     private var geometry: PageGeometry?
     private var rgb = "/DeviceRGB"
     private var profile: (number: Int, bytes: [UInt8])?
-    private var placed: [(top: Int, imageRows: Int, number: Int)] = []
+    private var placed: [(top: Int, imageRows: Int, left: Int, columns: Int, number: Int)] = []
 
     /// Starts the file: header, catalog (with the opening view), document information;
     /// `sourceDateEpoch` (seconds since 1970, the run's `SOURCE_DATE_EPOCH`) is the creation time
@@ -101,8 +101,8 @@ final class PDFDocumentWriter {
         guard let geometry else { throw StageError("a strip came before its page") }
         let image = next, mask = strip.alpha == nil ? nil : next + 1
         next += mask == nil ? 1 : 2
-        try writeStrip(strip, width: geometry.pixelWidth, (image, mask), rgb: rgb, out: out, begin: begin)
-        placed.append((strip.top, strip.imageRows, image))
+        try writeStrip(strip, width: strip.columns, (image, mask), rgb: rgb, out: out, begin: begin)
+        placed.append((strip.top, strip.imageRows, strip.left, strip.columns, image))
     }
 
     /// Ends the page: its object, the content that draws its strips, its colour profile.
@@ -118,7 +118,7 @@ final class PDFDocumentWriter {
         let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
         dict += " /Resources << /XObject << \(names) >> >> /Contents \(contents) 0 R >>"
         try out.write(dict + "\nendobj\n")
-        let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows) })
+        let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows, $0.left, $0.columns) })
         try begin(contents)
         try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
         if let profile {
@@ -154,23 +154,27 @@ final class PDFDocumentWriter {
     }
 
     /// How much of a row each strip of a page of several is drawn short at its top and at its
-    /// bottom: with edges exactly on shared device-pixel boundaries, readers round some edges
-    /// outwards and draw a row of the neighbouring strip's image stretched (poppler, mupdf); drawn
-    /// a fiftieth of a row short, every reader fills each device pixel from the strip it lies in,
-    /// as it would from the page in one image, and no gap shows at 72, 150 or 300 dpi.
+    /// bottom (and a tile of a strip cut into several, at its left and right): with edges exactly
+    /// on shared device-pixel boundaries, readers round some edges outwards and draw a row of the
+    /// neighbouring strip's image stretched (poppler, mupdf); drawn a fiftieth of a row short, every
+    /// reader fills each device pixel from the strip it lies in, as it would from the page in one
+    /// image, and no gap shows at 72, 150 or 300 dpi.
     static let inset = 0.02
 
-    /// The page's content: each strip drawn over its rows, top to bottom, in the page's units (a
-    /// page of several strips draws each `inset` rows short at both ends; one strip fills the page).
-    static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int)]) -> String {
+    /// The page's content: each strip (tile) drawn over its rows and columns, top to bottom, in the
+    /// page's units (a page of several strips draws each `inset` rows short at both ends, and a tile
+    /// narrower than the page `inset` columns short at both sides; one strip fills the page).
+    static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int, left: Int, columns: Int)]) -> String {
         let unit = 1 / (g.scale * g.userUnit)
-        let w = PDFSyntax.number(g.widthUnits)
         let inset = strips.count > 1 ? PDFDocumentWriter.inset : 0
         var text = ""
         for (i, strip) in strips.enumerated() {
+            let side = strip.columns < g.pixelWidth ? PDFDocumentWriter.inset : 0
+            let w = strip.columns < g.pixelWidth ? PDFSyntax.number((Double(strip.columns) - 2 * side) * unit) : PDFSyntax.number(g.widthUnits)
+            let x = PDFSyntax.number((Double(strip.left) + side) * unit)
             let h = PDFSyntax.number((Double(strip.imageRows) - 2 * inset) * unit)
             let y = PDFSyntax.number((Double(g.pixelHeight - strip.top - strip.imageRows) + inset) * unit)
-            text += "q \(w) 0 0 \(h) 0 \(y) cm /Im\(i) Do Q\n"
+            text += "q \(w) 0 0 \(h) \(x) \(y) cm /Im\(i) Do Q\n"
         }
         return text
     }

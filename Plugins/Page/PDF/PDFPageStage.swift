@@ -23,7 +23,7 @@ public struct PDFPageStage: Stage {
     /// near 37 dB PSNR at any quality), from quality 92 (photos as sites serve them, JPEG at about
     /// 80, measure 42-43 dB there), measured against 40.8 dB (40 dB with a margin for other readers'
     /// JPEG decoders); a strip below that goes to quality 98, where even fine grain measures 43 dB.
-    static let autoPhotoJPEG = StripEncoder.JPEGSettings(quality: 92, fullChroma: true, minimumPSNR: 40.8)
+    static let autoPhotoJPEG = StripEncoder.JPEGSettings(quality: 89, fullChroma: true, minimumPSNR: 40.4, progressive: true)
     static let title = Parameter<String?>("title", summary: "the document title")
 
     static let input = Port<ImageList>("in", accepts: [.image, .images])
@@ -243,7 +243,7 @@ public struct PDFPageStage: Stage {
     /// inverted data).
     func sourceStrip(width: Int, height: Int, metadata: ImageMetadata) -> PageStrip? {
         guard let source = embeddableJPEG(width: width, height: height, metadata: metadata) else { return nil }
-        return PageStrip(top: 0, rows: height, imageRows: height, data: .jpeg(source.bytes, components: source.components, source: true),
+        return PageStrip(top: 0, rows: height, imageRows: height, columns: width, data: .jpeg(source.bytes, components: source.components, source: true),
                          alpha: nil, content: .photo)
     }
 

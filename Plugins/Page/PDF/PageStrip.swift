@@ -1,7 +1,8 @@
 import SumiKit
 
-/// One image of a page: rows `top ..< top + rows` of the page, drawn edge to edge with the strips
-/// above and below it (no overlap: a shared row would put an image's edge between device pixels,
+/// One image of a page: rows `top ..< top + rows` and columns `left ..< left + columns` of the page
+/// (a tile, when a strip is cut into several side by side; else the whole width), drawn edge to
+/// edge with the strips above and below it and the tiles beside it (no overlap: a shared row would put an image's edge between device pixels,
 /// where readers that fit images to whole device pixels, as mupdf does, stretch it; strips begin on
 /// the page's strip grid instead). Its image holds `imageRows` rows: its own, and for the last strip
 /// of a page of several the white rows that bring its lower edge onto the grid.
@@ -21,6 +22,8 @@ struct PageStrip: Sendable {
     let top: Int
     let rows: Int
     let imageRows: Int
+    let left: Int
+    let columns: Int
     let data: Data
     /// The alpha channel as a Flate soft mask (PNG predictors), when some pixel is not opaque.
     let alpha: [UInt8]?
@@ -32,6 +35,20 @@ struct PageStrip: Sendable {
     /// The bytes the strip took, when its data was dropped after writing.
     var storedBytes: Int? = nil
 
+    init(top: Int, rows: Int, imageRows: Int, left: Int = 0, columns: Int, data: Data, alpha: [UInt8]?, content: RowContent,
+         quality: Int? = nil, psnr: Double? = nil) {
+        self.top = top
+        self.rows = rows
+        self.imageRows = imageRows
+        self.left = left
+        self.columns = columns
+        self.data = data
+        self.alpha = alpha
+        self.content = content
+        self.quality = quality
+        self.psnr = psnr
+    }
+
     /// The strip's description without its bytes (for the report once the bytes are written).
     var withoutData: PageStrip {
         let kept: Data = switch data {
@@ -39,7 +56,7 @@ struct PageStrip: Sendable {
         case .rgb: .rgb([])
         case .jpeg(_, let components, let source): .jpeg([], components: components, source: source)
         }
-        var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, data: kept, alpha: alpha == nil ? nil : [],
+        var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, left: left, columns: columns, data: kept, alpha: alpha == nil ? nil : [],
                              content: content, quality: quality, psnr: psnr)
         copy.storedBytes = byteCount
         return copy
@@ -64,7 +81,8 @@ struct PageStrip: Sendable {
 
     /// The strip in the run report.
     var json: JSONValue {
-        var fields: [(String, JSONValue)] = [("top", .number(Double(top))), ("rows", .number(Double(rows))), ("kind", .string(kind)),
+        var fields: [(String, JSONValue)] = [("top", .number(Double(top))), ("rows", .number(Double(rows))),
+                                             ("left", .number(Double(left))), ("columns", .number(Double(columns))), ("kind", .string(kind)),
                                              ("content", .string(content.rawValue)), ("bytes", .number(Double(byteCount)))]
         if let quality { fields.append(("quality", .number(Double(quality)))) }
         if let psnr, psnr.isFinite { fields.append(("psnr", .number((psnr * 100).rounded() / 100))) }

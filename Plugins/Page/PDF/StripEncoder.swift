@@ -13,7 +13,7 @@ import SumiKit
 enum StripEncoder {
     /// zlib level for RGB and alpha; palette indices (a third of the bytes or less) get two more.
     static let level: Int32 = 6
-    static let indexLevel: Int32 = 8
+    static let indexLevel: Int32 = 7
 
     /// How a JPEG strip is encoded.
     struct JPEGSettings: Sendable {
@@ -21,14 +21,18 @@ enum StripEncoder {
         /// 4:4:4 rather than 4:2:0.
         let fullChroma: Bool
         /// With a floor, the strip is decoded again and measured: below the floor (PSNR over RGB, dB)
-        /// it is encoded again at a higher quality (`JPEGErrorModel.lowestQuality`), up to 99.
+        /// it is encoded again at a higher quality, up to 99; well above it at `quality`, one step
+        /// lower (`JPEGErrorModel.stepDown`) is tried.
         var minimumPSNR: Double? = nil
+        /// The quality found is written as progressive JPEG (the same pixels in about 5 % fewer
+        /// bytes, for one more encoding of an opaque strip).
+        var progressive = false
     }
 
     /// A strip's encoded form: data, soft mask, and for JPEG the quality used and its PSNR when
     /// measured.
     struct Encoded: Sendable {
-        let data: PageStrip.Data
+        var data: PageStrip.Data
         let alpha: [UInt8]?
         var quality: Int? = nil
         var psnr: Double? = nil
@@ -44,6 +48,7 @@ enum StripEncoder {
         }
         if let jpeg {
             var quality = jpeg.quality
+            var best: Encoded?
             while true {
                 let bytes = alpha == nil
                     ? try JPEGEncoder.encode(image, quality: quality, fullChroma: jpeg.fullChroma)
@@ -52,14 +57,28 @@ enum StripEncoder {
                 guard let floor = jpeg.minimumPSNR, alpha == nil else { return encoded }
                 // Decoding to measure costs as much as the encoding: not when the quantisation alone
                 // leaves the floor well behind.
-                if jpeg.fullChroma, JPEGErrorModel.psnr(quality: quality) >= floor + JPEGErrorModel.margin { return encoded }
+                if jpeg.fullChroma, JPEGErrorModel.psnr(quality: quality) >= floor + JPEGErrorModel.margin { return try finished(encoded, image, jpeg) }
                 let decoded = try ImageDecoder.decode(bytes, name: "a JPEG strip")
-                let measured = psnr(decoded, image)
+                let measured = photoPSNR(decoded, image)
                 encoded.psnr = measured
-                if measured >= floor || quality >= 99 { return encoded }
-                // Below the floor: straight to the quality the quantisation alone takes past it
-                // (fine grain measures what the model says), one step at least.
-                quality = max(quality + 1, JPEGErrorModel.lowestQuality(reaching: floor + JPEGErrorModel.margin))
+                if measured >= floor {
+                    // Well above the floor at the first quality tried: one step down, kept if it
+                    // still reaches the floor.
+                    guard best == nil, quality == jpeg.quality, measured >= floor + JPEGErrorModel.stepDownMargin else {
+                        return try finished(encoded, image, jpeg)
+                    }
+                    best = encoded
+                    quality -= JPEGErrorModel.stepDown
+                    continue
+                }
+                if let best { return try finished(best, image, jpeg) }
+                if quality >= 99 { return try finished(encoded, image, jpeg) }
+                // Below the floor: about half a decibel a quality step near 90, one step at least,
+                // but no further than the quality the quantisation alone takes past it (fine grain,
+                // far below, measures what the model says).
+                let steps = Int(((floor - measured) / 0.45).rounded(.up))
+                let model = JPEGErrorModel.lowestQuality(reaching: floor + JPEGErrorModel.margin)
+                quality = min(99, max(quality + 1, min(quality + steps, model)))
             }
         }
         // At least 2 bits: poppler's pdfimages extracts 1-bit images as black and white whatever
@@ -78,23 +97,59 @@ enum StripEncoder {
         return Encoded(data: .rgb(bytes), alpha: alpha)
     }
 
+    /// An opaque strip's JPEG at the quality found, progressive when `settings` asks.
+    private static func finished(_ encoded: Encoded, _ image: Image, _ settings: JPEGSettings) throws -> Encoded {
+        guard settings.progressive, let quality = encoded.quality else { return encoded }
+        var progressive = encoded
+        let bytes = try JPEGEncoder.encode(image, quality: quality, fullChroma: settings.fullChroma, progressive: true)
+        progressive.data = .jpeg(bytes, components: 3, source: false)
+        return progressive
+    }
+
     /// PSNR over RGB (dB; infinity when equal) of two opaque images of the same size.
     static func psnr(_ a: Image, _ b: Image) -> Double {
-        guard a.width == b.width, a.height == b.height, a.pixels.count == b.pixels.count else { return 0 }
-        var sum = 0
+        psnrs(a, b, slices: 1, busyOnly: false)[0]
+    }
+
+    /// The lowest PSNR of a JPEG strip against its rows, each of `photoSlices` columns wide slices
+    /// taken apart over the pixels unlike their left neighbour (photo, not the flat colour around
+    /// it, whose few errors would make a photo beside a margin look better than it is; and apart,
+    /// as a strip may hold two photos side by side that quantise unlike).
+    static func photoPSNR(_ decoded: Image, _ image: Image) -> Double {
+        psnrs(decoded, image, slices: max(1, (image.width + photoSlice / 2) / photoSlice), busyOnly: true).min() ?? 0
+    }
+
+    /// The width of the slices a JPEG strip's PSNR is measured over.
+    static let photoSlice = 240
+
+    /// PSNR over RGB (dB; infinity when equal) of `slices` column slices of two opaque images of the
+    /// same size; with `busyOnly`, over the pixels of `b` unlike their left neighbour only.
+    static func psnrs(_ a: Image, _ b: Image, slices: Int, busyOnly: Bool) -> [Double] {
+        guard a.width == b.width, a.height == b.height, a.pixels.count == b.pixels.count, slices > 0 else { return [0] }
+        var sums = [Int](repeating: 0, count: slices), counts = sums
         a.pixels.withUnsafeBufferPointer { p in
             b.pixels.withUnsafeBufferPointer { q in
-                let n = p.count / 4 * 4
-                var i = 0
-                while i < n {
-                    let r = Int(p[i]) - Int(q[i]), g = Int(p[i + 1]) - Int(q[i + 1]), b = Int(p[i + 2]) - Int(q[i + 2])
-                    sum += r * r + g * g + b * b
-                    i += 4
+                for slice in 0..<slices {
+                    let x0 = slice * b.width / slices, x1 = (slice + 1) * b.width / slices
+                    var sum = 0, counted = 0
+                    for y in 0..<b.height {
+                        let row = y * b.stride
+                        for x in x0..<x1 {
+                            let i = row + x * 4
+                            if busyOnly && x > 0 && q[i] == q[i - 4] && q[i + 1] == q[i - 3] && q[i + 2] == q[i - 2] { continue }
+                            let r = Int(p[i]) - Int(q[i]), g = Int(p[i + 1]) - Int(q[i + 1]), b = Int(p[i + 2]) - Int(q[i + 2])
+                            sum += r * r + g * g + b * b
+                            counted += 1
+                        }
+                    }
+                    sums[slice] = sum
+                    counts[slice] = counted
                 }
             }
         }
-        guard sum > 0 else { return .infinity }
-        return 10 * log10(255 * 255 * Double(a.width * a.height * 3) / Double(sum))
+        return zip(sums, counts).map { sum, counted in
+            sum == 0 ? .infinity : 10 * log10(255 * 255 * Double(counted * 3) / Double(sum))
+        }
     }
 
     /// One zlib stream of the image's rows as `samples` gives them (`rowLength` bytes each, the

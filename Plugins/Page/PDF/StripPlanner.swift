@@ -1,36 +1,48 @@
-/// Where a page's strips begin and end, decided row by row as the rows come.
+/// Where a page's strips begin and end, and which columns of each are JPEG, decided row by row as
+/// the rows come.
 ///
-/// With `auto` a run of photo rows becomes a JPEG strip once it is `minimumPhotoRows` tall (the
-/// hysteresis: a few photo-like rows do not make a strip of their own but stay in the lossless strip
-/// around them) and ends by the first row that is not photo: a row that is not photo is never in a
-/// JPEG strip, nor is a row less than `guardRows` from one. `lossless` and `jpeg` make strips of one
-/// kind. Every strip begins on a multiple of `alignment` rows from the page's top (the page's strip
-/// grid, `PageGeometry.stripGrid`: whole device pixels at 72, 150 and 300 dpi, so readers that fit
-/// images to whole device pixels place every strip as they would the page in one image): a photo
-/// run's first and last few rows then stay lossless. No strip is taller than `tallest` (at most
-/// `maximumRows`, a multiple of the grid and where it can of 16 too: `jpeg`'s strips are then whole
-/// 4:2:0 MCUs but the last), which bounds the rows held.
+/// With `auto` a run of rows that each have a photo span (`RowContent.Measure`) over common columns
+/// becomes a JPEG strip once it is `minimumPhotoRows` tall (the hysteresis: a few photo-like rows
+/// do not make a strip of their own but stay in the lossless strip around them). Its JPEG columns
+/// (`TileBounds`) hold in every one of its rows that row's photo or the flat colour around it,
+/// never other detail; the strip ends by the first row whose photo does not cover them. So a photo
+/// beside a column of text is a JPEG tile with lossless tiles of the same rows beside it, and rows
+/// without photo are JPEG only when they are one flat colour between a photo and the grid row
+/// beside it. `lossless` and `jpeg` make strips of one kind.
+///
+/// Every strip begins on a multiple of `alignment` rows from the page's top, and every tile on a
+/// multiple of `alignment` columns (the page's strip grid, `PageGeometry.stripGrid`: whole device
+/// pixels at 72, 150 and 300 dpi, so readers that fit images to whole device pixels place every
+/// strip as they would the page in one image). A JPEG strip reaches out to the grid rows around its
+/// photo when the rows between are one flat colour, else keeps inside them (those photo rows stay
+/// lossless). No strip is taller than `tallest` (at most `maximumRows`, a multiple of the grid and
+/// where it can of 16 too: `jpeg`'s strips are then whole 4:2:0 MCUs but the last), which bounds
+/// the rows held.
 struct StripPlanner: Sendable {
     enum Mode: Sendable { case auto, lossless, jpeg }
 
-    /// A finished strip: the first `rows` rows of those not yet cut, whether it is JPEG, and what its
-    /// rows showed (`mixed` when they differ).
+    /// A finished strip: the first `rows` rows of those not yet cut, the columns that are JPEG (nil
+    /// when none; the whole width for a JPEG strip), and what its rows showed (`mixed` when they
+    /// differ).
     struct Cut: Sendable, Equatable {
         let rows: Int
-        let jpeg: Bool
+        let jpegColumns: Range<Int>?
         let content: RowContent
+
+        var jpeg: Bool { jpegColumns != nil }
     }
 
     static let minimumPhotoRows = 64
     static let maximumRows = 240
     /// The grid of a page of 1 pixel a point without `/UserUnit`.
     static let defaultAlignment = 12
-    /// Photo rows kept lossless next to other rows: a line of text's box has blank rows above and
-    /// below its letters, which look like photo rows beside a photo.
-    static let guardRows = 12
+    /// The narrowest JPEG tile: narrower photos stay in their lossless strip.
+    static let minimumTileColumns = 96
 
     let mode: Mode
-    /// Rows between the places a strip may begin.
+    /// The page's width in pixels.
+    let width: Int
+    /// Rows (and columns) between the places a strip (a tile) may begin.
     let alignment: Int
     /// The tallest strip: the largest multiple of lcm(`alignment`, 16), else of `alignment`, up to
     /// `maximumRows` (`alignment` when that is taller).
@@ -38,14 +50,26 @@ struct StripPlanner: Sendable {
     /// Rows of the strip in progress (it begins on a multiple of `alignment`), including a photo
     /// tail not yet promoted.
     private(set) var rows = 0
-    private var jpeg = false
-    /// Rows at the end of a lossless strip in progress that are photo rows.
+    /// The JPEG columns of the strip in progress; nil while it is lossless.
+    private var columns: Range<Int>?
+    /// Rows at the end of a lossless strip in progress that have a photo over common columns
+    /// (`tailBounds`), what they showed, and how many rows of one flat colour came before them.
     private var tail = 0
+    private var tailBounds: TileBounds?
+    private var tailContent: RowContent?
+    private var flatBeforeTail = 0
+    /// Rows of one flat colour (`flatColour`) that end the rows added so far.
+    private var flatRows = 0
+    private var flatColour: UInt32 = 0
+    /// Flat rows at the end of a JPEG strip in progress, after its photo ended: it takes them when
+    /// they reach the next grid row.
+    private var trailing = 0
     /// What the rows of the strip in progress before its tail showed.
     private var head: RowContent?
 
-    init(mode: Mode, alignment: Int = StripPlanner.defaultAlignment) {
+    init(mode: Mode, width: Int, alignment: Int = StripPlanner.defaultAlignment) {
         self.mode = mode
+        self.width = width
         self.alignment = max(1, alignment)
         let a = self.alignment
         var mcu = a
@@ -54,70 +78,132 @@ struct StripPlanner: Sendable {
         tallest = mcu <= limit ? limit / mcu * mcu : max(a, limit / a * a)
     }
 
-    /// Adds the next `count` rows, all showing `content`; returns the strips this finishes, in order.
-    mutating func add(rows count: Int, content: RowContent) -> [Cut] {
+    /// Adds the next `count` rows, all measured as `measure`; returns the strips this finishes, in
+    /// order.
+    mutating func add(rows count: Int, measure: RowContent.Measure) -> [Cut] {
         var cuts: [Cut] = []
-        for _ in 0..<count { addRow(content, into: &cuts) }
+        for _ in 0..<count { addRow(measure, into: &cuts) }
         return cuts
     }
 
     /// The last strip, once every row was added (nil for an empty page).
     mutating func finish() -> Cut? {
         guard rows > 0 else { return nil }
-        return take(rows, content: merge(head, tail > 0 ? .photo : nil) ?? .plain)
+        let cut = take(rows, content: merge(head, tailContent) ?? .plain)
+        head = nil
+        tailContent = nil
+        tail = 0
+        return cut
     }
 
-    private mutating func addRow(_ content: RowContent, into cuts: inout [Cut]) {
+    private mutating func addRow(_ measure: RowContent.Measure, into cuts: inout [Cut]) {
+        switch mode {
+        case .jpeg, .lossless:
+            if rows == 0 && mode == .jpeg { columns = 0..<width }
+            if rows >= tallest {
+                cuts.append(take(rows, content: head ?? .plain))
+                head = nil
+            }
+            rows += 1
+            head = merge(head, measure.content)
+        case .auto:
+            addAutoRow(measure, into: &cuts)
+            if let f = measure.flat {
+                flatRows = flatRows > 0 && f == flatColour ? flatRows + 1 : 1
+                flatColour = f
+            } else {
+                flatRows = 0
+            }
+        }
+    }
+
+    private mutating func addAutoRow(_ measure: RowContent.Measure, into cuts: inout [Cut]) {
         let a = alignment
-        let photo = mode == .jpeg || (mode == .auto && content == .photo)
-        if rows == 0 && mode == .jpeg { jpeg = true }
-        if jpeg {
-            if photo {
+        let bounds = TileBounds(measure)
+        if let c = columns {
+            if trailing == 0, let bounds, bounds.admits(c) {
                 if rows >= tallest {
                     cuts.append(take(rows, content: head ?? .photo))
                     head = nil
                 }
                 rows += 1
-                head = merge(head, content)
+                head = merge(head, measure.content)
                 return
             }
-            // The JPEG strip ends on the last aligned row `guardRows` before this one; the photo
-            // rows after it go lossless.
-            let keep = max(0, rows - StripPlanner.guardRows) / a * a
-            if keep > 0 { cuts.append(take(keep, content: head ?? .photo)) }
-            jpeg = false
-            head = rows > 0 ? .photo : nil
+            // A flat row after the photo: the strip takes it if flat rows reach the next grid row.
+            if let f = measure.flat, rows % a != 0, trailing == 0 || f == flatColour {
+                trailing += 1
+                rows += 1
+                head = merge(head, .plain)
+                if rows % a == 0 {
+                    cuts.append(take(rows, content: head ?? .photo))
+                    head = nil
+                    columns = nil
+                    trailing = 0
+                }
+                return
+            }
+            // The JPEG strip ends on the last grid row before its photo did; the rows after it go
+            // lossless (photo over its columns, or flat).
+            let keep = (rows - trailing) / a * a
+            if keep > 0 {
+                cuts.append(take(keep, content: head ?? .photo))
+                head = rows > 0 ? .mixed : nil
+            }
+            columns = nil
+            trailing = 0
             tail = 0
+            tailContent = nil
+            tailBounds = nil
         }
         if rows >= tallest {
             let before = rows - tail, cut = before / a * a
             if cut > 0 {
                 cuts.append(take(cut, content: head ?? .plain))
-                head = tail > 0 ? (before > cut ? .mixed : nil) : (before > cut ? head : nil)
+                head = before > cut ? (tail > 0 ? .mixed : head) : nil
             }
         }
         rows += 1
-        if photo {
-            tail += 1
-            // The JPEG strip begins on the first aligned row `guardRows` into the run, once that
-            // row has come (with a coarse grid it may lie past the run's first `minimumPhotoRows`).
-            let start = rows - tail, first = (start + StripPlanner.guardRows + a - 1) / a * a
-            if tail >= StripPlanner.minimumPhotoRows && first <= rows {
-                if first > 0 { cuts.append(take(first, content: merge(head, first > start ? .photo : nil) ?? .photo)) }
-                jpeg = true
-                head = .photo
-                tail = 0
-            }
-        } else {
-            head = merge(merge(head, tail > 0 ? .photo : nil), content)
+        guard let bounds else {
+            head = merge(merge(head, tailContent), measure.content)
             tail = 0
+            tailContent = nil
+            tailBounds = nil
+            return
         }
+        let widened = tailBounds?.adding(bounds)
+        let old = tailBounds?.tile(alignment: a, width: width), new = widened?.tile(alignment: a, width: width)
+        if tail > 0, let new, old.map({ new.count * 4 >= $0.count * 3 }) ?? true {
+            tailBounds = widened
+            tail += 1
+            tailContent = merge(tailContent, measure.content)
+        } else {
+            // A photo over other columns: a new run begins here.
+            head = merge(head, tailContent)
+            tailBounds = bounds
+            tail = 1
+            tailContent = measure.content
+            flatBeforeTail = flatRows
+        }
+        guard tail >= StripPlanner.minimumPhotoRows, let tile = tailBounds?.tile(alignment: a, width: width) else { return }
+        // The JPEG strip begins on the grid row at or before the run when the rows between are
+        // one flat colour, else on the first grid row inside the run, once that row has come (with
+        // a coarse grid it may lie past the run's first `minimumPhotoRows`).
+        let start = rows - tail, down = start / a * a
+        let first = start - down <= flatBeforeTail ? down : (start + a - 1) / a * a
+        guard first <= rows else { return }
+        if first > 0 { cuts.append(take(first, content: merge(head, first > start ? tailContent : nil) ?? .photo)) }
+        columns = tile
+        head = merge(tailContent, first < start ? .plain : nil)
+        tail = 0
+        tailContent = nil
+        tailBounds = nil
     }
 
     /// Cuts the first `count` rows of the strip in progress.
     private mutating func take(_ count: Int, content: RowContent) -> Cut {
         rows -= count
-        return Cut(rows: count, jpeg: jpeg, content: content)
+        return Cut(rows: count, jpegColumns: columns, content: content)
     }
 
     private func merge(_ a: RowContent?, _ b: RowContent?) -> RowContent? {

@@ -28,7 +28,7 @@ final class StripedPageEncoder {
         self.width = width
         self.height = height
         self.jpeg = jpeg
-        planner = StripPlanner(mode: mode, alignment: alignment)
+        planner = StripPlanner(mode: mode, width: width, alignment: alignment)
         measures = mode == .auto
         buffer.reserveCapacity((planner.tallest + 1) * width * 4)
     }
@@ -46,9 +46,9 @@ final class StripedPageEncoder {
                 x += 4
             }
         }
-        let content = measures ? RowContent.classify(pixels, width: width) : .plain
+        let measure = measures ? RowContent.measure(pixels, width: width) : RowContent.Measure(.plain)
         added += 1
-        for cut in planner.add(rows: 1, content: content) { try submit(cut) }
+        for cut in planner.add(rows: 1, measure: measure) { try submit(cut) }
     }
 
     /// The strips encoded so far that were not taken yet, top to bottom.
@@ -67,22 +67,47 @@ final class StripedPageEncoder {
     }
 
     /// Hands the strip `cut` describes (the first rows held, then `padding` opaque white rows) to
-    /// the queue.
+    /// the queue: one image, or when only some columns are JPEG, a JPEG tile over those with
+    /// lossless tiles of the same rows on either side.
     private func submit(_ cut: StripPlanner.Cut, padding: Int = 0) throws {
         let stride = width * 4
         let imageRows = cut.rows + padding
         guard buffer.count >= cut.rows * stride else { throw StageError("a strip of \(cut.rows) rows ended before its rows came") }
-        var rows = Array(buffer[0..<(cut.rows * stride)])
-        if padding > 0 { rows.append(contentsOf: repeatElement(255, count: padding * stride)) }
-        let pixels = rows
-        buffer.removeFirst(cut.rows * stride)
-        let top = bufferTop, width = width, settings = cut.jpeg ? jpeg : nil
-        bufferTop += cut.rows
-        try queue.submit {
-            let image = Image(width: width, height: imageRows, pixels: pixels)
-            let encoded = try StripEncoder.encode(image, jpeg: settings)
-            return PageStrip(top: top, rows: cut.rows, imageRows: imageRows, data: encoded.data, alpha: encoded.alpha,
-                             content: cut.content, quality: encoded.quality, psnr: encoded.psnr)
+        let top = bufferTop
+        var tiles: [(columns: Range<Int>, jpeg: Bool)] = [(0..<width, cut.jpeg)]
+        if let c = cut.jpegColumns, c != 0..<width {
+            tiles = [(0..<c.lowerBound, false), (c, true), (c.upperBound..<width, false)].filter { !$0.columns.isEmpty }
         }
+        for tile in tiles {
+            let pixels = buffer.withUnsafeBufferPointer { held in
+                Self.tile(held, stride: stride, rows: cut.rows, columns: tile.columns, padding: padding)
+            }
+            let columns = tile.columns, settings = tile.jpeg ? jpeg : nil
+            let content: RowContent = tile.jpeg || tiles.count == 1 ? cut.content : .mixed
+            try queue.submit {
+                let image = Image(width: columns.count, height: imageRows, pixels: pixels)
+                let encoded = try StripEncoder.encode(image, jpeg: settings)
+                return PageStrip(top: top, rows: cut.rows, imageRows: imageRows, left: columns.lowerBound, columns: columns.count,
+                                 data: encoded.data, alpha: encoded.alpha, content: content, quality: encoded.quality, psnr: encoded.psnr)
+            }
+        }
+        buffer.removeFirst(cut.rows * stride)
+        bufferTop += cut.rows
+    }
+
+    /// The pixels of `columns` of the first `rows` rows held (`stride` bytes a row), then `padding`
+    /// opaque white rows.
+    private static func tile(_ held: UnsafeBufferPointer<UInt8>, stride: Int, rows: Int, columns: Range<Int>, padding: Int) -> [UInt8] {
+        let rowBytes = columns.count * 4
+        if rowBytes == stride && padding == 0 { return Array(held[0..<(rows * stride)]) }
+        var pixels = [UInt8](repeating: 255, count: (rows + padding) * rowBytes)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<rows {
+                let from = y * stride + columns.lowerBound * 4
+                UnsafeMutableBufferPointer(rebasing: out[(y * rowBytes)..<((y + 1) * rowBytes)])
+                    .update(fromContentsOf: held[from..<(from + rowBytes)])
+            }
+        }
+        return pixels
     }
 }

@@ -83,6 +83,8 @@ int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *decoder, const sumi_ring *r
 /* Flags for the `optimize` argument of the JPEG encoders (0 and 1 keep their old meaning). */
 #define SUMI_JPEG_OPTIMIZE 1    /* optimised Huffman tables */
 #define SUMI_JPEG_FULL_CHROMA 2 /* 4:4:4: chroma at full resolution instead of 4:2:0 */
+#define SUMI_JPEG_PROGRESSIVE 4 /* progressive scans (libjpeg's simple progression): the same
+                                 * coefficients as baseline in fewer bytes */
 
 /*
  * Encodes premultiplied RGBA as baseline JPEG, 4:2:0 (4:4:4 with SUMI_JPEG_FULL_CHROMA in
