@@ -20,7 +20,7 @@ import numpy as np
 COLOURS = {"jpeg": (232, 120, 20), "palette": (40, 110, 220), "flate": (40, 160, 70),
            "flate-mixed": (150, 60, 180), "source-jpeg": (210, 30, 40)}
 LABELS = {"jpeg": "JPEG (photo)", "palette": "palette (text, UI)", "flate": "Flate (text, UI)",
-          "flate-mixed": "Flate (text beside photo)", "source-jpeg": "source JPEG"}
+          "flate-mixed": "Flate (text and photo rows)", "source-jpeg": "source JPEG"}
 MARGIN = 14
 
 

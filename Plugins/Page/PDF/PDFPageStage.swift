@@ -17,12 +17,13 @@ public struct PDFPageStage: Stage {
     static let currentPage = Parameter<Int>("current-page", default: 0, min: 0,
                                             summary: "the page (from 0) the viewport belongs to and the PDF opens on")
     static let compression = Parameter<Compression>("compression", default: .auto,
-                                                    summary: "auto: unmodified JPEG sources embedded as they are, the rest as strips decided by their rows' content: photo runs as JPEG (4:4:4, quality 92, or 98 where that measures under 40.8 dB PSNR), text, UI and mixed rows lossless (palette or Flate); flate: always lossless; jpeg: re-encode as JPEG at quality")
+                                                    summary: "auto: unmodified JPEG sources embedded as they are, the rest as strips decided by their rows' content: photos as JPEG (4:4:4, progressive, the lowest quality from 89 that measures 40.4 dB PSNR or more), a photo beside text as a JPEG tile beside lossless ones, text, UI and the rows around photos lossless (palette or Flate); flate: always lossless; jpeg: re-encode as JPEG at quality")
     static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG quality when compression is jpeg")
-    /// How `auto` encodes its photo strips: full-resolution chroma (4:2:0 caps fine-grained photos
-    /// near 37 dB PSNR at any quality), from quality 92 (photos as sites serve them, JPEG at about
-    /// 80, measure 42-43 dB there), measured against 40.8 dB (40 dB with a margin for other readers'
-    /// JPEG decoders); a strip below that goes to quality 98, where even fine grain measures 43 dB.
+    /// How `auto` encodes its photo strips and tiles: full-resolution chroma (4:2:0 caps
+    /// fine-grained photos near 37 dB PSNR at any quality), from quality 89 (photos as sites serve
+    /// them, JPEG at about quality 80, measure 40 to 42 dB there) up or down to the lowest quality
+    /// whose every 240-column slice measures 40.4 dB or more over its photo pixels (fine grain goes
+    /// to 98, where the quantisation alone puts it 2 dB above that), written progressive.
     static let autoPhotoJPEG = StripEncoder.JPEGSettings(quality: 89, fullChroma: true, minimumPSNR: 40.4, progressive: true)
     static let title = Parameter<String?>("title", summary: "the document title")
 
