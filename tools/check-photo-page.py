@@ -27,9 +27,9 @@ pdf-page draws its strips; the largest difference per reader and resolution is r
 be at most 1 level. Windows begin and end on the page's strip grid (rows a whole number of device
 pixels at 72, 150 and 300 dpi with and without /UserUnit, which poppler ignores: 12 rows times the
 unit at one pixel a point), as strips do, so a reader's grid fitting treats them like the page.
-Device rows whose centre lies exactly on a boundary between two image rows (every 25th row at 150
-and 300 dpi for readers that honour /UserUnit) may show either row, both correct: they are left
-out of the check and their largest difference is reported on a line of its own.
+Device rows (and columns) whose centre lies exactly on a boundary between two image rows (columns)
+(every 25th at 150 and 300 dpi for readers that honour /UserUnit) may show either, both correct:
+they are left out of the check and their largest difference is reported on a line of its own.
 
 Prints one line per reader (or JSON with --json) and exits 1 when a text row differs, a photo is
 below 40 dB, a seam differs by more than 1 level, or qpdf complains. Needs numpy, qpdf,
@@ -154,6 +154,15 @@ class PagePDF:
                        re.findall(r"q ([\d.]+) 0 0 ([\d.]+) (-?[\d.]+) (-?[\d.]+) cm /Im(\d+) Do Q", stream)]
         self.strips = [(y, h) for x, y, w, h, k in self.placed]
         self.objects = {int(k): int(n) for k, n in re.findall(r"/Im(\d+) (\d+) 0 R", self.resources)}
+
+    def pixels_per_unit(self):
+        """Image pixels per page unit, from the first image drawn (its /Width over the width it is
+        drawn at, which may be a little short of whole columns)."""
+        x, y, w, h, k = self.placed[0]
+        number = self.objects[k]
+        d = re.search(rb"%d 0 obj\n<< /Type /XObject /Subtype /Image /Width (\d+)" % number, self.data)
+        columns = int(d.group(1))
+        return columns / w if abs(columns / w - round(columns / w)) > 0.01 else float(round(columns / w))
 
     def boundaries(self):
         """Strip boundaries in page units from the bottom: each strip's top edge but the first's
@@ -299,10 +308,14 @@ def seams(pdf_path, readers, dpis, work, pixels_per_unit, limit=40):
                 if a.shape != b.shape:
                     worst = 255
                     continue
-                rows_differ = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=(1, 2))
-                ties = tie_rows(len(rows_differ), int(dpi), per_inch) if reader != "pdftoppm" else np.zeros(len(rows_differ), bool)
-                worst = max(worst, int(rows_differ[~ties].max(initial=0)))
-                worst_tie = max(worst_tie, int(rows_differ[ties].max(initial=0)))
+                differ = np.abs(a.astype(np.int16) - b.astype(np.int16)).max(axis=2)
+                honours = reader != "pdftoppm"
+                ties = tie_rows(differ.shape[0], int(dpi), per_inch) if honours else np.zeros(differ.shape[0], bool)
+                # Columns alike (from the page's left edge): tiles side by side meet there too.
+                tie_columns = tie_rows(differ.shape[1], int(dpi), per_inch) if honours else np.zeros(differ.shape[1], bool)
+                tie = ties[:, None] | tie_columns[None, :]
+                worst = max(worst, int(differ[~tie].max(initial=0)))
+                worst_tie = max(worst_tie, int(differ[tie].max(initial=0)))
             results["%s@%s" % (reader, dpi)] = worst
             if reader != "pdftoppm" and ties_exist(int(dpi), per_inch):
                 results["ties"]["%s@%s" % (reader, dpi)] = worst_tie
@@ -362,7 +375,7 @@ def size_split(path, truth):
     data = open(path, "rb").read()
     pdf = PagePDF(path)
     width, height = truth["page"]
-    per_unit = width / pdf.width
+    per_unit = pdf.pixels_per_unit()
     text, photo = np.zeros((height, width), bool), np.zeros((height, width), bool)
     for x, y, w, h in text_boxes(truth):
         text[y:y + h, x:x + w] = True
@@ -375,7 +388,7 @@ def size_split(path, truth):
             split.setdefault("mask", {"bytes": 0})["bytes"] += length
     for x, y, w, h, k in pdf.placed:
         kind, length = kinds[pdf.objects[k]]
-        left, right = round(x * per_unit), round((x + w) * per_unit)
+        left, right = round(x * per_unit), min(width, round((x + w) * per_unit))
         top, bottom = max(0, round(height - (y + h) * per_unit)), min(height, round(height - y * per_unit))
         entry = split.setdefault(kind, {"bytes": 0, "strips": 0, "rows": 0, "text_rows": 0, "photo_rows": 0})
         entry["bytes"] += length
@@ -421,17 +434,17 @@ def main():
     opening = re.findall(rb"/OpenAction \[\d+ 0 R /FitR ([^\]]*)\]", open(args.pdf, "rb").read())
     results["fitr"] = opening[0].decode() if opening else None
     with tempfile.TemporaryDirectory() as work:
+        page = PagePDF(args.pdf)
+        pixels_per_unit = page.pixels_per_unit()
         if args.seams:
-            page = PagePDF(args.pdf)
-            pixels_per_unit = truth["page"][0] / page.width
             results["seams"] = seams(args.pdf, args.readers.split(","), args.seams.split(","), work, pixels_per_unit)
             failed |= any(v > 1 for k, v in results["seams"].items() if "@" in k)
         expected = None if args.no_rows else reference(args.folder, truth)
         for reader in ([] if args.no_rows else args.readers.split(",")):
-            image = rendered(reader, args.pdf, work, truth["page"][0])
-            # A page of several strips may be a few white rows taller than the image (its last
-            # strip ends on the grid): the image is its first rows.
-            image = image[:expected.shape[0]]
+            image = rendered(reader, args.pdf, work, round(page.width * pixels_per_unit))
+            # A page of several strips may be a few white rows taller and columns wider than the
+            # image (its strips end on the grid): the image is its first rows and columns.
+            image = image[:expected.shape[0], :expected.shape[1]]
             if image.shape != expected.shape:
                 results[reader] = {"error": "rendered %s, expected %s" % (image.shape, expected.shape)}
                 failed = True

@@ -234,8 +234,8 @@ import SumiKit
             original += image.pixels[(y * stride)..<(y * stride + 120 * 4)]
         }
         #expect(psnr(tile, original) >= 40)
-        // Drawn edge to edge, each strip 0.02 rows short at both ends and each tile narrower than
-        // the page 0.02 columns short at both sides; the last one's white rows lie below y = 0.
+        // Drawn edge to edge, each strip 0.02 rows short at both ends, tiles side by side meeting
+        // exactly; the last one's white rows lie below y = 0.
         let pageObject = try runTool("/usr/bin/qpdf", ["--show-object=4", path]).text
         let number = try #require(pageObject.range(of: "/Contents ").map { pageObject[$0.upperBound...].prefix { $0.isNumber } })
         let contents = try runTool("/usr/bin/qpdf", ["--show-object=\(number)", "--filtered-stream-data", path]).text
@@ -243,8 +243,8 @@ import SumiKit
             q 240 0 0 95.96 0 424.02 cm /Im0 Do Q
             q 240 0 0 203.96 0 220.02 cm /Im1 Do Q
             q 240 0 0 11.96 0 208.02 cm /Im2 Do Q
-            q 119.96 0 0 107.96 0.02 100.02 cm /Im3 Do Q
-            q 119.96 0 0 107.96 120.02 100.02 cm /Im4 Do Q
+            q 120 0 0 107.96 0 100.02 cm /Im3 Do Q
+            q 120 0 0 107.96 120 100.02 cm /Im4 Do Q
             q 240 0 0 107.96 0 -7.98 cm /Im5 Do Q
 
             """)

@@ -154,7 +154,7 @@ final class PDFDocumentWriter {
     }
 
     /// How much of a row each strip of a page of several is drawn short at its top and at its
-    /// bottom (and a tile of a strip cut into several, at its left and right): with edges exactly
+    /// bottom: with edges exactly
     /// on shared device-pixel boundaries, readers round some edges outwards and draw a row of the
     /// neighbouring strip's image stretched (poppler, mupdf); drawn a fiftieth of a row short, every
     /// reader fills each device pixel from the strip it lies in, as it would from the page in one
@@ -162,16 +162,16 @@ final class PDFDocumentWriter {
     static let inset = 0.02
 
     /// The page's content: each strip (tile) drawn over its rows and columns, top to bottom, in the
-    /// page's units (a page of several strips draws each `inset` rows short at both ends, and a tile
-    /// narrower than the page `inset` columns short at both sides; one strip fills the page).
+    /// page's units (a page of several strips draws each `inset` rows short at both ends; tiles side
+    /// by side meet exactly: drawn short, a tile's columns would shrink by as much, which shifts
+    /// mupdf's sampling of its far columns; one strip fills the page).
     static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int, left: Int, columns: Int)]) -> String {
         let unit = 1 / (g.scale * g.userUnit)
         let inset = strips.count > 1 ? PDFDocumentWriter.inset : 0
         var text = ""
         for (i, strip) in strips.enumerated() {
-            let side = strip.columns < g.pixelWidth ? PDFDocumentWriter.inset : 0
-            let w = strip.columns < g.pixelWidth ? PDFSyntax.number((Double(strip.columns) - 2 * side) * unit) : PDFSyntax.number(g.widthUnits)
-            let x = PDFSyntax.number((Double(strip.left) + side) * unit)
+            let w = strip.columns < g.pixelWidth ? PDFSyntax.number(Double(strip.columns) * unit) : PDFSyntax.number(g.widthUnits)
+            let x = PDFSyntax.number(Double(strip.left) * unit)
             let h = PDFSyntax.number((Double(strip.imageRows) - 2 * inset) * unit)
             let y = PDFSyntax.number((Double(g.pixelHeight - strip.top - strip.imageRows) + inset) * unit)
             text += "q \(w) 0 0 \(h) \(x) \(y) cm /Im\(i) Do Q\n"

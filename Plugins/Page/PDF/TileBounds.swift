@@ -37,6 +37,8 @@ struct TileBounds: Sendable, Equatable {
         var lower = spanLower.lowerBound / a * a
         if lower < clearLower { lower = (spanLower.upperBound + a - 1) / a * a }
         var upper = min(width, (spanUpper.upperBound + a - 1) / a * a)
+        // Flat to the page's edge, less than a grid step away: to the edge (no tile of margin).
+        if clearUpper >= width && width - upper < a { upper = width }
         if upper > clearUpper { upper = spanUpper.lowerBound >= width ? width : spanUpper.lowerBound / a * a }
         return upper - lower >= StripPlanner.minimumTileColumns ? lower..<upper : nil
     }
