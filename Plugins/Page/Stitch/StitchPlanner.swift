@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 import SumiKit
 import SumiCodecs
 
@@ -37,46 +37,22 @@ struct StitchPlanner {
         let knownOpaque: Bool
         /// Captures as the pass decoded and converted them, kept (within
         /// `StitchPlanner.retainedBytes`) so that copying their rows need not decode them again.
-        var retained: [Int: Retained] = [:]
+        var retained: [Int: PixelRuns] = [:]
 
-        /// The captures to copy rows from: the retained ones handed over (each held only until its
-        /// rows are copied: the plan lets go of them), the others decoded again.
-        mutating func takeSources(_ captures: ImageList) -> ImageList {
+        /// The captures to copy rows from, in page order: the retained ones handed over (each held
+        /// only until its rows are copied: the plan lets go of them), the others to be decoded again.
+        mutating func takeSources(_ captures: ImageList) -> [CaptureRows.Source] {
             defer { retained = [:] }
-            return ImageList(sources: order.map { i in
-                switch retained[i] {
-                case .pixels(let image)?:
-                    return ImageSource.handingOver(image, then: captures[i])
-                case .runs(let runs)?:
-                    let held = Mutex<PixelRuns?>(runs)
-                    return ImageSource(producing: { try held.withLock { $0.take() }?.image() ?? captures[i].image() })
-                case nil:
-                    return captures[i]
-                }
-            })
+            return order.map { i in retained[i].map(CaptureRows.Source.runs) ?? .decoded(captures[i]) }
         }
 
         /// How messages name capture `i` (as given): its index and file.
         func name(_ i: Int) -> String { StitchPlanner.name(i, files: files) }
     }
 
-    /// A capture kept from the planning pass: as runs of equal pixels (screen captures: a small
-    /// fraction of their size, expanded faster than decoded), else as pixels.
-    enum Retained: Sendable {
-        case pixels(Image)
-        case runs(PixelRuns)
-
-        var bytes: Int {
-            switch self {
-            case .pixels(let image): image.pixels.count
-            case .runs(let runs): runs.bytes
-            }
-        }
-    }
-
     /// Memory the pass keeps captures in for the copy: 50 phone screenshots as runs (about 0.5 MB
     /// each), or 4 photo-like captures of 12 MB as pixels.
-    static let retainedBytes = 48 << 20
+    static let retainedBytes = (Int(ProcessInfo.processInfo.environment["SUMI_RETAIN_MB"] ?? "48") ?? 48) << 20
 
     func plan() throws -> Plan {
         guard !captures.isEmpty else { throw StageError("stitch needs at least one capture, got an empty list") }
@@ -84,51 +60,13 @@ struct StitchPlanner {
             throw StageError("\(offsets.count) offsets for \(captures.count) captures", parameter: "offsets")
         }
         let findBars = header == .auto || footer == .auto
-        var profiles: [CaptureProfile] = []
-        var fixedRows: FixedRows.Accumulator?
-        var target: [UInt8]?
-        var width = 0
-        var knownOpaque = true
-        var retained: [Int: Retained] = [:]
-        var retainedBytes = 0
-        var files: [String?] = []
-        var lossless: [Bool] = []
-        // Two readers, over the even and the odd captures, so that two captures are being decoded
-        // while the pass looks at the one before (nothing else runs yet on the other core).
-        let readers = [0, 1].map { first in
-            ImageList(sources: Swift.stride(from: first, to: captures.count, by: 2).map { captures[$0] }).reader()
-        }
-        for i in captures.indices {
-            guard let decoded = try readers[i % 2].next() else { break }
-            let capture = i == 0 ? decoded : try CaptureColour.unified(decoded, to: target)
-            if i == 0 {
-                target = capture.metadata.iccProfile
-                width = capture.width
-            }
-            guard capture.width == width else {
-                throw StageError("capture \(i) is \(capture.width) pixels wide but capture 0 is \(width); captures must have the same width")
-            }
-            guard capture.height > 0, capture.width > 0 else { throw StageError("capture \(i) is empty (\(capture.width)x\(capture.height))") }
-            let profile = CaptureProfile(capture)
-            profiles.append(profile)
-            files.append(decoded.metadata.sourcePath)
-            lossless.append(decoded.metadata.sourceFormat.map(StitchPlanner.losslessFormats.contains) ?? false)
-            knownOpaque = knownOpaque && capture.metadata.knownOpaque
-            let room = Self.retainedBytes - retainedBytes
-            if let runs = PixelRuns(capture, limit: min(room, capture.pixels.count / 2)) {
-                retained[i] = .runs(runs)
-            } else if capture.pixels.count <= room {
-                retained[i] = .pixels(capture)
-            }
-            retainedBytes += retained[i]?.bytes ?? 0
-            if findBars {
-                if i == 0 { fixedRows = FixedRows.Accumulator(first: capture, profile) } else { fixedRows?.add(capture, profile) }
-            }
-        }
+        let pass = try CapturePass(captures: captures, findBars: findBars, budget: Self.retainedBytes).run()
+        let profiles = pass.profiles, files = pass.files, lossless = pass.lossless
+        let width = pass.width, target = pass.target
         let heights = profiles.map(\.height)
         let minHeight = heights.min() ?? 0
         try checkSizeBeforeSearch(width: width, heights: heights)
-        let detector = fixedRows?.detector
+        let detector = pass.fixedRows?.detector
         // Leave at least a fifth of the shortest capture to scroll.
         let barLimit = max(0, minHeight * 2 / 5)
         let h: Int, f: Int
@@ -154,7 +92,7 @@ struct StitchPlanner {
                              parameter: offsets == nil ? nil : "offsets")
         }
         return Plan(order: placed.order, layout: layout, joins: placed.joins, duplicates: placed.duplicates, files: files,
-                    profile: target, knownOpaque: knownOpaque, retained: retained)
+                    profile: target, knownOpaque: pass.knownOpaque, retained: pass.retained)
     }
 
     /// Refuses, before any row is compared, a stitch whose result must exceed `maxPixels`: with given

@@ -66,10 +66,11 @@ public struct StitchStage: Stage, RowStage {
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard let output else { throw StageError("stitch writes its rows into a stream") }
         let (captures, prepared, metadata) = try prepare(inputs, context: context)
-        var plan = prepared
+        var plan = consume prepared
         let layout = plan.layout
         try output.begin(ImageShape(width: layout.width, height: layout.height, metadata: metadata))
-        try layout.writeRows(plan.takeSources(captures), profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
+        let sources = plan.takeSources(captures)
+        try layout.writeRows(consume sources, profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
                              room: { try output.reserve(through: $0) }, written: { output.publish(through: $0) })
         return nil
     }
