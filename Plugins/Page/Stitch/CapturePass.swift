@@ -138,7 +138,6 @@ struct CapturePass {
             result.files.append(summary.file)
             result.lossless.append(summary.lossless)
             result.knownOpaque = result.knownOpaque && summary.capture.metadata.knownOpaque
-            if ProcessInfoDebug.on { print("DEBUG capture \(i) runs \(summary.runs?.bytes ?? -1)") }
             if let runs = summary.runs, runs.bytes <= budget - result.retainedBytes {
                 result.retained[i] = runs
                 result.retainedBytes += runs.bytes
@@ -146,7 +145,7 @@ struct CapturePass {
             }
             if findBars {
                 if i == 0 {
-                    result.fixedRows = FixedRows.Accumulator(first: summary.capture, summary.profile)
+                    result.fixedRows = FixedRows.Accumulator(first: summary.capture, summary.profile, runs: result.retained[0])
                 } else {
                     result.fixedRows?.add(summary.capture, summary.profile)
                 }
@@ -155,5 +154,3 @@ struct CapturePass {
     }
 }
 
-import Foundation
-enum ProcessInfoDebug { static let on = ProcessInfo.processInfo.environment["SUMI_DEBUG_RUNS"] != nil }

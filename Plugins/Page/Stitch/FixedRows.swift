@@ -12,11 +12,15 @@ struct FixedRows {
     /// Compares each capture's rows near its top and bottom with the first capture's, one capture
     /// at a time; only rows still the same in every capture so far are compared. Rows up to `share`
     /// of the shortest capture are looked at (the stitch planner lets bars take two fifths at most).
-    /// Of the first capture only the rows still compared are kept: once a second capture has
-    /// scrolled, that is little more than the bars.
+    /// The first capture's rows are read from its runs when it is kept as runs anyway; otherwise
+    /// only its rows still compared are kept: once a second capture has scrolled, little more than
+    /// the bars.
     struct Accumulator {
         private let share: (numerator: Int, denominator: Int)
         private let firstProfile: CaptureProfile
+        /// The first capture's runs (nil: its rows are in `firstRows`), and one row expanded from them.
+        private let firstRuns: PixelRuns?
+        private var expanded: [UInt8] = []
         /// The first capture's rows still compared: `first`'s pixels, or a compact copy of them.
         private var firstRows: [UInt8]
         /// For each row counted from the top (bottom), where it starts in `firstRows` (-1: no longer compared).
@@ -26,10 +30,11 @@ struct FixedRows {
         private var bottom: FixedRows
         private var captures = 1
 
-        init(first: Image, _ profile: CaptureProfile, share: (numerator: Int, denominator: Int) = (2, 5)) {
+        init(first: Image, _ profile: CaptureProfile, runs: PixelRuns? = nil, share: (numerator: Int, denominator: Int) = (2, 5)) {
             self.share = share
             firstProfile = profile
-            firstRows = first.pixels
+            firstRuns = runs
+            firstRows = runs == nil ? first.pixels : []
             let rows = first.height * share.numerator / share.denominator
             let stride = first.stride, height = first.height
             topAt = (0..<rows).map { $0 * stride }
@@ -47,24 +52,33 @@ struct FixedRows {
             bottomAt.removeLast(bottomAt.count - rows)
             let columns = firstProfile.innerStart..<firstProfile.innerEnd
             for r in 0..<rows {
-                compare(topAt[r], row: r, with: capture, row: r, profile, columns: columns, into: &top, at: r)
-                compare(bottomAt[r], row: firstProfile.height - 1 - r, with: capture, row: capture.height - 1 - r, profile,
-                        columns: columns, into: &bottom, at: r)
+                if top.nearlySame[r], let difference = difference(topAt[r], row: r, with: capture, row: r, profile, columns: columns) {
+                    top.record(difference, at: r)
+                }
+                let bottomRow = firstProfile.height - 1 - r
+                if bottom.nearlySame[r], let difference = difference(bottomAt[r], row: bottomRow, with: capture, row: capture.height - 1 - r,
+                                                                      profile, columns: columns) {
+                    bottom.record(difference, at: r)
+                }
             }
             compact()
         }
 
-        private func compare(_ at: Int, row ya: Int, with b: Image, row yb: Int, _ pb: CaptureProfile, columns: Range<Int>,
-                             into rows: inout FixedRows, at r: Int) {
-            guard rows.nearlySame[r], firstProfile.rowHashes[ya] != pb.rowHashes[yb] else { return }
-            let difference = CaptureProfile.rowDifference(firstRows, at: at, b.pixels, at: yb * b.stride, columns: columns)
-            if difference > FixedBarDetector.tolerance { rows.same[r] = false }
-            if difference > FixedBarDetector.edgeTolerance { rows.nearlySame[r] = false }
+        /// How the first capture's row `ya` (at byte `at` of `firstRows`) differs from row `yb` of `b`;
+        /// nil when their hashes are equal.
+        private mutating func difference(_ at: Int, row ya: Int, with b: Image, row yb: Int, _ pb: CaptureProfile,
+                                         columns: Range<Int>) -> Double? {
+            guard firstProfile.rowHashes[ya] != pb.rowHashes[yb] else { return nil }
+            guard let firstRuns else { return CaptureProfile.rowDifference(firstRows, at: at, b.pixels, at: yb * b.stride, columns: columns) }
+            if expanded.isEmpty { expanded = [UInt8](repeating: 0, count: firstProfile.width * 4) }
+            expanded.withUnsafeMutableBufferPointer { row in row.baseAddress.map { firstRuns.copyRow(ya, into: $0) } }
+            return CaptureProfile.rowDifference(expanded, at: 0, b.pixels, at: yb * b.stride, columns: columns)
         }
 
         /// Keeps of the first capture only the rows still compared, when they are at most half of
         /// those kept now.
         private mutating func compact() {
+            guard firstRuns == nil else { return }
             let stride = firstProfile.width * 4
             let kept = top.nearlySame.filter { $0 }.count + bottom.nearlySame.filter { $0 }.count
             guard kept * stride * 2 <= firstRows.count else { return }
@@ -93,6 +107,12 @@ struct FixedRows {
             }
             return FixedBarDetector(top: top, bottom: bottom)
         }
+    }
+
+    /// Marks row `r` as changed as far as `difference` says.
+    private mutating func record(_ difference: Double, at r: Int) {
+        if difference > FixedBarDetector.tolerance { same[r] = false }
+        if difference > FixedBarDetector.edgeTolerance { nearlySame[r] = false }
     }
 
     private mutating func keep(_ rows: Int) {

@@ -30,8 +30,7 @@ struct PixelRuns: Sendable {
     init?(_ image: Image, limit: Int) {
         let width = image.width, height = image.height
         guard width > 0, height > 0, height * 4 <= limit else { return nil }
-        let maxWords = (limit - height * 4) / 4
-        guard maxWords < Int(PixelRuns.pixelRow) else { return nil }
+        let maxWords = min((limit - height * 4) / 4, Int(PixelRuns.pixelRow) - 1)
         var words: [UInt32] = []
         words.reserveCapacity(min(maxWords, image.pixels.count / 4 + width))
         var rowStarts = [UInt32](repeating: 0, count: height)

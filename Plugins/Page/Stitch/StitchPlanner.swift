@@ -1,13 +1,12 @@
-import Foundation
 import SumiKit
 import SumiCodecs
 
 /// Checks a list of captures and works out the stitch layout: fixed bars, the captures' order on
 /// the page and each one's offset.
 ///
-/// The captures are looked at one after another, each decoded when its turn comes (the next two
-/// ahead, on other threads), so few are in memory at once: one pass gathers the sizes, the row
-/// hashes and which rows near the edges match the first capture's. The order and offsets then come
+/// One pass over the captures (`CapturePass`: two threads, each decoding and summarising one
+/// capture, so two are in memory at once) gathers the sizes, the row hashes and which rows near the
+/// edges match the first capture's, and keeps captures compactly for the copy. The order and offsets then come
 /// from the row hashes alone wherever captures match exactly (lossless captures, see
 /// `CaptureOrder`); only when that leaves captures apart are the captures matched in the order
 /// given, a pair that does not match exactly (lossy captures) decoded again, two at a time, for the
@@ -19,6 +18,8 @@ struct StitchPlanner {
     let header: StitchStage.Rows
     let footer: StitchStage.Rows
     var gaps: StitchStage.Gaps = .refuse
+    /// The memory the pass may keep captures in for the copy.
+    var keptBytes = StitchPlanner.retainedBytes
 
     /// The layout and what the pass over the captures learnt about them.
     struct Plan {
@@ -35,7 +36,7 @@ struct StitchPlanner {
         let profile: [UInt8]?
         /// Whether every capture is known to be opaque.
         let knownOpaque: Bool
-        /// Captures as the pass decoded and converted them, kept (within
+        /// Captures as the pass decoded and converted them, kept as runs (within
         /// `StitchPlanner.retainedBytes`) so that copying their rows need not decode them again.
         var retained: [Int: PixelRuns] = [:]
 
@@ -50,9 +51,11 @@ struct StitchPlanner {
         func name(_ i: Int) -> String { StitchPlanner.name(i, files: files) }
     }
 
-    /// Memory the pass keeps captures in for the copy: 50 phone screenshots as runs (about 0.5 MB
-    /// each), or 4 photo-like captures of 12 MB as pixels.
-    static let retainedBytes = (Int(ProcessInfo.processInfo.environment["SUMI_RETAIN_MB"] ?? "48") ?? 48) << 20
+    /// Memory the pass keeps captures in for the copy (`PixelRuns`): 50 app-like phone screenshots
+    /// (about 0.25 MB each), or about 7 of a page with text and photos (1–7 MB each). A capture not
+    /// kept is decoded again for the copy, which costs little CPU beside the page's encoding; the
+    /// budget bounds the pass's memory beyond the two captures it decodes at once.
+    static let retainedBytes = 24 << 20
 
     func plan() throws -> Plan {
         guard !captures.isEmpty else { throw StageError("stitch needs at least one capture, got an empty list") }
@@ -60,7 +63,7 @@ struct StitchPlanner {
             throw StageError("\(offsets.count) offsets for \(captures.count) captures", parameter: "offsets")
         }
         let findBars = header == .auto || footer == .auto
-        let pass = try CapturePass(captures: captures, findBars: findBars, budget: Self.retainedBytes).run()
+        let pass = try CapturePass(captures: captures, findBars: findBars, budget: keptBytes).run()
         let profiles = pass.profiles, files = pass.files, lossless = pass.lossless
         let width = pass.width, target = pass.target
         let heights = profiles.map(\.height)
