@@ -65,7 +65,7 @@ import SumiKit
         #expect(runs.bytes < image.pixels.count * 55 / 100, "\(runs.bytes) bytes for \(image.pixels.count)")
         var row = [UInt8](repeating: 0, count: width * 4)
         for y in [0, 1, height / 2 - 1, height / 2, height - 1] {
-            row.withUnsafeMutableBufferPointer { runs.copyRow(y, into: $0.baseAddress!) }
+            row.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { runs.copyRow(y, into: $0) } }
             #expect(row == Array(image.pixels[(y * width * 4)..<((y + 1) * width * 4)]), "row \(y)")
         }
         #expect(runs.image().pixels == image.pixels)
