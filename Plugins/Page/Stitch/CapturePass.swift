@@ -4,7 +4,8 @@ import SumiKit
 
 /// The stitch planner's pass over the captures: each one decoded, brought into the first capture's
 /// colours (`CaptureColour`), summarised (`CaptureProfile`), kept as `PixelRuns` for the copy while
-/// they fit in `budget` bytes, and its rows near the edges compared with the first capture's for
+/// they fit in `budget` bytes (the captures in the order given, up to the first that does not fit:
+/// past it none is worked out in vain), and its rows near the edges compared with the first capture's for
 /// fixed bars (`FixedRows`).
 ///
 /// Two threads (the caller and one more) take the captures in turn, each decoding and summarising
@@ -45,6 +46,8 @@ struct CapturePass {
         let next = Atomic<Int>(0)
         let stop = Atomic<Bool>(false)
         let retainedBytes = Atomic<Int>(0)
+        /// Set once a capture was not kept: none after it is (nor its runs worked out).
+        let full = Atomic<Bool>(false)
         /// The first capture's profile and width, once it is decoded (nil inside: it failed).
         let first = Mutex<(target: [UInt8]?, width: Int)?>(nil)
         /// Signalled once the first capture is decoded or failed; each waiter signals it again.
@@ -112,9 +115,10 @@ struct CapturePass {
         }
         guard capture.height > 0, capture.width > 0 else { throw StageError("capture \(i) is empty (\(capture.width)x\(capture.height))") }
         let room = budget - shared.retainedBytes.load(ordering: .relaxed)
+        let full = shared.full.load(ordering: .relaxed)
         return Summary(capture: capture, profile: CaptureProfile(capture), file: decoded.metadata.sourcePath,
                        lossless: decoded.metadata.sourceFormat.map(StitchPlanner.losslessFormats.contains) ?? false,
-                       runs: PixelRuns(capture, limit: room))
+                       runs: full ? nil : PixelRuns(capture, limit: room))
     }
 
     /// The part of capture `i`'s work done in the captures' order.
@@ -138,10 +142,12 @@ struct CapturePass {
             result.files.append(summary.file)
             result.lossless.append(summary.lossless)
             result.knownOpaque = result.knownOpaque && summary.capture.metadata.knownOpaque
-            if let runs = summary.runs, runs.bytes <= budget - result.retainedBytes {
+            if !shared.full.load(ordering: .relaxed), let runs = summary.runs, runs.bytes <= budget - result.retainedBytes {
                 result.retained[i] = runs
                 result.retainedBytes += runs.bytes
                 shared.retainedBytes.store(result.retainedBytes, ordering: .relaxed)
+            } else {
+                shared.full.store(true, ordering: .relaxed)
             }
             if findBars {
                 if i == 0 {
