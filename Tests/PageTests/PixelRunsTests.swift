@@ -41,4 +41,33 @@ import SumiKit
         let runs = PixelRuns(image, limit: image.pixels.count * 4)
         #expect(runs?.image().pixels == image.pixels)
     }
+
+    /// A capture half photo, half flat: the photo's rows are kept as their pixels (as runs they
+    /// would take twice that), the flat rows as runs, so the whole takes little more than half its
+    /// pixels; each row read back is the image's.
+    @Test func photoRowsAreKeptAsTheirPixels() throws {
+        var state: UInt32 = 3
+        let width = 240, height = 160
+        let image = Image(width: width, height: height) { out in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    state = state &* 1_664_525 &+ 1_013_904_223
+                    let photo = y < height / 2 && x >= 10
+                    out[i] = photo ? UInt8(truncatingIfNeeded: state >> 24) : UInt8(y / 16 * 20)
+                    out[i + 1] = photo ? UInt8(truncatingIfNeeded: state >> 16) : 200
+                    out[i + 2] = x < 10 ? 40 : 90
+                    out[i + 3] = 255
+                }
+            }
+        }
+        let runs = try #require(PixelRuns(image, limit: image.pixels.count * 6 / 10))
+        #expect(runs.bytes < image.pixels.count * 55 / 100, "\(runs.bytes) bytes for \(image.pixels.count)")
+        var row = [UInt8](repeating: 0, count: width * 4)
+        for y in [0, 1, height / 2 - 1, height / 2, height - 1] {
+            row.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { runs.copyRow(y, into: $0) } }
+            #expect(row == Array(image.pixels[(y * width * 4)..<((y + 1) * width * 4)]), "row \(y)")
+        }
+        #expect(runs.image().pixels == image.pixels)
+    }
 }

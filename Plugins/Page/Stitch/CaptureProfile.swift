@@ -70,12 +70,17 @@ struct CaptureProfile: Sendable {
     /// Mean absolute difference per channel (R, G, B) between a row of `a` and a row of `b`, over
     /// the inner columns.
     static func rowDifference(_ a: Image, row ya: Int, _ b: Image, row yb: Int, columns: Range<Int>) -> Double {
+        rowDifference(a.pixels, at: ya * a.stride, b.pixels, at: yb * b.stride, columns: columns)
+    }
+
+    /// The same between the rows starting at byte `rowA` of `a` and `rowB` of `b`.
+    static func rowDifference(_ a: [UInt8], at rowA: Int, _ b: [UInt8], at rowB: Int, columns: Range<Int>) -> Double {
         guard !columns.isEmpty else { return 0 }
-        return a.pixels.withUnsafeBufferPointer { pa in
-            b.pixels.withUnsafeBufferPointer { pb in
+        return a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
                 var total = 0
-                var ia = ya * a.stride + columns.lowerBound * 4
-                var ib = yb * b.stride + columns.lowerBound * 4
+                var ia = rowA + columns.lowerBound * 4
+                var ib = rowB + columns.lowerBound * 4
                 for _ in columns {
                     total &+= abs(Int(pa[ia]) - Int(pb[ib])) &+ abs(Int(pa[ia + 1]) - Int(pb[ib + 1]))
                         &+ abs(Int(pa[ia + 2]) - Int(pb[ib + 2]))

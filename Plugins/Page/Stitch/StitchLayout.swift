@@ -98,63 +98,37 @@ struct StitchLayout: Sendable {
     /// The origin of a separator row in `rowOrigins`.
     static let separator: Int32 = -2
 
-    /// Writes the stitched rows top to bottom, row `y` to `row(y)` (`width * 4` bytes). Before each run of at most `rowsPerRun` rows it calls `room` with the number
-    /// of rows written once the run is done, and `written` after the run.
-    func writeRows(_ captures: ImageList, profile: [UInt8]?, rowsPerRun: Int = 64,
+    /// Writes the stitched rows top to bottom, row `y` to `row(y)` (`width * 4` bytes), copied from
+    /// `captures` (in page order). Before each run of at most `rowsPerRun` rows it calls `room` with
+    /// the number of rows written once the run is done, and `written` after the run; a capture is
+    /// let go as soon as its last row is copied.
+    func writeRows(_ captures: consuming [CaptureRows.Source], profile: [UInt8]?, rowsPerRun: Int = 64,
                    into rowAddress: (Int) -> UnsafeMutablePointer<UInt8>,
                    room: (Int) throws -> Void = { _ in }, written: (Int) -> Void = { _ in }) throws {
         let stride = width * 4
         let origins = rowOrigins()
-        var source = CaptureRows(captures: captures, profile: profile)
+        var source = CaptureRows(consume captures, origins: origins, profile: profile)
         var y = 0
         while y < origins.count {
             let end = min(origins.count, y + max(1, rowsPerRun))
             try room(end)
             for row in y..<end {
-                let target = UnsafeMutableBufferPointer(start: rowAddress(row), count: stride)
+                let target = rowAddress(row)
                 let origin = Int(origins[row])
                 guard origin >= 0 else {
+                    let buffer = UnsafeMutableBufferPointer(start: target, count: stride)
                     if origin == StitchLayout.separator {
-                        target.withMemoryRebound(to: UInt32.self) { $0.update(repeating: StitchLayout.separatorPixel) }
+                        buffer.withMemoryRebound(to: UInt32.self) { $0.update(repeating: StitchLayout.separatorPixel) }
                     } else {
-                        target.update(repeating: 0)
+                        buffer.update(repeating: 0)
                     }
                     continue
                 }
-                let image = try source.capture(origin)
-                let from = (row - offsets[origin]) * stride
-                image.pixels.withUnsafeBufferPointer { src in
-                    _ = target.update(fromContentsOf: UnsafeBufferPointer(rebasing: src[from..<(from + stride)]))
-                }
+                try source.copyRow(row - offsets[origin], of: origin, into: target)
             }
+            source.letGo(before: end)
             written(end)
             y = end
         }
-    }
-}
-
-/// The captures a stitch copies rows from, decoded in order as they are asked for (the next one
-/// ahead), holding the last two; a capture asked for again after those is decoded again.
-private struct CaptureRows {
-    let captures: ImageList
-    let profile: [UInt8]?
-    private let reader: ImageList.Reader
-    private var held: [(index: Int, image: Image)] = []
-
-    init(captures: ImageList, profile: [UInt8]?) {
-        self.captures = captures
-        self.profile = profile
-        reader = captures.reader()
-    }
-
-    mutating func capture(_ i: Int) throws -> Image {
-        if let found = held.last(where: { $0.index == i }) { return found.image }
-        // Ahead of the reader: read on to capture i. Behind it: decode capture i again.
-        var decoded: Image?
-        while reader.nextIndex <= i, let next = try reader.next() { decoded = next }
-        let capture = try CaptureColour.unified(try decoded ?? captures[i].image(), to: profile)
-        held.append((i, capture))
-        if held.count > 2 { held.removeFirst() }
-        return capture
     }
 }

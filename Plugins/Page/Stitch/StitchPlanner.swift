@@ -1,13 +1,12 @@
-import Synchronization
 import SumiKit
 import SumiCodecs
 
 /// Checks a list of captures and works out the stitch layout: fixed bars, the captures' order on
 /// the page and each one's offset.
 ///
-/// The captures are looked at one after another, each decoded when its turn comes (the next two
-/// ahead, on other threads), so few are in memory at once: one pass gathers the sizes, the row
-/// hashes and which rows near the edges match the first capture's. The order and offsets then come
+/// One pass over the captures (`CapturePass`: two threads, each decoding and summarising one
+/// capture, so two are in memory at once) gathers the sizes, the row hashes and which rows near the
+/// edges match the first capture's, and keeps captures compactly for the copy. The order and offsets then come
 /// from the row hashes alone wherever captures match exactly (lossless captures, see
 /// `CaptureOrder`); only when that leaves captures apart are the captures matched in the order
 /// given, a pair that does not match exactly (lossy captures) decoded again, two at a time, for the
@@ -19,6 +18,8 @@ struct StitchPlanner {
     let header: StitchStage.Rows
     let footer: StitchStage.Rows
     var gaps: StitchStage.Gaps = .refuse
+    /// The memory the pass may keep captures in for the copy.
+    var keptBytes = StitchPlanner.retainedBytes
 
     /// The layout and what the pass over the captures learnt about them.
     struct Plan {
@@ -35,48 +36,26 @@ struct StitchPlanner {
         let profile: [UInt8]?
         /// Whether every capture is known to be opaque.
         let knownOpaque: Bool
-        /// Captures as the pass decoded and converted them, kept (within
+        /// Captures as the pass decoded and converted them, kept as runs (within
         /// `StitchPlanner.retainedBytes`) so that copying their rows need not decode them again.
-        var retained: [Int: Retained] = [:]
+        var retained: [Int: PixelRuns] = [:]
 
-        /// The captures to copy rows from: the retained ones handed over (each held only until its
-        /// rows are copied: the plan lets go of them), the others decoded again.
-        mutating func takeSources(_ captures: ImageList) -> ImageList {
+        /// The captures to copy rows from, in page order: the retained ones handed over (each held
+        /// only until its rows are copied: the plan lets go of them), the others to be decoded again.
+        mutating func takeSources(_ captures: ImageList) -> [CaptureRows.Source] {
             defer { retained = [:] }
-            return ImageList(sources: order.map { i in
-                switch retained[i] {
-                case .pixels(let image)?:
-                    return ImageSource.handingOver(image, then: captures[i])
-                case .runs(let runs)?:
-                    let held = Mutex<PixelRuns?>(runs)
-                    return ImageSource(producing: { try held.withLock { $0.take() }?.image() ?? captures[i].image() })
-                case nil:
-                    return captures[i]
-                }
-            })
+            return order.map { i in retained[i].map(CaptureRows.Source.runs) ?? .decoded(captures[i]) }
         }
 
         /// How messages name capture `i` (as given): its index and file.
         func name(_ i: Int) -> String { StitchPlanner.name(i, files: files) }
     }
 
-    /// A capture kept from the planning pass: as runs of equal pixels (screen captures: a small
-    /// fraction of their size, expanded faster than decoded), else as pixels.
-    enum Retained: Sendable {
-        case pixels(Image)
-        case runs(PixelRuns)
-
-        var bytes: Int {
-            switch self {
-            case .pixels(let image): image.pixels.count
-            case .runs(let runs): runs.bytes
-            }
-        }
-    }
-
-    /// Memory the pass keeps captures in for the copy: 50 phone screenshots as runs (about 0.5 MB
-    /// each), or 4 photo-like captures of 12 MB as pixels.
-    static let retainedBytes = 48 << 20
+    /// Memory the pass keeps captures in for the copy (`PixelRuns`): 50 app-like phone screenshots
+    /// (about 0.25 MB each), or about 7 of a page with text and photos (1–7 MB each). A capture not
+    /// kept is decoded again for the copy, which costs little CPU beside the page's encoding; the
+    /// budget bounds the pass's memory beyond the two captures it decodes at once.
+    static let retainedBytes = 24 << 20
 
     func plan() throws -> Plan {
         guard !captures.isEmpty else { throw StageError("stitch needs at least one capture, got an empty list") }
@@ -84,51 +63,13 @@ struct StitchPlanner {
             throw StageError("\(offsets.count) offsets for \(captures.count) captures", parameter: "offsets")
         }
         let findBars = header == .auto || footer == .auto
-        var profiles: [CaptureProfile] = []
-        var fixedRows: FixedRows.Accumulator?
-        var target: [UInt8]?
-        var width = 0
-        var knownOpaque = true
-        var retained: [Int: Retained] = [:]
-        var retainedBytes = 0
-        var files: [String?] = []
-        var lossless: [Bool] = []
-        // Two readers, over the even and the odd captures, so that two captures are being decoded
-        // while the pass looks at the one before (nothing else runs yet on the other core).
-        let readers = [0, 1].map { first in
-            ImageList(sources: Swift.stride(from: first, to: captures.count, by: 2).map { captures[$0] }).reader()
-        }
-        for i in captures.indices {
-            guard let decoded = try readers[i % 2].next() else { break }
-            let capture = i == 0 ? decoded : try CaptureColour.unified(decoded, to: target)
-            if i == 0 {
-                target = capture.metadata.iccProfile
-                width = capture.width
-            }
-            guard capture.width == width else {
-                throw StageError("capture \(i) is \(capture.width) pixels wide but capture 0 is \(width); captures must have the same width")
-            }
-            guard capture.height > 0, capture.width > 0 else { throw StageError("capture \(i) is empty (\(capture.width)x\(capture.height))") }
-            let profile = CaptureProfile(capture)
-            profiles.append(profile)
-            files.append(decoded.metadata.sourcePath)
-            lossless.append(decoded.metadata.sourceFormat.map(StitchPlanner.losslessFormats.contains) ?? false)
-            knownOpaque = knownOpaque && capture.metadata.knownOpaque
-            let room = Self.retainedBytes - retainedBytes
-            if let runs = PixelRuns(capture, limit: min(room, capture.pixels.count / 2)) {
-                retained[i] = .runs(runs)
-            } else if capture.pixels.count <= room {
-                retained[i] = .pixels(capture)
-            }
-            retainedBytes += retained[i]?.bytes ?? 0
-            if findBars {
-                if i == 0 { fixedRows = FixedRows.Accumulator(first: capture, profile) } else { fixedRows?.add(capture, profile) }
-            }
-        }
+        let pass = try CapturePass(captures: captures, findBars: findBars, budget: keptBytes).run()
+        let profiles = pass.profiles, files = pass.files, lossless = pass.lossless
+        let width = pass.width, target = pass.target
         let heights = profiles.map(\.height)
         let minHeight = heights.min() ?? 0
         try checkSizeBeforeSearch(width: width, heights: heights)
-        let detector = fixedRows?.detector
+        let detector = pass.fixedRows?.detector
         // Leave at least a fifth of the shortest capture to scroll.
         let barLimit = max(0, minHeight * 2 / 5)
         let h: Int, f: Int
@@ -154,7 +95,7 @@ struct StitchPlanner {
                              parameter: offsets == nil ? nil : "offsets")
         }
         return Plan(order: placed.order, layout: layout, joins: placed.joins, duplicates: placed.duplicates, files: files,
-                    profile: target, knownOpaque: knownOpaque, retained: retained)
+                    profile: target, knownOpaque: pass.knownOpaque, retained: pass.retained)
     }
 
     /// Refuses, before any row is compared, a stitch whose result must exceed `maxPixels`: with given

@@ -8,9 +8,10 @@ import SumiKit
 /// rectangle in the result, top to bottom, is remembered in `metadata.captureRects`, and the run
 /// report lists each capture's file, offset, overlap and confidence (`StitchReport`).
 ///
-/// The captures are taken one after another (see `StitchPlanner`) and the result's rows are copied
-/// in order, so besides the result at most two captures (and the one decoded ahead) are in memory;
-/// streamed into a stage that reads rows (`pdf-page`), not even the result is.
+/// The captures are looked at two at a time (see `StitchPlanner`), some kept as compact runs, and the
+/// result's rows are copied in order, each capture let go after its last row (`CaptureRows`): besides
+/// the runs kept, at most two captures are in memory at once; streamed into a stage that reads rows
+/// (`pdf-page`), the result never is.
 public struct StitchStage: Stage, RowStage {
     /// The largest stitched image, in pixels (Pillow's decompression bound, as `decode` uses): offsets
     /// that would spread the captures further fail instead of exhausting memory.
@@ -62,14 +63,15 @@ public struct StitchStage: Stage, RowStage {
     }
 
     /// The stitched rows written into the output stream as they are copied, a ring's worth at a
-    /// time: neither the result nor more than two captures are held.
+    /// time: neither the result nor more than two decoded captures are held.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard let output else { throw StageError("stitch writes its rows into a stream") }
         let (captures, prepared, metadata) = try prepare(inputs, context: context)
-        var plan = prepared
+        var plan = consume prepared
         let layout = plan.layout
         try output.begin(ImageShape(width: layout.width, height: layout.height, metadata: metadata))
-        try layout.writeRows(plan.takeSources(captures), profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
+        let sources = plan.takeSources(captures)
+        try layout.writeRows(consume sources, profile: plan.profile, rowsPerRun: output.capacity, into: { output.row($0) },
                              room: { try output.reserve(through: $0) }, written: { output.publish(through: $0) })
         return nil
     }
