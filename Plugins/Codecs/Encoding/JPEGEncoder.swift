@@ -6,15 +6,18 @@ import SumiKit
 /// pixels are composed over `background` (its alpha is ignored: JPEG has none); an opaque image is
 /// passed as RGBA untouched.
 public enum JPEGEncoder {
+    /// `optimize: false` leaves a 4:4:4 image's Huffman tables the standard ones (one pass instead of
+    /// two: the same pixels once decoded, more bytes; for a trial encoding whose bytes are not kept).
     public static func encode(_ image: Image, quality: Int, background: Color = .white, fullChroma: Bool = false,
-                              progressive: Bool = false) throws -> [UInt8] {
+                              progressive: Bool = false, optimize: Bool = true) throws -> [UInt8] {
         try check(image)
         let flatten: Int32 = EncodedBuffer.isOpaque(image) ? 0 : 1
         let q = Int32(min(100, max(1, quality)))
         return try image.pixels.withUnsafeBufferPointer { pixels in
             try EncodedBuffer.collect(format: "JPEG") { out, size, error, errorSize in
                 sumi_jpeg_encode(pixels.baseAddress, Int32(image.width), Int32(image.height), image.stride, q,
-                                 (fullChroma ? SUMI_JPEG_FULL_CHROMA | SUMI_JPEG_OPTIMIZE : 0) | (progressive ? SUMI_JPEG_PROGRESSIVE : 0), flatten, background.red, background.green, background.blue,
+                                 (fullChroma ? SUMI_JPEG_FULL_CHROMA : 0) | (fullChroma && optimize ? SUMI_JPEG_OPTIMIZE : 0)
+                                 | (progressive ? SUMI_JPEG_PROGRESSIVE : 0), flatten, background.red, background.green, background.blue,
                                  out, size, error, errorSize)
             }
         }

@@ -49,9 +49,11 @@ enum StripEncoder {
         if let jpeg {
             var quality = jpeg.quality
             var best: Encoded?
+            // Trials that a progressive encoding replaces skip the optimised Huffman tables' second pass.
+            let trial = jpeg.progressive && jpeg.minimumPSNR != nil && alpha == nil
             while true {
                 let bytes = alpha == nil
-                    ? try JPEGEncoder.encode(image, quality: quality, fullChroma: jpeg.fullChroma)
+                    ? try JPEGEncoder.encode(image, quality: quality, fullChroma: jpeg.fullChroma, optimize: !trial)
                     : try JPEGReencoder.encode(image, quality: quality, fullChroma: jpeg.fullChroma)
                 var encoded = Encoded(data: .jpeg(bytes, components: 3, source: false), alpha: alpha, quality: quality)
                 guard let floor = jpeg.minimumPSNR, alpha == nil else { return encoded }
