@@ -55,7 +55,7 @@ import SumiKit
 
     static func content(of image: Image, row y: Int) -> RowContent {
         image.pixels.withUnsafeBufferPointer { px in
-            RowContent.classify(UnsafeBufferPointer(rebasing: px[(y * image.stride)..<((y + 1) * image.stride)]), width: image.width)
+            RowContent.measure(UnsafeBufferPointer(rebasing: px[(y * image.stride)..<((y + 1) * image.stride)]), width: image.width).content
         }
     }
 

@@ -154,11 +154,10 @@ final class PDFDocumentWriter {
     }
 
     /// How much of a row each strip of a page of several is drawn short at its top and at its
-    /// bottom: with edges exactly
-    /// on shared device-pixel boundaries, readers round some edges outwards and draw a row of the
-    /// neighbouring strip's image stretched (poppler, mupdf); drawn a fiftieth of a row short, every
-    /// reader fills each device pixel from the strip it lies in, as it would from the page in one
-    /// image, and no gap shows at 72, 150 or 300 dpi.
+    /// bottom: with edges exactly on shared device-pixel boundaries, readers round some edges
+    /// outwards and draw a row of the neighbouring strip's image stretched (poppler, mupdf); drawn
+    /// a fiftieth of a row short, every reader fills each device pixel from the strip it lies in,
+    /// as it would from the page in one image, and no gap shows at 72, 150 or 300 dpi.
     static let inset = 0.02
 
     /// The page's content: each strip (tile) drawn over its rows and columns, top to bottom, in the

@@ -2,9 +2,9 @@ import SumiKit
 
 /// One image of a page: rows `top ..< top + rows` and columns `left ..< left + columns` of the page
 /// (a tile, when a strip is cut into several side by side; else the whole width), drawn edge to
-/// edge with the strips above and below it and the tiles beside it (no overlap: a shared row would put an image's edge between device pixels,
-/// where readers that fit images to whole device pixels, as mupdf does, stretch it; strips begin on
-/// the page's strip grid instead). Its image holds `imageRows` rows: its own, and for the last strip
+/// edge with the strips above and below it and the tiles beside it (no overlap: a shared row would
+/// put an image's edge between device pixels, where readers that fit images to whole device pixels,
+/// as mupdf does, stretch it; strips begin on the page's strip grid instead). Its image holds `imageRows` rows: its own, and for the last strip
 /// of a page of several the white rows that bring its lower edge onto the grid.
 struct PageStrip: Sendable {
     /// How the strip's pixels are stored.

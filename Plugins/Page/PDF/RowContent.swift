@@ -5,10 +5,10 @@
 /// pixels wide, and letters stand apart). So a row is measured by its runs of changing pixels (a
 /// pixel unlike its left neighbour; up to `gap` equal pixels in a row do not end a run): runs of at
 /// least `photoRun` pixels, three in four of them changes, are photo (letters set close together
-/// make long runs too, but at most two in three of their pixels change), and so is a shorter run within `joinGap` pixels of one (a
-/// photo's own flat spot near its edge, which would otherwise look like detail beside it; one such
-/// run on each side of a photo run, so a line of text near a photo is not taken in letter by
-/// letter). The span from the first photo run to the last is where the photo lies. The row is
+/// make long runs too, but at most two in three of their pixels change), and so is a shorter run
+/// within `joinGap` pixels of one (a photo's own flat spot near its edge, which would otherwise look
+/// like detail beside it; one such run on each side of a photo run, so a line of text near a photo
+/// is not taken in letter by letter). The span from the first photo run to the last is where the photo lies. The row is
 /// - `photo` when such runs cover at least a quarter of the row and nothing changes outside their
 ///   span, nor in a wide gap between them (two photos side by side with white between are one span);
 /// - `mixed` when it has photo runs and other detail beside them (a photo beside a column of text);
@@ -49,11 +49,6 @@ enum RowContent: String, Sendable, Equatable {
     /// hundred, after which a few dozen pixels of the same photo looked like detail beside it.
     /// Text set closer than this to a photo would be taken for it (one run, a letter or a few).
     static let joinGap = 8
-
-    /// Measures one row of premultiplied RGBA (`width * 4` bytes).
-    static func classify(_ row: UnsafeBufferPointer<UInt8>, width: Int) -> RowContent {
-        measure(row, width: width).content
-    }
 
     /// Measures one row of premultiplied RGBA (`width * 4` bytes): its content and photo span.
     static func measure(_ row: UnsafeBufferPointer<UInt8>, width: Int) -> Measure {

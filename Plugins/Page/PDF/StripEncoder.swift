@@ -108,11 +108,6 @@ enum StripEncoder {
         return progressive
     }
 
-    /// PSNR over RGB (dB; infinity when equal) of two opaque images of the same size.
-    static func psnr(_ a: Image, _ b: Image) -> Double {
-        psnrs(a, b, slices: 1, busyOnly: false)[0]
-    }
-
     /// The lowest PSNR of a JPEG strip against its rows, each of `photoSlices` columns wide slices
     /// taken apart over the pixels unlike their left neighbour (photo, not the flat colour around
     /// it, whose few errors would make a photo beside a margin look better than it is; and apart,
