@@ -22,6 +22,8 @@ BUILD_PKGS += liblcms2-dev libheif-dev
 BUILD_PKGS += libtiff-dev libgif-dev
 # `sumi serve`: the HTTP daemon.
 BUILD_PKGS += libmicrohttpd-dev
+# libdeflate: the common PNG's image data inflated in one piece (about twice zlib's speed).
+BUILD_PKGS += libdeflate-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.

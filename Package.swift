@@ -40,7 +40,8 @@ let package = Package(
             name: "CSumiCodecs",
             path: "Sources/CSumiCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
-                             .linkedLibrary("tiff"), .linkedLibrary("gif"), .linkedLibrary("lcms2")]
+                             .linkedLibrary("tiff"), .linkedLibrary("gif"), .linkedLibrary("lcms2"),
+                             .linkedLibrary("deflate")]
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.

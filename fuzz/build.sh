@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 REL=$BUILD/release
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc libtiff-4"
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc libtiff-4 libdeflate"
 
 swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
   -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true

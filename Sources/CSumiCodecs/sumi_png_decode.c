@@ -1,6 +1,7 @@
 /* libpng decoding with libpng's errors caught by setjmp: one row loop into a ring. */
 #include "sumi_codecs.h"
 #include "sumi_png_errors.h"
+#include "sumi_png_inflate.h"
 
 #include <setjmp.h>
 #include <stdio.h>
@@ -22,6 +23,11 @@ struct sumi_png_decoder {
     int height;
     int has_alpha;
     int passes;
+    int verified;
+    /* For sumi_png_inflate_whole: the channels of an 8-bit RGB or RGBA image without tRNS, not
+     * interlaced (0: any other PNG), and where its image data begins. */
+    int plain_channels;
+    size_t idat;
     char message[256];
 };
 
@@ -46,6 +52,7 @@ sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int 
     /* Bytes already decoded once without error need not have their checksums computed again
      * (zlib's Adler-32 and the chunk CRCs: about a tenth of the decode). */
     else if (verified) {
+        d->verified = 1;
         png_set_option(d->png, PNG_IGNORE_ADLER32, PNG_OPTION_ON);
         png_set_crc_action(d->png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
     }
@@ -78,6 +85,9 @@ int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, int 
         return -2;
     }
     int trns = png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0;
+    d->idat = d->offset;
+    if (depth == 8 && !trns && interlace == PNG_INTERLACE_NONE)
+        d->plain_channels = color == PNG_COLOR_TYPE_RGB ? 3 : color == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : 0;
     d->has_alpha = (color & PNG_COLOR_MASK_ALPHA) != 0 || trns;
 
     if (color == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(d->png);
@@ -115,6 +125,18 @@ int sumi_png_decoder_decode_ring(sumi_png_decoder *d, const sumi_ring *ring) {
     if (d->passes > 1 && ring->wait(ring->context, d->height) != 0) {
         snprintf(d->message, sizeof d->message, "stopped by a failure elsewhere in the pipeline");
         return -1;
+    }
+    /* A whole image of the common kind in one piece; any other, row by row through libpng. */
+    if (d->plain_channels && d->passes == 1 && ring->rows >= d->height && ring->band >= d->height) {
+        if (ring->wait(ring->context, d->height) != 0) {
+            snprintf(d->message, sizeof d->message, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        if (sumi_png_inflate_whole(d->data, d->size, d->idat, d->width, d->height, d->plain_channels, d->verified,
+                                   ring) == 0) {
+            ring->done(ring->context, d->height);
+            return 0;
+        }
     }
     for (int pass = 1; pass < d->passes; pass++)
         for (int y = 0; y < d->height; y++) png_read_row(d->png, ring->base + (size_t)y * ring->stride, NULL);

@@ -98,7 +98,7 @@ final class PDFDocumentWriter {
 
     /// Writes the page's next strip (top to bottom).
     func add(_ strip: PageStrip) throws {
-        guard let geometry else { throw StageError("a strip came before its page") }
+        guard geometry != nil else { throw StageError("a strip came before its page") }
         let image = next, mask = strip.alpha == nil ? nil : next + 1
         next += mask == nil ? 1 : 2
         try writeStrip(strip, width: strip.columns, (image, mask), rgb: rgb, out: out, begin: begin)

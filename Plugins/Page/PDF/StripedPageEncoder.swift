@@ -104,7 +104,7 @@ final class StripedPageEncoder {
         pixels.withUnsafeMutableBufferPointer { out in
             for y in 0..<rows {
                 let from = y * stride + columns.lowerBound * 4
-                UnsafeMutableBufferPointer(rebasing: out[(y * rowBytes)..<((y + 1) * rowBytes)])
+                _ = UnsafeMutableBufferPointer(rebasing: out[(y * rowBytes)..<((y + 1) * rowBytes)])
                     .update(fromContentsOf: held[from..<(from + rowBytes)])
             }
         }
