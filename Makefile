@@ -30,6 +30,8 @@ TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libim
 TEST_PKGS += libtiff-tools
 # The band-memory tests make their 50-100 MP photos with vips.
 TEST_PKGS += libvips-tools
+# The page tests and tools/check-photo-page.py render PDFs with mupdf and ghostscript beside poppler.
+TEST_PKGS += mupdf-tools ghostscript
 # Shells whose generated completions the tests run.
 TEST_PKGS += zsh fish
 # The HTTP client of the `sumi serve` tests.
