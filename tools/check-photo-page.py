@@ -9,17 +9,19 @@ renders the PDF at one pixel per image pixel (72 dpi times the image pixels per 
 
 - every line of text the generator drew (its box: page.json's text_boxes; without them, its rows
   outside the photo rectangles beside it) must be identical (lossless), counted per reader (poppler
-  smooths images even at one pixel per pixel, so its count is informative: compare it with its
-  render of a one-image lossless PDF of the same page, or use mupdf, which draws pixels exactly),
-  and no text box may overlap a JPEG image (strip or tile) where the PDF draws it;
+  smooths images even at one pixel per pixel: its render is compared with its own render of a PDF
+  of one lossless image of the same pixels; mupdf and ghostscript draw pixels exactly),
+  and no text box may lie where the PDF shows a JPEG image (a strip, or the JPEG columns of a strip
+  cut in two: there the JPEG image is drawn full width below a lossless one whose stencil /Mask
+  leaves those columns to it);
 - every photo rectangle's PSNR (RGB, dB) — lossless strips give infinity;
 - `qpdf --check` must be clean;
 - the size split: bytes, images (strips and tiles) and area (in rows of the page's width) of each
   kind of image (palette, flate, jpeg), and how much of that area the generator drew as text boxes
   or photos.
 
-With --seams DPIS (e.g. 72,150,300) the strip boundaries are checked too (and the edges between
-tiles side by side, where the windows cross them): a window around each boundary between two strips (a copy of the page with a smaller MediaBox, added to the PDF as an
+With --seams DPIS (e.g. 72,150,300) the strip boundaries are checked too (and the edges of JPEG
+columns, where the windows cross them): a window around each boundary between two strips (a copy of the page with a smaller MediaBox, added to the PDF as an
 incremental update, so the same strip images are drawn) is rendered by every reader at each
 resolution, beside a PDF of one lossless image of the same pixels (mupdf's exact render of the page
 at one pixel per image pixel) at the same place, drawn the 0.02 rows short at each end that
@@ -27,9 +29,10 @@ pdf-page draws its strips; the largest difference per reader and resolution is r
 be at most 1 level. Windows begin and end on the page's strip grid (rows a whole number of device
 pixels at 72, 150 and 300 dpi with and without /UserUnit, which poppler ignores: 12 rows times the
 unit at one pixel a point), as strips do, so a reader's grid fitting treats them like the page.
-Windows crossing a strip cut into tiles are reported on a line of their own (a reader resamples
-each image by itself: the columns where tiles meet, and mupdf's and poppler's rounding across a
-tile, may differ from one image of the page). Device rows (and columns) whose centre lies exactly on a boundary between two image rows (columns)
+Windows crossing images narrower than the page (tiles side by side, as pdf-page wrote them
+before it drew both images of a strip cut in two full width) are reported on a line of their own (a
+reader resamples each image by itself: mupdf's and poppler's rounding across a tile may differ from
+one image of the page). Device rows (and columns) whose centre lies exactly on a boundary between two image rows (columns)
 (every 25th at 150 and 300 dpi for readers that honour /UserUnit) may show either, both correct:
 they are left out of the check and their largest difference is reported on a line of its own.
 
@@ -270,8 +273,17 @@ def seams(pdf_path, readers, dpis, work, pixels_per_unit, limit=40):
     pdf = PagePDF(pdf_path)
     boundaries = pdf.boundaries()
     if len(boundaries) > limit:
-        step = len(boundaries) / limit
-        boundaries = [boundaries[int(k * step)] for k in range(limit)]
+        # Boundaries at a strip cut in two (two images over the same rows) first, up to half the
+        # limit; the rest spread over the page.
+        rows = {}
+        for x, y, w, h, k in pdf.placed:
+            rows.setdefault((round(y, 3), round(h, 3)), []).append(k)
+        cut = [(y, h) for (y, h), ks in rows.items() if len(ks) > 1]
+        near = [b for b in boundaries if any(abs(b - y) < 1 or abs(b - (y + h)) < 1 for y, h in cut)]
+        near = near[:limit // 2] if len(near) <= limit // 2 else [near[int(k * len(near) / (limit // 2))] for k in range(limit // 2)]
+        rest = [b for b in boundaries if b not in near]
+        step = len(rest) / (limit - len(near))
+        boundaries = sorted(near + [rest[int(k * step)] for k in range(limit - len(near))])
     # Windows whose edges are on the strip grid from the page's top, as the page's own edges and
     # pdf-page's strip boundaries are: at 72, 150 and 300 dpi they fall on whole device pixels with
     # and without /UserUnit, so a reader's grid fitting treats the window like the page.
@@ -371,12 +383,29 @@ def image_kinds(data):
     for m in re.finditer(rb"(\d+) 0 obj\n<< /Type /XObject /Subtype /Image (.*?)>>\nstream", data, re.S):
         d = m.group(2)
         length = int(re.findall(rb"/Length (\d+)", d)[-1])
-        if b"/DeviceGray" in d and b"/FlateDecode" in d:
+        if b"/ImageMask true" in d:
+            kind = "stencil"
+        elif b"/DeviceGray" in d and b"/FlateDecode" in d:
             kind = "mask"
         else:
             kind = "jpeg" if b"/DCTDecode" in d else "palette" if b"/Indexed" in d else "flate"
         kinds[int(m.group(1))] = (kind, length)
     return kinds
+
+
+def painted_columns(data, number, width):
+    """The columns image `number` paints: all, or with a stencil /Mask (a lossless image drawn over
+    a JPEG one) those where its first row is 0."""
+    at = data.find(b"\n%d 0 obj\n" % number)
+    head = data[at:data.find(b"stream", at)]
+    mask = re.search(rb"/Mask (\d+) 0 R", head)
+    if not mask:
+        return np.ones(width, bool)
+    m = re.search(rb"\n%s 0 obj\n<<(.*?)>>\nstream\n" % mask.group(1), data, re.S)
+    length = int(re.findall(rb"/Length (\d+)", m.group(1))[-1])
+    rows = zlib.decompress(data[m.end():m.end() + length])
+    row = np.frombuffer(rows[1:1 + (width + 7) // 8], np.uint8)
+    return np.unpackbits(row)[:width] == 0
 
 
 def size_split(path, truth):
@@ -396,8 +425,12 @@ def size_split(path, truth):
     kinds = image_kinds(data)
     split = {}
     for kind, length in kinds.values():
-        if kind == "mask":
-            split.setdefault("mask", {"bytes": 0})["bytes"] += length
+        if kind in ("mask", "stencil"):
+            split.setdefault(kind, {"bytes": 0})["bytes"] += length
+    # Which image shows each pixel: images are drawn in order, each over its rectangle but for the
+    # columns its stencil masks out (there the JPEG image drawn before it shows).
+    names = ["palette", "flate", "jpeg"]
+    owner = np.full((height, width), -1, np.int8)
     for x, y, w, h, k in pdf.placed:
         kind, length = kinds[pdf.objects[k]]
         left, right = round(x * per_unit), min(width, round((x + w) * per_unit))
@@ -405,9 +438,15 @@ def size_split(path, truth):
         entry = split.setdefault(kind, {"bytes": 0, "strips": 0, "rows": 0, "text_rows": 0, "photo_rows": 0})
         entry["bytes"] += length
         entry["strips"] += 1
-        entry["rows"] += (bottom - top) * (right - left) / width
-        entry["text_rows"] += int(text[top:bottom, left:right].sum()) / width
-        entry["photo_rows"] += int(photo[top:bottom, left:right].sum()) / width
+        columns = np.zeros(width, bool)
+        columns[left:right] = painted_columns(data, pdf.objects[k], right - left)
+        owner[top:bottom, columns] = names.index(kind)
+    for i, kind in enumerate(names):
+        if kind in split:
+            shown = owner == i
+            split[kind]["rows"] = int(shown.sum()) / width
+            split[kind]["text_rows"] = int((shown & text).sum()) / width
+            split[kind]["photo_rows"] = int((shown & photo).sum()) / width
     return split
 
 
@@ -435,6 +474,7 @@ def main():
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--seams", default="", help="resolutions (dpi) to check strip boundaries at, e.g. 72,150,300")
     parser.add_argument("--seam-limit", type=int, default=40, help="boundaries checked at most (spread over the page)")
+    parser.add_argument("--seam-readers", default=None, help="readers for the seams (default: --readers)")
     parser.add_argument("--no-rows", action="store_true", help="skip the text-row and photo checks")
     args = parser.parse_args()
     with open(os.path.join(args.folder, "page.json")) as f:
@@ -450,7 +490,8 @@ def main():
         page = PagePDF(args.pdf)
         pixels_per_unit = page.pixels_per_unit()
         if args.seams:
-            results["seams"] = seams(args.pdf, args.readers.split(","), args.seams.split(","), work, pixels_per_unit, args.seam_limit)
+            results["seams"] = seams(args.pdf, (args.seam_readers or args.readers).split(","), args.seams.split(","), work,
+                                     pixels_per_unit, args.seam_limit)
             failed |= any(v > 1 for k, v in results["seams"].items() if "@" in k)
             failed |= any(v > 1 for v in results["seams"]["tiled"].values())
         expected = None if args.no_rows else reference(args.folder, truth)
@@ -463,13 +504,23 @@ def main():
                 results[reader] = {"error": "rendered %s, expected %s" % (image.shape, expected.shape)}
                 failed = True
                 continue
+            # poppler smooths an image's pixels even at one pixel per pixel: its render is held to
+            # its own render of one lossless image of the page (the captures' pixels), the others
+            # to the pixels themselves.
+            want = expected
+            if reader == "pdftoppm":
+                one = os.path.join(work, "one-image.pdf")
+                one_image_pdf(one, page, [(page.bottom, page.height)], [(0, page.height, expected)])
+                want = rendered(reader, one, work, round(page.width * pixels_per_unit))[:expected.shape[0], :expected.shape[1]]
+                os.remove(one)
             lines = text_boxes(truth)
             differing = sum(1 for x, y, w, h in lines
-                            if not np.array_equal(image[y:y + h, x:x + w], expected[y:y + h, x:x + w]))
-            photos = [psnr(image[y:y + h, x:x + w], expected[y:y + h, x:x + w]) for x, y, w, h in truth["photos"]]
+                            if not np.array_equal(image[y:y + h, x:x + w], want[y:y + h, x:x + w]))
+            photos = [psnr(image[y:y + h, x:x + w], want[y:y + h, x:x + w]) for x, y, w, h in truth["photos"]]
             results[reader] = {"text_rows": len(lines), "text_rows_differing": differing,
                                "photo_psnr_min": min(photos) if photos else None,
-                               "page_psnr": psnr(image, expected)}
+                               "page_psnr": psnr(image, want), "against": "one image" if want is not expected else "pixels"}
+            del want
             failed |= differing > 0 or (photos and min(photos) < 40)
             del image
     if args.json:
@@ -479,7 +530,7 @@ def main():
         print("opens on: /FitR %s" % results["fitr"])
         total = sum(v["bytes"] for v in results["sizes"].values())
         for kind, v in sorted(results["sizes"].items(), key=lambda kv: -kv[1]["bytes"]):
-            if kind == "mask":
+            if kind in ("mask", "stencil"):
                 print("%-8s %10d B" % (kind, v["bytes"]))
                 continue
             print("%-8s %10d B (%4.1f%%) %4d images %8.1f rows of area (text %.1f, photo %.1f), %.0f B a row"
@@ -500,8 +551,9 @@ def main():
             if "error" in r:
                 print("%-9s %s" % (reader, r["error"]))
             else:
-                print("%-9s text lines differing %d/%d, photo PSNR min %.1f dB, page PSNR %.1f dB"
-                      % (reader, r["text_rows_differing"], r["text_rows"], r["photo_psnr_min"] or math.inf, r["page_psnr"]))
+                print("%-9s text lines differing %d/%d, photo PSNR min %.1f dB, page PSNR %.1f dB%s"
+                      % (reader, r["text_rows_differing"], r["text_rows"], r["photo_psnr_min"] or math.inf, r["page_psnr"],
+                         " (against its render of one lossless image of the page)" if r["against"] == "one image" else ""))
     sys.exit(1 if failed else 0)
 
 

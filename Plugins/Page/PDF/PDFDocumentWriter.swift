@@ -99,10 +99,10 @@ final class PDFDocumentWriter {
     /// Writes the page's next strip (top to bottom).
     func add(_ strip: PageStrip) throws {
         guard geometry != nil else { throw StageError("a strip came before its page") }
-        let image = next, mask = strip.alpha == nil ? nil : next + 1
+        let image = next, mask = strip.alpha == nil && strip.stencil == nil ? nil : next + 1
         next += mask == nil ? 1 : 2
-        try writeStrip(strip, width: strip.columns, (image, mask), rgb: rgb, out: out, begin: begin)
-        placed.append((strip.top, strip.imageRows, strip.left, strip.columns, image))
+        try writeStrip(strip, width: strip.imageColumns, (image, mask), rgb: rgb, out: out, begin: begin)
+        placed.append((strip.top, strip.imageRows, strip.imageLeft, strip.imageColumns, image))
     }
 
     /// Ends the page: its object, the content that draws its strips, its colour profile.
@@ -160,10 +160,9 @@ final class PDFDocumentWriter {
     /// as it would from the page in one image, and no gap shows at 72, 150 or 300 dpi.
     static let inset = 0.02
 
-    /// The page's content: each strip (tile) drawn over its rows and columns, top to bottom, in the
-    /// page's units (a page of several strips draws each `inset` rows short at both ends; tiles side
-    /// by side meet exactly: drawn short, a tile's columns would shrink by as much, which shifts
-    /// mupdf's sampling of its far columns; one strip fills the page).
+    /// The page's content: each image drawn over its rows and columns (the page's width), top to
+    /// bottom, in the page's units (a page of several images draws each `inset` rows short at both
+    /// ends; one image fills the page).
     static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int, left: Int, columns: Int)]) -> String {
         let unit = 1 / (g.scale * g.userUnit)
         let inset = strips.count > 1 ? PDFDocumentWriter.inset : 0
@@ -179,11 +178,11 @@ final class PDFDocumentWriter {
     }
 
     /// One strip's image XObject (`/Interpolate false`: readers draw its pixels as they are) and
-    /// soft mask.
+    /// its soft mask, or the stencil (`/Mask`) that leaves its hole to the JPEG image below.
     private func writeStrip(_ strip: PageStrip, width: Int, _ n: (image: Int, mask: Int?), rgb: String, out: PDFByteSink,
                             begin: (Int) throws -> Void) throws {
         let head = "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /Interpolate false"
-        let mask = n.mask.map { " /SMask \($0) 0 R" } ?? ""
+        let mask = n.mask.map { strip.alpha == nil ? " /Mask \($0) 0 R" : " /SMask \($0) 0 R" } ?? ""
         let dict: String, bytes: [UInt8]
         switch strip.data {
         case .palette(let colors, let bits, let data):
@@ -209,8 +208,19 @@ final class PDFDocumentWriter {
         try out.write(dict + mask + " /Length \(bytes.count) >>\nstream\n")
         try out.write(bytes)
         try out.write("\nendstream\nendobj\n")
-        guard let maskNumber = n.mask, let alpha = strip.alpha else { return }
+        guard let maskNumber = n.mask else { return }
         try begin(maskNumber)
+        guard let alpha = strip.alpha else {
+            // The stencil of a lossless image drawn over a JPEG one: 1 where it is not painted.
+            let stencil = strip.stencil ?? []
+            try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /ImageMask true"
+                + " /BitsPerComponent 1 /Decode [0 1] /Interpolate false /Filter /FlateDecode"
+                + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 1 /Columns \(width) >>"
+                + " /Length \(stencil.count) >>\nstream\n")
+            try out.write(stencil)
+            try out.write("\nendstream\nendobj\n")
+            return
+        }
         try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /Interpolate false"
             + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
             + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(width) >>"

@@ -17,7 +17,7 @@ public struct PDFPageStage: Stage {
     static let currentPage = Parameter<Int>("current-page", default: 0, min: 0,
                                             summary: "the page (from 0) the viewport belongs to and the PDF opens on")
     static let compression = Parameter<Compression>("compression", default: .auto,
-                                                    summary: "auto: unmodified JPEG sources embedded as they are, the rest as strips decided by their rows' content: photos as JPEG (4:4:4, progressive, the lowest quality from 89 that measures 40.4 dB PSNR or more), a photo beside text as a JPEG tile beside lossless ones, text, UI and the rows around photos lossless (palette or Flate); flate: always lossless; jpeg: re-encode as JPEG at quality")
+                                                    summary: "auto: unmodified JPEG sources embedded as they are, the rest as strips decided by their rows' content: photos as JPEG (4:4:4, progressive, the lowest quality from 89 that measures 40.4 dB PSNR or more), a photo beside text as JPEG over its columns under a lossless image masked out there, text, UI and the rows around photos lossless (palette or Flate); flate: always lossless; jpeg: re-encode as JPEG at quality")
     static let quality = Parameter<Int>("quality", default: 90, min: 1, max: 100, summary: "JPEG quality when compression is jpeg")
     /// How `auto` encodes its photo strips and tiles: full-resolution chroma (4:2:0 caps
     /// fine-grained photos near 37 dB PSNR at any quality), from quality 89 (photos as sites serve

@@ -1,11 +1,13 @@
 import SumiKit
 
-/// One image of a page: rows `top ..< top + rows` and columns `left ..< left + columns` of the page
-/// (a tile, when a strip is cut into several side by side; else the whole width), drawn edge to
-/// edge with the strips above and below it and the tiles beside it (no overlap: a shared row would
-/// put an image's edge between device pixels, where readers that fit images to whole device pixels,
-/// as mupdf does, stretch it; strips begin on the page's strip grid instead). Its image holds `imageRows` rows: its own, and for the last strip
-/// of a page of several the white rows that bring its lower edge onto the grid.
+/// One image of a page: rows `top ..< top + rows`, drawn edge to edge with the strips above and
+/// below it (no overlap: a shared row would put an image's edge between device pixels, where
+/// readers that fit images to whole device pixels, as mupdf does, stretch it; strips begin on the
+/// page's strip grid instead) over the page's width. A strip whose photo covers only some columns
+/// is two such images drawn one over the other: a JPEG one that shows those columns (`left`,
+/// `columns`), and over it a lossless one masked out there (`hole`). Its image holds `imageRows`
+/// rows: its own, and for the last strip of a page of several the white rows that bring its lower
+/// edge onto the grid.
 struct PageStrip: Sendable {
     /// How the strip's pixels are stored.
     enum Data: Sendable {
@@ -22,8 +24,19 @@ struct PageStrip: Sendable {
     let top: Int
     let rows: Int
     let imageRows: Int
+    /// The columns the strip shows (the JPEG image of a strip cut in two: its photo's columns; else the page's width).
     let left: Int
     let columns: Int
+    /// The columns its image spans (drawn over them): the page's width, for a strip cut in two
+    /// too, whose images are drawn full width one over the other (see `hole`), so that every reader
+    /// samples them exactly as it would one image of the page.
+    let imageLeft: Int
+    let imageColumns: Int
+    /// For the lossless image of a strip cut in two, drawn over the JPEG one: the columns it
+    /// leaves to the JPEG image below, masked out by `stencil` (a Flate 1-bit `/Mask`, PNG
+    /// predictors; 1 where the image is not painted).
+    let hole: Range<Int>?
+    let stencil: [UInt8]?
     let data: Data
     /// The alpha channel as a Flate soft mask (PNG predictors), when some pixel is not opaque.
     let alpha: [UInt8]?
@@ -35,13 +48,17 @@ struct PageStrip: Sendable {
     /// The bytes the strip took, when its data was dropped after writing.
     var storedBytes: Int? = nil
 
-    init(top: Int, rows: Int, imageRows: Int, left: Int = 0, columns: Int, data: Data, alpha: [UInt8]?, content: RowContent,
-         quality: Int? = nil, psnr: Double? = nil) {
+    init(top: Int, rows: Int, imageRows: Int, left: Int = 0, columns: Int, image: Range<Int>? = nil, hole: Range<Int>? = nil,
+         stencil: [UInt8]? = nil, data: Data, alpha: [UInt8]?, content: RowContent, quality: Int? = nil, psnr: Double? = nil) {
         self.top = top
         self.rows = rows
         self.imageRows = imageRows
         self.left = left
         self.columns = columns
+        imageLeft = image?.lowerBound ?? left
+        imageColumns = image?.count ?? columns
+        self.hole = hole
+        self.stencil = stencil
         self.data = data
         self.alpha = alpha
         self.content = content
@@ -56,8 +73,9 @@ struct PageStrip: Sendable {
         case .rgb: .rgb([])
         case .jpeg(_, let components, let source): .jpeg([], components: components, source: source)
         }
-        var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, left: left, columns: columns, data: kept, alpha: alpha == nil ? nil : [],
-                             content: content, quality: quality, psnr: psnr)
+        var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, left: left, columns: columns,
+                             image: imageLeft..<(imageLeft + imageColumns), hole: hole, stencil: stencil == nil ? nil : [],
+                             data: kept, alpha: alpha == nil ? nil : [], content: content, quality: quality, psnr: psnr)
         copy.storedBytes = byteCount
         return copy
     }
@@ -76,7 +94,7 @@ struct PageStrip: Sendable {
         let own = switch data {
         case .palette(_, _, let bytes), .rgb(let bytes), .jpeg(let bytes, _, _): bytes.count
         }
-        return storedBytes ?? own + (alpha?.count ?? 0)
+        return storedBytes ?? own + (alpha?.count ?? 0) + (alpha == nil ? stencil?.count ?? 0 : 0)
     }
 
     /// The strip in the run report.
@@ -84,6 +102,9 @@ struct PageStrip: Sendable {
         var fields: [(String, JSONValue)] = [("top", .number(Double(top))), ("rows", .number(Double(rows))),
                                              ("left", .number(Double(left))), ("columns", .number(Double(columns))), ("kind", .string(kind)),
                                              ("content", .string(content.rawValue)), ("bytes", .number(Double(byteCount)))]
+        if let hole {
+            fields.append(("hole", .object([("left", .number(Double(hole.lowerBound))), ("columns", .number(Double(hole.count)))])))
+        }
         if let quality { fields.append(("quality", .number(Double(quality)))) }
         if let psnr, psnr.isFinite { fields.append(("psnr", .number((psnr * 100).rounded() / 100))) }
         return .object(fields)

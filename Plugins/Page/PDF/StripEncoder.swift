@@ -149,6 +149,16 @@ enum StripEncoder {
         }
     }
 
+    /// A 1-bit stencil `width` x `rows`, 1 over the columns `hole` in every row, as one zlib stream of
+    /// PNG-predicted rows (the first as it is, the others Up: all zeros).
+    static func stencil(width: Int, rows: Int, hole: Range<Int>) throws -> [UInt8] {
+        let rowLength = (width + 7) / 8
+        var predicted = [UInt8](repeating: 0, count: rows * (rowLength + 1))
+        for x in hole.clamped(to: 0..<width) { predicted[1 + x / 8] |= 0x80 >> UInt8(x % 8) }
+        for y in 1..<max(1, rows) { predicted[y * (rowLength + 1)] = 2 }
+        return try FlateParts.compressSamples(predicted, rowLength: rowLength, level: level)
+    }
+
     /// One zlib stream of the image's rows as `samples` gives them (`rowLength` bytes each, the
     /// image's width times `bytesPerPixel` unless given), PNG-predicted.
     static func compress(_ image: Image, rowLength: Int? = nil, bytesPerPixel: Int, unordered: Bool, level: Int32,

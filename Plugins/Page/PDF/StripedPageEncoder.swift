@@ -67,45 +67,89 @@ final class StripedPageEncoder {
     }
 
     /// Hands the strip `cut` describes (the first rows held, then `padding` opaque white rows) to
-    /// the queue: one image, or when only some columns are JPEG, a JPEG tile over those with
-    /// lossless tiles of the same rows on either side.
+    /// the queue: one image, or when only some columns are JPEG, two images of the page's width
+    /// drawn one over the other — the JPEG one, holding those columns and `apron` more on each side
+    /// (beyond them each row's last such pixel again), below; over it the lossless one, holding every
+    /// other column, masked out over the JPEG columns (a stencil), and under the mask the `apron`
+    /// columns inside each edge as they are (beyond them each row's pixel at that edge again).
+    /// Drawn full width, both are sampled by every reader exactly as one image of the page would
+    /// be; tiles side by side, each starting at its own column, were not (mupdf and poppler map a
+    /// tile's pixels from its own edge, and pick the other of two nearly equidistant pixels there).
     private func submit(_ cut: StripPlanner.Cut, padding: Int = 0) throws {
         let stride = width * 4
         let imageRows = cut.rows + padding
         guard buffer.count >= cut.rows * stride else { throw StageError("a strip of \(cut.rows) rows ended before its rows came") }
-        let top = bufferTop
-        var tiles: [(columns: Range<Int>, jpeg: Bool)] = [(0..<width, cut.jpeg)]
-        if let c = cut.jpegColumns, c != 0..<width {
-            tiles = [(0..<c.lowerBound, false), (c, true), (c.upperBound..<width, false)].filter { !$0.columns.isEmpty }
-        }
-        for tile in tiles {
-            let pixels = buffer.withUnsafeBufferPointer { held in
-                Self.tile(held, stride: stride, rows: cut.rows, columns: tile.columns, padding: padding)
+        let top = bufferTop, width = width, page = 0..<width
+        var images: [(shows: Range<Int>, fills: [(columns: Range<Int>, from: Int)], hole: Range<Int>?, jpeg: Bool)] = [(page, [], nil, cut.jpegColumns == page)]
+        // (A strip with translucent pixels keeps one lossless image: its soft mask would replace the stencil.)
+        if let c = cut.jpegColumns, c != page, buffer.withUnsafeBufferPointer({ Self.opaque($0[0..<(cut.rows * stride)]) }) {
+            let a = Self.apron
+            let kept = max(0, c.lowerBound - a)..<min(width, c.upperBound + a)
+            // (No apron at the page's edges: no image meets another there.)
+            let from = c.lowerBound == 0 ? 0 : c.lowerBound + a, to = c.upperBound == width ? width : c.upperBound - a
+            let inside = from..<max(from, to)
+            var fills: [(columns: Range<Int>, from: Int)] = []
+            if inside.count > 0 {
+                let middle = inside.lowerBound == 0 ? 0 : inside.upperBound == width ? width : (inside.lowerBound + inside.upperBound) / 2
+                fills = [(inside.lowerBound..<middle, inside.lowerBound - 1), (middle..<inside.upperBound, inside.upperBound)]
             }
-            let columns = tile.columns, settings = tile.jpeg ? jpeg : nil
-            let content: RowContent = tile.jpeg || tiles.count == 1 ? cut.content : .mixed
+            images = [
+                (c, [(0..<kept.lowerBound, kept.lowerBound), (kept.upperBound..<width, kept.upperBound - 1)], nil, true),
+                (page, fills, c, false),
+            ]
+        }
+        for image in images {
+            let pixels = buffer.withUnsafeBufferPointer { held in
+                Self.rows(held, width: width, rows: cut.rows, fills: image.fills.filter { !$0.columns.isEmpty }, padding: padding)
+            }
+            let settings = image.jpeg ? jpeg : nil, shows = image.shows, hole = image.hole
+            let content: RowContent = image.jpeg || images.count == 1 ? cut.content : .mixed
             try queue.submit {
-                let image = Image(width: columns.count, height: imageRows, pixels: pixels)
-                let encoded = try StripEncoder.encode(image, jpeg: settings)
-                return PageStrip(top: top, rows: cut.rows, imageRows: imageRows, left: columns.lowerBound, columns: columns.count,
-                                 data: encoded.data, alpha: encoded.alpha, content: content, quality: encoded.quality, psnr: encoded.psnr)
+                let encoded = try StripEncoder.encode(Image(width: width, height: imageRows, pixels: pixels), jpeg: settings)
+                let stencil = try hole.map { try StripEncoder.stencil(width: width, rows: imageRows, hole: $0) }
+                return PageStrip(top: top, rows: cut.rows, imageRows: imageRows, left: shows.lowerBound, columns: shows.count,
+                                 image: page, hole: hole, stencil: stencil, data: encoded.data, alpha: encoded.alpha, content: content,
+                                 quality: encoded.quality, psnr: encoded.psnr)
             }
         }
         buffer.removeFirst(cut.rows * stride)
         bufferTop += cut.rows
     }
 
-    /// The pixels of `columns` of the first `rows` rows held (`stride` bytes a row), then `padding`
-    /// opaque white rows.
-    private static func tile(_ held: UnsafeBufferPointer<UInt8>, stride: Int, rows: Int, columns: Range<Int>, padding: Int) -> [UInt8] {
-        let rowBytes = columns.count * 4
-        if rowBytes == stride && padding == 0 { return Array(held[0..<(rows * stride)]) }
-        var pixels = [UInt8](repeating: 255, count: (rows + padding) * rowBytes)
+    /// Whether every pixel of `pixels` (premultiplied RGBA) is opaque.
+    private static func opaque(_ pixels: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var i = pixels.startIndex + 3
+        while i < pixels.endIndex {
+            if pixels[i] != 255 { return false }
+            i += 4
+        }
+        return true
+    }
+
+    /// Columns each image of a strip cut in two holds as they are beyond the columns it shows: a
+    /// reader that draws the page smaller averages pixels on both sides of the JPEG columns' edges
+    /// from each image (poppler at 72 dpi with `/UserUnit 5`: five columns a device pixel), masked
+    /// out or not; 3 were enough there, 1 was not.
+    static let apron = 4
+
+    /// The first `rows` rows held (`width` pixels, premultiplied RGBA), each row's `fills` columns
+    /// given its pixel at column `from` instead, then `padding` opaque white rows.
+    private static func rows(_ held: UnsafeBufferPointer<UInt8>, width: Int, rows: Int, fills: [(columns: Range<Int>, from: Int)],
+                             padding: Int) -> [UInt8] {
+        let stride = width * 4
+        if fills.isEmpty && padding == 0 { return Array(held[0..<(rows * stride)]) }
+        var pixels = [UInt8](repeating: 255, count: (rows + padding) * stride)
         pixels.withUnsafeMutableBufferPointer { out in
-            for y in 0..<rows {
-                let from = y * stride + columns.lowerBound * 4
-                _ = UnsafeMutableBufferPointer(rebasing: out[(y * rowBytes)..<((y + 1) * rowBytes)])
-                    .update(fromContentsOf: held[from..<(from + rowBytes)])
+            _ = UnsafeMutableBufferPointer(rebasing: out[0..<(rows * stride)]).update(fromContentsOf: held[0..<(rows * stride)])
+            guard let base = out.baseAddress else { return }
+            UnsafeMutableRawPointer(base).withMemoryRebound(to: UInt32.self, capacity: out.count / 4) { words in
+                for y in 0..<rows {
+                    let row = words + y * width
+                    for fill in fills {
+                        let pixel = row[fill.from]
+                        (row + fill.columns.lowerBound).update(repeating: pixel, count: fill.columns.count)
+                    }
+                }
             }
         }
         return pixels
