@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Draws how `pdf-page` with `compression: auto` stored a page: the page, downscaled, cut into
 columns, each with a coloured margin on its left giving every strip's kind, and a frame of its kind's
-colour around every tile narrower than the page (a JPEG tile over a photo beside text).
+colour around every image that shows fewer columns than the page (the JPEG columns of a photo
+beside text).
 
     draw-decided-page.py REPORT.json PAGE.pdf OUT.png [--scale 8] [--columns 8] [--rows TOP:BOTTOM]
 
@@ -9,8 +10,9 @@ REPORT.json is what `sumi run --json` printed for the run that wrote PAGE.pdf (t
 stage's `details`: every page's strips with `top`, `rows`, `left`, `columns`, `kind`, `content`,
 `bytes`). The page is rendered by mupdf (`mutool draw`) at 1/SCALE pixel per image pixel. Margin
 colours: JPEG strips (photo) orange, palette strips blue, Flate strips that hold only text and UI
-green, Flate strips mixing text and photo rows purple, unmodified JPEG sources red; rows cut into
-tiles show their tiles' colours side by side in the margin; a legend with the bytes each kind takes
+green, Flate strips mixing text and photo rows purple, unmodified JPEG sources red; a strip cut in
+two (JPEG columns below a lossless image masked out there, whose entry has a `hole`) shows both
+colours side by side in the margin; a legend with the bytes each kind takes
 is drawn below. Needs numpy, mupdf-tools, ImageMagick.
 """
 import argparse, json, os, struct, subprocess, sys, tempfile, zlib
@@ -99,12 +101,12 @@ def main():
             totals[k] = totals.get(k, 0) + strip["bytes"]
             if a >= b:
                 continue
-            # The margin: the strip's kind, or its tiles' kinds side by side.
+            # The margin: the strip's kind, or the kinds of its two images side by side.
             m0, m1 = n * MARGIN // len(tiles), (n + 1) * MARGIN // len(tiles)
             margin[a:b, m0:m1] = COLOURS[k]
             columns = strip.get("columns", width)
             if columns < width:
-                # A frame around the tile, on the page.
+                # A frame around the JPEG columns, on the page.
                 x0 = int(strip.get("left", 0) * s)
                 x1 = min(image.shape[1], max(x0 + 2, int((strip.get("left", 0) + columns) * s)))
                 image[a:b, x0:x0 + 1] = image[a:b, x1 - 1:x1] = COLOURS[k]
