@@ -210,22 +210,15 @@ final class PDFDocumentWriter {
         try out.write("\nendstream\nendobj\n")
         guard let maskNumber = n.mask else { return }
         try begin(maskNumber)
-        guard let alpha = strip.alpha else {
-            // The stencil of a lossless image drawn over a JPEG one: 1 where it is not painted.
-            let stencil = strip.stencil ?? []
-            try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /ImageMask true"
-                + " /BitsPerComponent 1 /Decode [0 1] /Interpolate false /Filter /FlateDecode"
-                + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 1 /Columns \(width) >>"
-                + " /Length \(stencil.count) >>\nstream\n")
-            try out.write(stencil)
-            try out.write("\nendstream\nendobj\n")
-            return
-        }
-        try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows) /Interpolate false"
-            + " /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode"
-            + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns \(width) >>"
-            + " /Length \(alpha.count) >>\nstream\n")
-        try out.write(alpha)
+        // A soft mask (8-bit alpha), or the stencil of a lossless image drawn over a JPEG one (1
+        // where it is not painted).
+        let soft = strip.alpha != nil, maskBytes = strip.alpha ?? strip.stencil ?? []
+        let kind = soft ? " /Interpolate false /ColorSpace /DeviceGray /BitsPerComponent 8"
+            : " /ImageMask true /BitsPerComponent 1 /Decode [0 1] /Interpolate false"
+        try out.write("<< /Type /XObject /Subtype /Image /Width \(width) /Height \(strip.imageRows)" + kind + " /Filter /FlateDecode"
+            + " /DecodeParms << /Predictor 15 /Colors 1 /BitsPerComponent \(soft ? 8 : 1) /Columns \(width) >>"
+            + " /Length \(maskBytes.count) >>\nstream\n")
+        try out.write(maskBytes)
         try out.write("\nendstream\nendobj\n")
     }
 }
