@@ -64,9 +64,10 @@ static int unfilter(int filter, const uint8_t *in, const uint8_t *prior, uint8_t
     }
 }
 
-/* The raw bytes (a filter byte and the row's samples, per row) kept beside the image: above this,
- * an RGBA image is left to libpng's row loop rather than held twice. */
-#define SEPARATE_RAW_LIMIT ((size_t)64 << 20)
+/* The raw bytes (a filter byte and the row's samples, per row) an RGBA image's rows need beside the
+ * image: up to a phone's full-page screenshot (1440x3200: 18 MB); a larger RGBA image is left to
+ * libpng's row loop rather than held about twice. */
+#define SEPARATE_RAW_LIMIT ((size_t)24 << 20)
 
 int sumi_png_inflate_whole(const uint8_t *data, size_t size, size_t idat, int width, int height, int channels,
                            int verified, const sumi_ring *ring) {
