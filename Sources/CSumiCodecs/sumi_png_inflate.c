@@ -140,19 +140,7 @@ int sumi_png_inflate_whole(const uint8_t *data, size_t size, size_t idat, int wi
     for (int y = 0; y < height && ok; y++) {
         const uint8_t *in = raw + (size_t)y * (row_bytes + 1);
         ok = unfilter(in[0], in + 1, prior, current, row_bytes, (size_t)channels);
-        uint8_t *out = ring->base + (size_t)y * ring->stride;
-        if (channels == 4) {
-            memcpy(out, current, row_bytes);
-            sumi_premultiply(out, (size_t)width);
-        } else {
-            const uint8_t *s = current;
-            for (int x = 0; x < width; x++, s += 3, out += 4) {
-                out[0] = s[0];
-                out[1] = s[1];
-                out[2] = s[2];
-                out[3] = 0xFF;
-            }
-        }
+        sumi_import_rows(current, row_bytes, channels, 0, width, 1, ring->base + (size_t)y * ring->stride);
         uint8_t *swap = prior;
         prior = current;
         current = swap;

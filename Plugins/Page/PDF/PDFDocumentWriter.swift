@@ -37,7 +37,7 @@ final class PDFDocumentWriter {
     private var geometry: PageGeometry?
     private var rgb = "/DeviceRGB"
     private var profile: (number: Int, bytes: [UInt8])?
-    private var placed: [(top: Int, imageRows: Int, left: Int, columns: Int, number: Int)] = []
+    private var placed: [(top: Int, imageRows: Int, number: Int)] = []
 
     /// Starts the file: header, catalog (with the opening view), document information;
     /// `sourceDateEpoch` (seconds since 1970, the run's `SOURCE_DATE_EPOCH`) is the creation time
@@ -98,11 +98,11 @@ final class PDFDocumentWriter {
 
     /// Writes the page's next strip (top to bottom).
     func add(_ strip: PageStrip) throws {
-        guard geometry != nil else { throw StageError("a strip came before its page") }
+        guard let g = geometry else { throw StageError("a strip came before its page") }
         let image = next, mask = strip.alpha == nil && strip.stencil == nil ? nil : next + 1
         next += mask == nil ? 1 : 2
-        try writeStrip(strip, width: strip.imageColumns, (image, mask), rgb: rgb, out: out, begin: begin)
-        placed.append((strip.top, strip.imageRows, strip.imageLeft, strip.imageColumns, image))
+        try writeStrip(strip, width: g.pixelWidth, (image, mask), rgb: rgb, out: out, begin: begin)
+        placed.append((strip.top, strip.imageRows, image))
     }
 
     /// Ends the page: its object, the content that draws its strips, its colour profile.
@@ -118,7 +118,7 @@ final class PDFDocumentWriter {
         let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
         dict += " /Resources << /XObject << \(names) >> >> /Contents \(contents) 0 R >>"
         try out.write(dict + "\nendobj\n")
-        let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows, $0.left, $0.columns) })
+        let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows) })
         try begin(contents)
         try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
         if let profile {
@@ -160,19 +160,18 @@ final class PDFDocumentWriter {
     /// as it would from the page in one image, and no gap shows at 72, 150 or 300 dpi.
     static let inset = 0.02
 
-    /// The page's content: each image drawn over its rows and columns (the page's width), top to
-    /// bottom, in the page's units (a page of several images draws each `inset` rows short at both
-    /// ends; one image fills the page).
-    static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int, left: Int, columns: Int)]) -> String {
+    /// The page's content: each image drawn over its rows and the page's width, top to bottom, in
+    /// the page's units (a page of several images draws each `inset` rows short at both ends; one
+    /// image fills the page).
+    static func contents(_ g: PageGeometry, _ strips: [(top: Int, imageRows: Int)]) -> String {
         let unit = 1 / (g.scale * g.userUnit)
         let inset = strips.count > 1 ? PDFDocumentWriter.inset : 0
+        let w = PDFSyntax.number(g.widthUnits)
         var text = ""
         for (i, strip) in strips.enumerated() {
-            let w = strip.columns < g.pixelWidth ? PDFSyntax.number(Double(strip.columns) * unit) : PDFSyntax.number(g.widthUnits)
-            let x = PDFSyntax.number(Double(strip.left) * unit)
             let h = PDFSyntax.number((Double(strip.imageRows) - 2 * inset) * unit)
             let y = PDFSyntax.number((Double(g.pixelHeight - strip.top - strip.imageRows) + inset) * unit)
-            text += "q \(w) 0 0 \(h) \(x) \(y) cm /Im\(i) Do Q\n"
+            text += "q \(w) 0 0 \(h) 0 \(y) cm /Im\(i) Do Q\n"
         }
         return text
     }

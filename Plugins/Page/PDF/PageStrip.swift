@@ -24,14 +24,12 @@ struct PageStrip: Sendable {
     let top: Int
     let rows: Int
     let imageRows: Int
-    /// The columns the strip shows (the JPEG image of a strip cut in two: its photo's columns; else the page's width).
+    /// The columns the strip shows (the JPEG image of a strip cut in two: its photo's columns; else
+    /// the page's width). Its image spans the page's width in any case: the two images of a strip
+    /// cut in two are drawn full width one over the other (see `hole`), so that every reader samples
+    /// them exactly as it would one image of the page.
     let left: Int
     let columns: Int
-    /// The columns its image spans (drawn over them): the page's width, for a strip cut in two
-    /// too, whose images are drawn full width one over the other (see `hole`), so that every reader
-    /// samples them exactly as it would one image of the page.
-    let imageLeft: Int
-    let imageColumns: Int
     /// For the lossless image of a strip cut in two, drawn over the JPEG one: the columns it
     /// leaves to the JPEG image below, masked out by `stencil` (a Flate 1-bit `/Mask`, PNG
     /// predictors; 1 where the image is not painted).
@@ -48,15 +46,12 @@ struct PageStrip: Sendable {
     /// The bytes the strip took, when its data was dropped after writing.
     var storedBytes: Int? = nil
 
-    init(top: Int, rows: Int, imageRows: Int, left: Int = 0, columns: Int, image: Range<Int>? = nil, hole: Range<Int>? = nil,
-         stencil: [UInt8]? = nil, data: Data, alpha: [UInt8]?, content: RowContent, quality: Int? = nil, psnr: Double? = nil) {
+    init(top: Int, rows: Int, imageRows: Int, left: Int = 0, columns: Int, hole: Range<Int>? = nil, stencil: [UInt8]? = nil, data: Data, alpha: [UInt8]?, content: RowContent, quality: Int? = nil, psnr: Double? = nil) {
         self.top = top
         self.rows = rows
         self.imageRows = imageRows
         self.left = left
         self.columns = columns
-        imageLeft = image?.lowerBound ?? left
-        imageColumns = image?.count ?? columns
         self.hole = hole
         self.stencil = stencil
         self.data = data
@@ -74,7 +69,7 @@ struct PageStrip: Sendable {
         case .jpeg(_, let components, let source): .jpeg([], components: components, source: source)
         }
         var copy = PageStrip(top: top, rows: rows, imageRows: imageRows, left: left, columns: columns,
-                             image: imageLeft..<(imageLeft + imageColumns), hole: hole, stencil: stencil == nil ? nil : [],
+                             hole: hole, stencil: stencil == nil ? nil : [],
                              data: kept, alpha: alpha == nil ? nil : [], content: content, quality: quality, psnr: psnr)
         copy.storedBytes = byteCount
         return copy

@@ -1,3 +1,4 @@
+import CSumiCodecs
 import SumiKit
 
 /// Encodes a page from its rows as they arrive, as strips (`PageStrip`): each row is measured
@@ -82,7 +83,7 @@ final class StripedPageEncoder {
         let top = bufferTop, width = width, page = 0..<width
         var images: [(shows: Range<Int>, fills: [(columns: Range<Int>, from: Int)], hole: Range<Int>?, jpeg: Bool)] = [(page, [], nil, cut.jpegColumns == page)]
         // (A strip with translucent pixels keeps one lossless image: its soft mask would replace the stencil.)
-        if let c = cut.jpegColumns, c != page, buffer.withUnsafeBufferPointer({ Self.opaque($0[0..<(cut.rows * stride)]) }) {
+        if let c = cut.jpegColumns, c != page, buffer.withUnsafeBufferPointer({ sumi_is_opaque($0.baseAddress, width * cut.rows) != 0 }) {
             let a = Self.apron
             let kept = max(0, c.lowerBound - a)..<min(width, c.upperBound + a)
             // (No apron at the page's edges: no image meets another there.)
@@ -108,22 +109,12 @@ final class StripedPageEncoder {
                 let encoded = try StripEncoder.encode(Image(width: width, height: imageRows, pixels: pixels), jpeg: settings)
                 let stencil = try hole.map { try StripEncoder.stencil(width: width, rows: imageRows, hole: $0) }
                 return PageStrip(top: top, rows: cut.rows, imageRows: imageRows, left: shows.lowerBound, columns: shows.count,
-                                 image: page, hole: hole, stencil: stencil, data: encoded.data, alpha: encoded.alpha, content: content,
+                                 hole: hole, stencil: stencil, data: encoded.data, alpha: encoded.alpha, content: content,
                                  quality: encoded.quality, psnr: encoded.psnr)
             }
         }
         buffer.removeFirst(cut.rows * stride)
         bufferTop += cut.rows
-    }
-
-    /// Whether every pixel of `pixels` (premultiplied RGBA) is opaque.
-    private static func opaque(_ pixels: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
-        var i = pixels.startIndex + 3
-        while i < pixels.endIndex {
-            if pixels[i] != 255 { return false }
-            i += 4
-        }
-        return true
     }
 
     /// Columns each image of a strip cut in two holds as they are beyond the columns it shows: a
