@@ -50,7 +50,7 @@ public struct BlendStage: Stage, BandStage {
     public func bands(over shape: ImageShape, inputs: StageInputs, context: StageContext) throws -> BandPlan {
         let list = try layers(inputs)
         let pieces = try list.enumerated().compactMap {
-            try rendered($0.element, number: list.count > 1 ? $0.offset : nil, base: shape)
+            try rendered($0.element, number: list.count > 1 ? $0.offset : nil, base: shape, limits: context.options.limits)
         }
         let changed = pieces.contains {
             Compositor.reaches($0.image, atX: $0.x, y: $0.y, width: shape.width, height: shape.height, opacity: self.opacity)
@@ -85,7 +85,7 @@ public struct BlendStage: Stage, BandStage {
 
     /// `layer` rasterised at its placement in the base's colour space, with its top-left in base
     /// pixels; nil when it cannot touch the base (then it is not even rasterised).
-    private func rendered(_ layer: Layer, number: Int?, base: ImageShape) throws -> (image: Image, x: Int, y: Int)? {
+    private func rendered(_ layer: Layer, number: Int?, base: ImageShape, limits: PixelLimits) throws -> (image: Image, x: Int, y: Int)? {
         let which = number.map { "layer \($0)" } ?? "layer"
         let bounds = layer.bounds
         guard bounds.x.isFinite, bounds.y.isFinite, bounds.width.isFinite, bounds.height.isFinite else {
@@ -97,7 +97,7 @@ public struct BlendStage: Stage, BandStage {
         guard bounds.width * bounds.height <= BlendStage.maxLayerPixels else {
             throw StageError("port \"layer\": \(which) would be \(formatNumber(bounds.width.rounded(.up)))x\(formatNumber(bounds.height.rounded(.up))) pixels at its placement, more than \(formatNumber(BlendStage.maxLayerPixels))")
         }
-        var (image, x, y) = try layer.rendered(clippedTo: (base.width, base.height))
+        var (image, x, y) = try layer.rendered(clippedTo: (base.width, base.height), limits: limits)
         if !ColorProfile.sameSpace(image.metadata.iccProfile, base.metadata.iccProfile) {
             try ColorConversion.convert(&image, to: base.metadata.iccProfile)
         }

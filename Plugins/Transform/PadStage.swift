@@ -60,7 +60,7 @@ public struct PadStage: Stage, RowStage {
         let output = try outputStream(output)
         let input = try inputs.rows(Self.input)
         let shape = try input.waitForStart()
-        let (width, height, x, y) = try layout(width: shape.width, height: shape.height)
+        let (width, height, x, y) = try layout(width: shape.width, height: shape.height, limits: context.options.limits)
         // Nothing to add: the image passes as it is, side data included (as the whole path returns it).
         let unchanged = width == shape.width && height == shape.height
         try output.begin(ImageShape(width: width, height: height,
@@ -86,7 +86,7 @@ public struct PadStage: Stage, RowStage {
     }
 
     /// The padded size and where the image sits in it, for an image of this size.
-    func layout(width imageWidth: Int, height imageHeight: Int) throws -> (width: Int, height: Int, x: Int, y: Int) {
+    func layout(width imageWidth: Int, height imageHeight: Int, limits: PixelLimits) throws -> (width: Int, height: Int, x: Int, y: Int) {
         let width: Int, height: Int, x: Int, y: Int
         switch amount {
         case .size(let w, let h, let gravity):
@@ -97,8 +97,9 @@ public struct PadStage: Stage, RowStage {
             x = left; y = top
         }
         guard width <= 65535, height <= 65535, width * height <= 1 << 30 else {
-            throw StageError("padding \(imageWidth)x\(imageHeight) gives \(width)x\(height) pixels, more than the limit of 65535 a side and 2^30 in all")
+            throw StageError.limit("padding \(imageWidth)x\(imageHeight) gives \(width)x\(height) pixels, more than the limit of 65535 a side and 2^30 in all")
         }
+        try limits.check(width: width, height: height, making: "padding \(imageWidth)x\(imageHeight)")
         return (width, height, x, y)
     }
 

@@ -41,14 +41,18 @@ public struct RotateStage: Stage {
         var out: Image
         if let turns = quarterTurns {
             if turns == 0 { return .image(image) }
+            if turns % 2 == 1 {
+                try context.options.limits.check(width: image.height, height: image.width, making: "turning \(image.width)x\(image.height)")
+            }
             out = PixelGeometry.rotateQuarterTurns(image, turns)
             out.metadata = image.metadata.applying(.geometry(.rotate(quarterTurns: turns, width: image.width, height: image.height)))
             return .image(out)
         } else {
             let size = PixelGeometry.rotatedSize(width: image.width, height: image.height, degrees: degrees)
             guard size.width <= 65535, size.height <= 65535, size.width * size.height <= 1 << 30 else {
-                throw StageError("turning \(image.width)x\(image.height) by \(degrees)° gives \(size.width)x\(size.height) pixels, more than the limit of 65535 a side and 2^30 in all")
+                throw StageError.limit("turning \(image.width)x\(image.height) by \(degrees)° gives \(size.width)x\(size.height) pixels, more than the limit of 65535 a side and 2^30 in all")
             }
+            try context.options.limits.check(width: size.width, height: size.height, making: "turning \(image.width)x\(image.height) by \(formatNumber(degrees))°")
             out = PixelGeometry.rotate(image, degrees: degrees, background: background)
         }
         // Clockwise about the centre, into the box that holds the whole result.

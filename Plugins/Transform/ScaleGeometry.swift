@@ -63,7 +63,7 @@ public struct ScaleGeometry: Sendable, Hashable {
     /// Resizes (and for `cover` crops) `image`. The plan is computed from the *original* size recorded
     /// in the decoder's reduced image: the aspect ratio of a DCT-reduced image can differ by a pixel,
     /// so output sizes are planned on the image actually received.
-    public func apply(to image: Image, filter: ResampleFilter) throws -> Image {
+    public func apply(to image: Image, filter: ResampleFilter, limits: PixelLimits = .standard) throws -> Image {
         let sourceWidth = image.metadata.fullWidth ?? image.width
         let sourceHeight = image.metadata.fullHeight ?? image.height
         let p = plan(width: sourceWidth, height: sourceHeight)
@@ -71,13 +71,14 @@ public struct ScaleGeometry: Sendable, Hashable {
             && p.outputHeight == image.height && image.metadata.fullWidth == nil {
             return image
         }
-        if Self.exceedsLimit(p.resizeWidth, p.resizeHeight) {
+        try limits.check(width: p.outputWidth, height: p.outputHeight, making: "scaling \(image.width)x\(image.height)")
+        if Self.exceedsLimit(p.resizeWidth, p.resizeHeight) || !limits.allows(width: p.resizeWidth, height: p.resizeHeight) {
             if fit == .cover, factor == nil, width != nil, height != nil, image.width > 0, image.height > 0,
                !Self.exceedsLimit(p.outputWidth, p.outputHeight) {
                 return coverCroppingFirst(image, width: p.outputWidth, height: p.outputHeight, filter: filter)
             }
             let size = Self.exceedsLimit(p.outputWidth, p.outputHeight) ? "\(p.outputWidth)x\(p.outputHeight)" : "\(p.resizeWidth)x\(p.resizeHeight)"
-            throw StageError("scaling \(image.width)x\(image.height) gives \(size) pixels, more than the limit of 65535 a side and 2^30 in all")
+            throw StageError.limit("scaling \(image.width)x\(image.height) gives \(size) pixels, more than the limit of 65535 a side and 2^30 in all")
         }
         let resized = Resampler(filter: filter).resize(image, width: p.resizeWidth, height: p.resizeHeight)
         if p.outputWidth == p.resizeWidth && p.outputHeight == p.resizeHeight { return resized }

@@ -54,6 +54,12 @@ public struct ScaleStage: Stage, RowStage {
         let input = try inputs.rows(Self.input)
         let shape = try input.waitForStart()
         let p = geometry.plan(width: shape.metadata.fullWidth ?? shape.width, height: shape.metadata.fullHeight ?? shape.height)
+        // The size it makes, checked before a row is read (a 1x45000000 strip scaled to 64 wide
+        // would be 64x2880000000): the output, and the resized image `cover` crops from.
+        let limits = context.options.limits
+        let sourceName = "scaling \(shape.width)x\(shape.height)"
+        try limits.check(width: p.outputWidth, height: p.outputHeight, making: sourceName)
+        let resizeFits = !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight) && limits.allows(width: p.resizeWidth, height: p.resizeHeight)
         let unchanged = p.resizeWidth == shape.width && p.resizeHeight == shape.height && shape.metadata.fullWidth == nil
         if unchanged, p.outputWidth == shape.width, p.outputHeight == shape.height {
             // Nothing to resize: the rows pass as they are (the whole path returns the image itself).
@@ -61,14 +67,14 @@ public struct ScaleStage: Stage, RowStage {
             try RowCopy.run(input, rows: 0..<shape.height, into: output) { source, destination in
                 _ = destination.update(fromContentsOf: source)
             }
-        } else if !unchanged, !ScaleGeometry.exceedsLimit(p.resizeWidth, p.resizeHeight), shape.width > 0, shape.height > 0 {
+        } else if !unchanged, resizeFits, shape.width > 0, shape.height > 0 {
             if p.outputWidth == p.resizeWidth, p.outputHeight == p.resizeHeight {
                 try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: output)
             } else {
                 try coverRows(input, plan: p, into: output)
             }
         } else {
-            try output.deliver(try geometry.apply(to: try input.image(), filter: filter))
+            try output.deliver(try geometry.apply(to: try input.image(), filter: filter, limits: limits))
         }
         return nil
     }

@@ -71,6 +71,7 @@ struct RunCommand {
         let json = arguments.json
         let name = invocation.manifest.name
         let confinement = SafeMode.current.writeConfinement(output: arguments.output)
+        let options = SafeMode.current.runOptions()
         let worst = WorstExit()
         let tally = BatchTally()
         if json { for skipped in plan.skipped { Self.emit(plan.skipReport(skipped), toStderr: false) } }
@@ -80,7 +81,7 @@ struct RunCommand {
             let reported = batch ? input : nil
             let reportToStderr = PipelineWrites.writesToStandardOutput(pipeline)
             do throws(SumiError) {
-                let result = try Runner(pipeline: pipeline, writeConfinement: confinement, warn: warn).run()
+                let result = try Runner(pipeline: pipeline, writeConfinement: confinement, options: options, warn: warn).run()
                 if json { Self.emit(RunReport.success(pipeline: name, input: reported, result: result), toStderr: reportToStderr) }
                 tally.record(ok: true)
                 progress?.advance(item: input ?? name, ok: true)

@@ -49,6 +49,19 @@ struct SafeMode: Sendable {
         return (mode, rest)
     }()
 
+    /// The options of a run in this mode: the environment's (`RunOptions.environment`), whose pixel
+    /// limits a safe run lowers to `PixelLimits.safe` (never raises), and `maxPixels` lowers
+    /// further (`sumi serve --max-pixels`).
+    func runOptions(maxPixels: Int? = nil) -> RunOptions {
+        var options = RunOptions.environment
+        if safe {
+            options.limits.maxPixels = min(options.limits.maxPixels, PixelLimits.safe.maxPixels)
+            options.limits.maxWidth = min(options.limits.maxWidth, PixelLimits.safe.maxWidth)
+        }
+        if let maxPixels { options.limits.maxPixels = max(1, min(options.limits.maxPixels, maxPixels)) }
+        return options
+    }
+
     /// The wall-time limit in seconds.
     var seconds: Int {
         guard let env = getenv("SUMI_SAFE_SECONDS"), let n = Int(String(cString: env)), n >= 1 else { return Self.maxSeconds }

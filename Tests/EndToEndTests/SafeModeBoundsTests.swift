@@ -198,3 +198,38 @@ import Testing
     }
     """#
 }
+
+/// Every stage that makes pixels is held to the run's pixel limit, not only `decode`: a pipeline
+/// without a decoder (`caption-label`) cannot draw a 400-megapixel layer.
+@Suite struct PixelLimitCLITests {
+    func label(_ sets: [String], safe: Bool, environment: [String: String] = [:]) throws -> (CLI.Result, String) {
+        let dir = try CLI.temporaryFolder("pixel-limit")
+        let output = "\(dir)/label.png"
+        let r = try CLI.run(["run", "pipelines/caption-label.json", "-o", output, "--set", "text=A"]
+                            + sets.flatMap { ["--set", $0] } + (safe ? ["--safe"] : []), environment: environment)
+        return (r, output)
+    }
+
+    @Test func aPaddedLabelPastTheSafeLimitIsRefusedBeforeItIsDrawn() throws {
+        // 20013x20026 at scale 1: 401 megapixels (0.3.0 drew it: 11 s, 1.6 GB).
+        let (r, output) = try label(["padding=10000"], safe: true)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("(encode): drawing the 20013x20026 layer at scale 1 would make an image of 20013x20026 pixels (400.8 megapixels), more than this run allows: 50 megapixels"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func theLayerScaleCountsToo() throws {
+        let (r, _) = try label(["padding=300", "scale=16"], safe: true)
+        #expect(r.status == 1 && r.stderr.contains("layer at scale 16 would make an image of 9806x10016 pixels"), "\(r.stderr)")
+    }
+
+    @Test func withoutSafeTheStandardLimitHoldsAndTheEnvironmentMovesIt() throws {
+        let (big, _) = try label(["padding=10000"], safe: false)
+        #expect(big.status == 1 && big.stderr.contains("more than this run allows: 179 megapixels"), "\(big.stderr)")
+        let (lowered, _) = try label(["padding=100"], safe: false, environment: ["SUMI_MAX_PIXELS": "10000"])
+        #expect(lowered.status == 1 && lowered.stderr.contains("more than this run allows: 10000 pixels"), "\(lowered.stderr)")
+        let (fits, output) = try label(["padding=100"], safe: false)
+        #expect(fits.status == 0, "\(fits.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+}

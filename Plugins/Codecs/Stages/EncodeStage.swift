@@ -160,7 +160,7 @@ public struct EncodeStage: Stage, RowStage {
     /// without error.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         // A layer (text) is drawn at its own size first.
-        if case .layer? = inputs[Self.input] { return try encodeWhole(try inputImage(inputs), context: context) }
+        if case .layer? = inputs[Self.input] { return try encodeWhole(try inputImage(inputs, limits: context.options.limits), context: context) }
         let stream = try inputs.rows(Self.input)
         let shape = try stream.waitForStart()
         let format = resolvedFormat(source: shape.metadata)
@@ -210,10 +210,10 @@ public struct EncodeStage: Stage, RowStage {
         }
     }
 
-    func inputImage(_ inputs: StageInputs) throws -> Image {
+    func inputImage(_ inputs: StageInputs, limits: PixelLimits) throws -> Image {
         switch inputs[Self.input] {
         case .layer(let layer)?:
-            return try layer.content.rasterize(scaleX: layerScale, scaleY: layerScale, phase: Point(x: 0, y: 0))
+            return try layer.content.rasterize(scaleX: layerScale, scaleY: layerScale, phase: Point(x: 0, y: 0), limits: limits)
         default:
             return try inputs.image(Self.input)
         }

@@ -20,6 +20,9 @@ struct StitchPlanner {
     var gaps: StitchStage.Gaps = .refuse
     /// The memory the pass may keep captures in for the copy.
     var keptBytes = StitchPlanner.retainedBytes
+    /// The run's pixel limits (`StitchStage.maxPixels` is the most in any run).
+    var limits = PixelLimits.standard
+    private var maxPixels: Int { min(StitchStage.maxPixels, limits.maxPixels) }
 
     /// The layout and what the pass over the captures learnt about them.
     struct Plan {
@@ -90,8 +93,8 @@ struct StitchPlanner {
                                   header: h, footer: f, separators: StitchPlanner.separators(placed.joins, offsets: placed.offsets, header: h))
         // Checked before any row bookkeeping or pixel memory exists for it.
         let (pixels, overflow) = layout.width.multipliedReportingOverflow(by: layout.height)
-        guard !overflow, pixels <= StitchStage.maxPixels else {
-            throw StageError("the stitched image would be \(layout.width)x\(layout.height) pixels, more than \(StitchStage.maxPixels)",
+        guard !overflow, pixels <= maxPixels, layout.width <= limits.maxWidth else {
+            throw StageError.limit("the stitched image would be \(layout.width)x\(layout.height) pixels, \(limits.description)",
                              parameter: offsets == nil ? nil : "offsets")
         }
         return Plan(order: placed.order, layout: layout, joins: placed.joins, duplicates: placed.duplicates, files: files,
@@ -109,8 +112,8 @@ struct StitchPlanner {
             }
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= StitchStage.maxPixels else {
-            throw StageError("the stitched image would be \(offsets == nil ? "at least " : "")\(width)x\(height) pixels, more than \(StitchStage.maxPixels)",
+        guard !overflow, pixels <= maxPixels, width <= limits.maxWidth else {
+            throw StageError.limit("the stitched image would be \(offsets == nil ? "at least " : "")\(width)x\(height) pixels, \(limits.description)",
                              parameter: offsets == nil ? nil : "offsets")
         }
     }

@@ -79,7 +79,9 @@ public struct StitchStage: Stage, RowStage {
     /// The captures, the plan and the result's metadata.
     private func prepare(_ inputs: StageInputs, context: StageContext) throws -> (ImageList, StitchPlanner.Plan, ImageMetadata) {
         let captures = try inputs.imageList(Self.input)
-        let plan = try StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer, gaps: gaps).plan()
+        var planner = StitchPlanner(captures: captures, offsets: offsets, header: header, footer: footer, gaps: gaps)
+        planner.limits = context.options.limits
+        let plan = try planner.plan()
         for duplicate in plan.duplicates {
             context.warn("\(plan.name(duplicate.index)) is an exact duplicate of \(plan.name(duplicate.of)); it is left out")
         }

@@ -39,7 +39,10 @@ final class PipelineRun: @unchecked Sendable {
         self.contexts = contexts
         self.file = file
         var streams: [Int: RowStream] = [:]
-        for node in pipeline.nodes where plan.streamedOutput[node.index] { streams[node.index] = RowStream() }
+        // Every image a stage streams is held to the run's pixel limits when it begins, before a row.
+        for node in pipeline.nodes where plan.streamedOutput[node.index] {
+            streams[node.index] = RowStream(limits: contexts[node.index].options.limits)
+        }
         self.streams = streams
         // Whole values are kept until every consumer that takes them has run.
         var uses = [Int](repeating: 0, count: pipeline.nodes.count)
@@ -77,7 +80,8 @@ final class PipelineRun: @unchecked Sendable {
             let stopwatch = Stopwatch()
             var value: Value?
             if let stage = node.stage as? any RowStage {
-                let output = streams[index] ?? (stage.producesRows ? RowStream(capacity: Int.max) : nil)
+                let output = streams[index]
+                    ?? (stage.producesRows ? RowStream(capacity: Int.max, limits: contexts[index].options.limits) : nil)
                 value = try stage.process(inputs, context: contexts[index], output: output)
                 // The stage's result is final only once everything it read ended without error (a
                 // decoder can fail after the last row a scale needed); a consumer that stopped reading
@@ -95,6 +99,11 @@ final class PipelineRun: @unchecked Sendable {
                 }
             } else {
                 value = try node.stage.process(inputs, context: contexts[index])
+            }
+            // A stage that made a whole image should have checked its size first; none passes on
+            // one over the run's limits.
+            if case .image(let image)? = value {
+                try contexts[index].options.limits.check(width: image.width, height: image.height, making: "this stage")
             }
             finish(index, value: value, milliseconds: stopwatch.milliseconds)
         } catch {

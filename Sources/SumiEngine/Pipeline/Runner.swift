@@ -65,7 +65,9 @@ public struct Runner: Sendable {
     static func placed(_ error: any Error, file: String, entry: ManifestStage) -> SumiError {
         switch error {
         case let e as StageError:
-            return SumiError(e.isUsageError ? .usage : .run, file: file, stage: entry.place, parameter: e.parameter, e.message)
+            var placed = SumiError(e.isUsageError ? .usage : .run, file: file, stage: entry.place, parameter: e.parameter, e.message)
+            placed.isLimit = e.isLimit
+            return placed
         case var e as SumiError:
             if e.stage == nil { e.stage = entry.place; e.file = e.file ?? file }
             return e

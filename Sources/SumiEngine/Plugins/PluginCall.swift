@@ -18,6 +18,8 @@ final class PluginCall: @unchecked Sendable {
     let sizeHint: ((Size) -> Size?)?
     /// Whether `write_file` may be used in this call (a stage's `process`), and where.
     let fileWrites: FileWrites
+    /// The run's pixel limits: a layer the plugin asks the host to draw is held to them.
+    var limits = PixelLimits.standard
 
     enum FileWrites {
         /// A format's `decode` or `encode`: no files.

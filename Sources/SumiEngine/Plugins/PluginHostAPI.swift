@@ -68,7 +68,7 @@ enum PluginHostAPI {
                 return PluginHostAPI.report(errorOut, PluginHostAPI.processError, "layer_rasterize: scales must be positive and phases in 0..<1")
             }
             do {
-                let drawn = try layer.content.rasterize(scaleX: scaleX, scaleY: scaleY, phase: Point(x: phaseX, y: phaseY))
+                let drawn = try layer.content.rasterize(scaleX: scaleX, scaleY: scaleY, phase: Point(x: phaseX, y: phaseY), limits: call.limits)
                 image.pointee = call.adopt(PluginValue(.image(drawn), isNew: false))
                 return PluginHostAPI.ok
             } catch {

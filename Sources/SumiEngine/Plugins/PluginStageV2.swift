@@ -85,6 +85,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         let descriptor = entry.descriptor
         let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint,
                               fileWrites: .allowed(context.writeConfinement))
+        call.limits = context.options.limits
         var handles: [OpaquePointer?] = []
         var first: ImageShape?
         for port in descriptor.inputs {
@@ -159,6 +160,7 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         }
         // The call of `band_start`: its values (a rasterised layer) live until the bands end.
         let call = PluginCall(place: entry.place, warn: context.warn, sizeHint: context.sizeHint)
+        call.limits = context.options.limits
         var error = PluginCallError()
         var metadata = Self.bandMetadata(shape.metadata, effect: entry.descriptor.effect)
         var outWidth = width, outHeight = height

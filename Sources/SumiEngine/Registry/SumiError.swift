@@ -17,6 +17,8 @@ public struct SumiError: Error, Sendable, CustomStringConvertible {
     public var stage: String?
     public var parameter: String?
     public var message: String
+    /// Whether a limit of the run refused it (`StageError.isLimit`): `sumi serve` answers 400.
+    public var isLimit = false
 
     public init(_ kind: Kind, file: String? = nil, stage: String? = nil, parameter: String? = nil, _ message: String) {
         self.kind = kind

@@ -5,8 +5,12 @@ public struct RunOptions: Sendable, Hashable {
     /// `/CreationDate`) instead of the current time, so runs can make identical files — what
     /// `SOURCE_DATE_EPOCH` means for reproducible builds. nil: the current time.
     public var sourceDateEpoch: Int?
+    /// The largest image any stage may make (`PixelLimits.standard` unless the program lowers or
+    /// raises it; a safe run holds `PixelLimits.safe`).
+    public var limits: PixelLimits
 
-    public init(sourceDateEpoch: Int? = nil) {
+    public init(sourceDateEpoch: Int? = nil, limits: PixelLimits = .standard) {
         self.sourceDateEpoch = sourceDateEpoch
+        self.limits = limits
     }
 }

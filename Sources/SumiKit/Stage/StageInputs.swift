@@ -134,11 +134,22 @@ public struct StageError: Error, Sendable, CustomStringConvertible {
     public var parameter: String?
     /// Whether the error is about the manifest (exit 2) rather than the data (exit 1).
     public var isUsageError: Bool
+    /// Whether the run was refused because what it would make or read passes a limit of the run
+    /// (`PixelLimits`, a decoder's `max-pixels`): the data is not wrong, it is more than allowed
+    /// (exit 1 as a run error; `sumi serve` answers 400).
+    public var isLimit = false
 
     public init(_ message: String, parameter: String? = nil, isUsageError: Bool = false) {
         self.message = message
         self.parameter = parameter
         self.isUsageError = isUsageError
+    }
+
+    /// A refusal for passing a limit of the run (see `isLimit`).
+    public static func limit(_ message: String, parameter: String? = nil) -> StageError {
+        var error = StageError(message, parameter: parameter)
+        error.isLimit = true
+        return error
     }
 
     /// An invalid parameter value detected by a stage (a validation error, exit 2).

@@ -10,7 +10,7 @@ extension RowStage {
     /// The row path on whole values (what the default `process(_:context:)` runs), for a stage
     /// that declares its own `process(_:context:)` and runs its rows only in some configurations.
     public func processByRows(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let output = producesRows ? RowStream(capacity: Int.max) : nil
+        let output = producesRows ? RowStream(capacity: Int.max, limits: context.options.limits) : nil
         let value = try process(inputs, context: context, output: output)
         if let output {
             try checkEnded(output: output)

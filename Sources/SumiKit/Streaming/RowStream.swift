@@ -64,6 +64,8 @@ public final class RowStream: @unchecked Sendable {
     let requestedCapacity: Int
     /// The test's stand-in for the other side (see the type's comment); nil when threads wait.
     private let driver: (any RowStreamDriver)?
+    /// The largest image `begin` accepts (the run's `PixelLimits`); nil: any the memory allows.
+    public let limits: PixelLimits?
     /// The largest band in rows that the producer may reserve, or the consumer wait for, past what
     /// the other side has handed over (the requested capacity, capped at the height once begun).
     public private(set) var capacity: Int
@@ -91,7 +93,10 @@ public final class RowStream: @unchecked Sendable {
     /// collects an image for a consumer that needs it whole). `driver`, for tests only, stands in
     /// for the other side (see the type's comment); the stream keeps it, so it must not keep the
     /// stream.
-    public init(capacity: Int = RowStream.defaultCapacity, driver: (any RowStreamDriver)? = nil) {
+    /// `limits`, when given, are checked by `begin` before any row is allocated: the engine gives
+    /// every stream it makes the run's limits, so no stage makes a larger image by streaming it.
+    public init(capacity: Int = RowStream.defaultCapacity, limits: PixelLimits? = nil, driver: (any RowStreamDriver)? = nil) {
+        self.limits = limits
         requestedCapacity = max(1, capacity)
         self.capacity = max(1, capacity)
         slots = max(1, capacity)
@@ -154,6 +159,7 @@ public final class RowStream: @unchecked Sendable {
         guard shape.width >= 0, shape.height >= 0 else {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
+        try limits?.check(width: shape.width, height: shape.height, making: "this stage")
         let rows = max(1, min(requestedCapacity, shape.height))
         let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
         var pixels = consume given

@@ -12,6 +12,8 @@ public struct StageHarness: Sendable {
     public var details: [JSONValue] { reported.withLock { $0 } }
     private let collected = SharedList<String>()
     private let reported = SharedList<JSONValue>()
+    /// The run's options the stage sees (`StageContext.options`): a test lowers `limits` here.
+    public var options = RunOptions()
 
     public init<S: Stage>(_ type: S.Type) { self.definition = StageDefinition(type) }
     public init(definition: StageDefinition) { self.definition = definition }
@@ -49,7 +51,7 @@ public struct StageHarness: Sendable {
             values[port] = nil
         }
         let context = self.context(sizeHint: sizeHint)
-        let output = stage.producesRows ? RowStream(capacity: Int.max) : nil
+        let output = stage.producesRows ? RowStream(capacity: Int.max, limits: context.options.limits) : nil
         let value = try stage.process(StageInputs(values, streams: streams), context: context, output: output)
         guard let output else {
             guard let value else { throw StageError("\(definition.descriptor.name) returned no value") }
@@ -63,7 +65,7 @@ public struct StageHarness: Sendable {
     func context(sizeHint: (@Sendable (Size) -> Size?)?) -> StageContext {
         let warnings = collected, details = reported
         return StageContext(warn: { message in warnings.withLock { $0.append(message) } }, sizeHint: sizeHint,
-                            report: { value in details.withLock { $0.append(value) } })
+                            report: { value in details.withLock { $0.append(value) } }, options: options)
     }
 
     /// Runs the stage and returns its image output.

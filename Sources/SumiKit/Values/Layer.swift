@@ -18,6 +18,14 @@ public protocol LayerContent: Sendable {
 }
 
 extension LayerContent {
+    /// `rasterize(scaleX:scaleY:phase:)`, refused before drawing when the image it makes would pass
+    /// `limits` (what every stage that draws a layer calls, with the run's limits).
+    public func rasterize(scaleX: Double, scaleY: Double, phase: Point, limits: PixelLimits) throws -> Image {
+        try limits.check(width: size.width * scaleX + phase.x, height: size.height * scaleY + phase.y,
+                         making: "drawing the \(formatLayerSize(size)) layer at scale \(formatNumber(max(scaleX, scaleY)))")
+        return try rasterize(scaleX: scaleX, scaleY: scaleY, phase: phase)
+    }
+
     public func rasterize(transform: AffineTransform, width: Int, height: Int) throws -> Image {
         // transform = (turn and move) ∘ scale: draw at the scale, then turn the bitmap.
         let scaleX = (transform.a * transform.a + transform.b * transform.b).squareRoot()
@@ -90,11 +98,13 @@ public struct Layer: Sendable {
     /// Rasterises the layer at its placement: the image and the integer pixel position of its top-left.
     /// A turned layer is drawn turned, into the whole pixels its bounds touch, cut to
     /// `0..<clip.width × 0..<clip.height` (the base) when given; an unturned one is drawn whole.
-    public func rendered(clippedTo clip: (width: Int, height: Int)? = nil) throws -> (image: Image, x: Int, y: Int) {
+    /// The image is refused before it is drawn when it would pass `limits`.
+    public func rendered(clippedTo clip: (width: Int, height: Int)? = nil,
+                         limits: PixelLimits = .standard) throws -> (image: Image, x: Int, y: Int) {
         guard placement.isTurned else {
             let ox = placement.origin.x.rounded(.down), oy = placement.origin.y.rounded(.down)
             let image = try content.rasterize(scaleX: placement.scaleX, scaleY: placement.scaleY,
-                                              phase: Point(x: placement.origin.x - ox, y: placement.origin.y - oy))
+                                              phase: Point(x: placement.origin.x - ox, y: placement.origin.y - oy), limits: limits)
             return (image, Int(ox), Int(oy))
         }
         let box = bounds
@@ -107,6 +117,7 @@ public struct Layer: Sendable {
             x0 = max(x0, 0); y0 = max(y0, 0)
             x1 = min(x1, Double(clip.width)); y1 = min(y1, Double(clip.height))
         }
+        try limits.check(width: max(1, x1 - x0), height: max(1, y1 - y0), making: "drawing the turned layer")
         let width = max(1, Int(x1 - x0)), height = max(1, Int(y1 - y0))
         let transform = placement.transform(contentSize: content.size).then(.translation(-x0, -y0))
         let image = try content.rasterize(transform: transform, width: width, height: height)
@@ -135,4 +146,9 @@ public struct RasterLayerContent: LayerContent {
         }
         return warped
     }
+}
+
+/// "300x40" for a layer's size in layout units, rounded up to whole units.
+func formatLayerSize(_ size: Size) -> String {
+    "\(formatNumber(size.width.rounded(.up)))x\(formatNumber(size.height.rounded(.up)))"
 }

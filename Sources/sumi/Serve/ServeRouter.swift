@@ -195,6 +195,7 @@ final class ServeRouter: Sendable {
         var description: [(String, JSONValue)] = [
             ("manifest", .string(entry.path)), ("inputs", .array(inputs.map { .string($0) })), ("output", .string(output)),
             ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
+            ("max-pixels", .number(Double(options.maxPixels))),
         ]
         if let root = options.root { description.append(("root", .string(root))) }
         if !options.pluginPaths.isEmpty { description.append(("plugins", .array(options.pluginPaths.map { .string($0) }))) }

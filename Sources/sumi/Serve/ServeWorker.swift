@@ -64,8 +64,10 @@ enum ServeWorker {
             let roots = safe.roots(items: prepared.items, inputs: reads, output: arguments.output)
             try safe.check(prepared.manifest, values: values, registry: prepared.registry, roots: roots, inputs: reads)
             let pipeline = try PipelineBuilder(registry: prepared.registry).build(prepared.manifest, values: values)
+            // The server's --max-pixels holds every stage that makes pixels, not only `decode`.
+            let options = safe.runOptions(maxPixels: request["max-pixels"]?.numberValue.map { Int($0) })
             let result = try Runner(pipeline: pipeline, writeConfinement: safe.writeConfinement(output: arguments.output),
-                                    warn: { _ in }).run()
+                                    options: options, warn: { _ in }).run()
             let format = result.outputs.first { $0.file.path == output }?.file.format ?? result.outputs.first?.file.format ?? ""
             return .object([("status", .number(200)), ("format", .string(format)),
                             ("report", RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))])
@@ -78,7 +80,7 @@ enum ServeWorker {
     /// The HTTP status of a failed run: 400 for a bad request (usage: parameters, limits), 415 when
     /// no decoder recognises the body, 422 for a recognised image the run could not use.
     static func status(of error: SumiError) -> Int {
-        if error.kind == .usage { return 400 }
+        if error.kind == .usage || error.isLimit { return 400 }
         if error.message.contains("not a supported image") || error.message.contains("empty file") { return 415 }
         return 422
     }
