@@ -98,7 +98,7 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "sumi",
-            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage", "CSumiHTTP"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage", "CSumiHTTP", "CSumiRuntime"],
             path: "Sources/sumi"
         ),
 

@@ -13,6 +13,9 @@ struct Arguments {
     var output: String?
     var sets: [(name: String, value: String)] = []
     var pluginPaths: [String] = []
+    /// Whether the system plugin folder and `SUMI_PLUGIN_PATH` are loaded besides `pluginPaths`
+    /// (a `sumi serve` worker loads only the server's `--plugin-path` folders).
+    var configuredPlugins = true
     var jobs: Int?
     var json = false
     var quiet = false

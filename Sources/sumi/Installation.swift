@@ -6,8 +6,8 @@ import SumiKit
 /// Where an installed Sumi finds its own files, relative to the binary, so an install under any
 /// `PREFIX` (`/usr` for the Debian package, `/usr/local` for `make install`) and the build tree work
 /// the same way:
-/// - the share folder `BIN/../share/sumi` (shipped pipelines and their samples); in the build tree,
-///   the source tree that holds `VERSION` and `pipelines/` above the binary;
+/// - the share folder `BIN/../share/sumi` (shipped pipelines and their samples); in SwiftPM's build
+///   tree (`SOURCE/.build/<triple>/<config>/sumi`), the source tree `SOURCE`;
 /// - the system plugin folder `BIN/../lib/<triplet>/sumi/plugins`, where an administrator installs
 ///   plugins for every user, loaded by default in every mode.
 enum Installation {
@@ -31,14 +31,20 @@ enum Installation {
         guard let bin = binaryFolder else { return nil }
         let installed = bin + "/../share/sumi"
         if FileIO.isDirectory(installed + "/pipelines") { return canonical(installed) }
-        // The build tree: .build/<triple>/<config>/sumi, below the folder holding VERSION.
-        var folder = bin
-        for _ in 0..<4 {
-            folder = FileIO.directory(of: folder)
-            if FileIO.exists(folder + "/VERSION") && FileIO.isDirectory(folder + "/pipelines") { return folder }
-        }
-        return nil
+        return buildTree(binaryFolder: bin)
     }()
+
+    /// The source tree of a binary in SwiftPM's build tree: `SOURCE/.build/<triple>/<config>/sumi`
+    /// with `SOURCE/Package.swift`, recognised by the binary's own place only — never by walking up
+    /// to any folder holding a `VERSION` and `pipelines/` (a binary copied below a world-writable
+    /// folder would serve what others planted there).
+    static func buildTree(binaryFolder bin: String) -> String? {
+        let build = FileIO.directory(of: FileIO.directory(of: bin))
+        guard FileIO.fileName(of: build) == ".build" else { return nil }
+        let source = FileIO.directory(of: build)
+        guard FileIO.isRegularFile(source + "/Package.swift"), FileIO.isDirectory(source + "/pipelines") else { return nil }
+        return source
+    }
 
     /// The system plugin folder, when it exists.
     static var systemPluginFolder: String? {

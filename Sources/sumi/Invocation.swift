@@ -50,7 +50,7 @@ struct Invocation {
         } else {
             manifest = SafeMode.current.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)), registry: registry)
             try ManifestPlugins.load(manifest, into: registry, command: arguments.command,
-                                     pluginFolders: ManifestPlugins.folders(arguments.pluginPaths))
+                                     pluginFolders: arguments.configuredPlugins ? ManifestPlugins.folders(arguments.pluginPaths) : arguments.pluginPaths)
             isInline = false
             inlineColumns = nil
             inlineJSON = nil

@@ -17,6 +17,10 @@ extension SafeMode {
         let fonts: Set<String>
         /// The folder of `-o`; nil when there is none (or it is standard output).
         let write: String?
+        /// Files the program opened itself beneath its root and hands over by their descriptor's
+        /// name (`/proc/PID/fd/N`, `sumi serve`'s `GET /run`): read as they are, whatever name the
+        /// open file has by now (a name swapped after the open does not matter).
+        var opened: Set<String> = []
 
         init(reads: Set<String>, fonts: Set<String>, write: String?) {
             self.reads = reads

@@ -205,7 +205,7 @@ struct SafeMode: Sendable {
                             }
                         }
                         if reads {
-                            guard Roots.contains(path, in: roots.reads) else {
+                            guard roots.opened.contains(path) || Roots.contains(path, in: roots.reads) else {
                                 throw fail(name, "reads only the files given with -i (or below a folder given)\(writes ? " (its direction is not declared: checked as a read and a write)" : ""); refused \(MessageText.cut(path))")
                             }
                         }

@@ -128,18 +128,23 @@ import Testing
         #expect(slow.stderr.contains("sumi: error: --safe: the run took longer than its limit of 1 s; stopped"), "\(slow.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/t").filter { $0.contains(".sumi-") }.isEmpty)
         // Memory: a run whose resident memory passes SUMI_SAFE_MEMORY_MB is stopped cleanly (exit 2, a
-        // message, no temporary file), not killed by a failed allocation. Scaling the photo ×3 and
-        // turning it (a turn needs the whole image) holds over 200 MB of pixels.
+        // message, no temporary file), not killed by a failed allocation. Scaling the photo ×2 and
+        // turning it (a turn needs the whole image) holds about 100 MB of pixels; ×3 (54 MP) is over
+        // the safe pixel limit and refused before any row, exit 1.
         try FileManager.default.createDirectory(atPath: "\(dir)/m", withIntermediateDirectories: true)
         try """
-        {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}},
-         "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "scale", "with": {"factor": 3}},
+        {"sumi": 1, "params": {"input": {"type": "path"}, "output": {"type": "path"}, "factor": {"type": "number", "default": 2}},
+         "stages": [{"stage": "decode", "with": {"path": "${input}"}}, {"stage": "scale", "with": {"factor": "${factor}"}},
                     {"stage": "rotate", "with": {"angle": 90}}, {"stage": "encode", "with": {"path": "${output}"}}]}
         """.write(toFile: "\(dir)/grow.json", atomically: true, encoding: .utf8)
         let hungry = try CLI.run(["run", "\(dir)/grow.json", "--safe", "-i", "\(dir)/p0.jpg", "-o", "\(dir)/m/big.png"],
                                  environment: ["SUMI_SAFE_MEMORY_MB": "64"])
         #expect(hungry.status == 2, "\(hungry.stderr)")
         #expect(hungry.stderr.contains("more than its limit of 64 MB; stopped"), "\(hungry.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/m").isEmpty)
+        let tooLarge = try CLI.run(["run", "\(dir)/grow.json", "--safe", "-i", "\(dir)/p0.jpg", "-o", "\(dir)/m/big.png", "--set", "factor=3"])
+        #expect(tooLarge.status == 1, "\(tooLarge.stderr)")
+        #expect(tooLarge.stderr.contains("would make an image of 9000x6006 pixels (54.1 megapixels), more than this run allows"), "\(tooLarge.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: "\(dir)/m").isEmpty)
     }
 }

@@ -12,4 +12,15 @@ int sumi_runtime_set_mmap_threshold(size_t bytes);
 /// at once (mallopt M_TRIM_THRESHOLD). Returns 1 when the allocator took it, 0 otherwise.
 int sumi_runtime_set_trim_threshold(size_t bytes);
 
+/// Opens the regular path `path` (relative, no "..") for reading beneath the folder `dirfd` without
+/// following any symbolic link on the way or at the end: openat2 with RESOLVE_BENEATH and
+/// RESOLVE_NO_SYMLINKS, or, where the kernel or a sandbox lacks openat2 (ENOSYS, EPERM), a walk
+/// that opens one component at a time with O_NOFOLLOW (`*walked` is then 1). Returns the
+/// descriptor (close-on-exec), or -1 with errno (ENOENT for anything outside or through a link).
+int sumi_open_beneath(int dirfd, const char *path, int *walked);
+
+/// prctl(PR_SET_NO_NEW_PRIVS): this process and its children can gain no privilege through
+/// execve (setuid files, file capabilities). 0, or -1 with errno.
+int sumi_no_new_privileges(void);
+
 #endif

@@ -36,6 +36,14 @@ public enum PluginLoader {
         guard (info.st_mode & S_IFMT) == S_IFREG else {
             throw SumiError.usage("plugin library \(path) is not a regular file")
         }
+        // Loading runs the library's constructors: only a file its owner alone can change, owned by
+        // this user or root (as sudo and sshd ask of the files they trust).
+        if info.st_uid != 0 && info.st_uid != geteuid() {
+            throw SumiError.usage("plugin library \(path) belongs to another user (uid \(info.st_uid)); it is not loaded")
+        }
+        if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+            throw SumiError.usage("plugin library \(path) can be changed by other users (mode \(String(info.st_mode & 0o777, radix: 8))); it is not loaded")
+        }
         let identity = FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         let library = try libraries.withLock { (opened: inout (byFile: [FileIdentity: PluginLibrary], byPath: [String: PluginLibrary])) throws(SumiError) -> PluginLibrary in
             if let known = opened.byFile[identity] { return known }

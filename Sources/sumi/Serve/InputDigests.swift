@@ -21,27 +21,35 @@ final class InputDigests: Sendable {
 
     init(capacity: Int = 4096) { self.capacity = capacity }
 
-    /// The file's size and the hexadecimal SHA-256 of its bytes; nil when it is not a regular file
-    /// that can be read, or is larger than `limit` (then `size` says how large).
-    func digest(of path: String, limit: Int) -> (size: Int, hex: String?) {
-        guard let version = Self.version(path) else { return (0, nil) }
+    /// The open file's size and the hexadecimal SHA-256 of its bytes, cached under `key` (the name
+    /// below --root); nil when it is not a regular file that can be read, or is larger than `limit`
+    /// (then `size` says how large). Read with `pread`: the descriptor's offset does not move.
+    func digest(of fd: Int32, key: String, limit: Int) -> (size: Int, hex: String?) {
+        guard let version = Self.version(fd) else { return (0, nil) }
         guard version.size <= limit else { return (version.size, nil) }
-        if let (cached, hex) = entries.withLock({ $0[path] }), cached == version { return (version.size, hex) }
-        guard let bytes = try? FileIO.read(path, limit: limit) else { return (version.size, nil) }
+        if let (cached, hex) = entries.withLock({ $0[key] }), cached == version { return (version.size, hex) }
+        var bytes = [UInt8](repeating: 0, count: version.size)
+        var done = 0
+        while done < version.size {
+            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, version.size - done, off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return (version.size, nil) }
+            done += n
+        }
         let hex = SHA256.hex(SHA256.digest(bytes))
         // Kept only if the file did not change while it was read.
-        if Self.version(path) == version {
+        if Self.version(fd) == version {
             entries.withLock { cache in
                 if cache.count >= capacity { cache.removeAll(keepingCapacity: true) }
-                cache[path] = (version, hex)
+                cache[key] = (version, hex)
             }
         }
         return (version.size, hex)
     }
 
-    private static func version(_ path: String) -> Version? {
+    private static func version(_ fd: Int32) -> Version? {
         var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return Version(device: UInt(info.st_dev), inode: UInt(info.st_ino), size: Int(info.st_size),
                        modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec,
                        changed: info.st_ctim.tv_sec * 1_000_000_000 + info.st_ctim.tv_nsec)

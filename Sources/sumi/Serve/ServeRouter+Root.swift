@@ -19,22 +19,16 @@ extension ServeRouter {
         guard given.count == 1, let relative = given.first, !relative.isEmpty else {
             return answer.refuse(400, "GET /run needs one input=PATH, relative to --root", parameter: "input")
         }
-        let path = root + "/" + relative
-        guard !relative.hasPrefix("/"), let canonical = SafePaths.canonical(path) else {
+        // One answer for every name that is not a regular file below the root (outside, through a
+        // link, missing): an answer must not tell which paths exist elsewhere.
+        guard let file = RootFile(root: root, relative: relative) else {
             return answer.refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
         }
-        guard SafePaths.isBelow(canonical, root: root, creating: false) else {
-            return answer.refuse(403, "input: \"\(MessageText.cut(relative))\" is outside --root", parameter: "input")
-        }
-        guard FileIO.isRegularFile(canonical) else {
-            return answer.refuse(404, "no file \"\(MessageText.cut(relative))\" below --root", parameter: "input")
-        }
-        guard let digest = digests.digest(of: canonical, limit: options.maxBody).hex else {
+        guard let digest = digests.digest(of: file.fd, key: relative, limit: options.maxBody).hex else {
             return answer.refuse(413, "input: the file is larger than --max-body or unreadable", parameter: "input")
         }
         let rest = query.filter { $0.name != "input" }
-        let key = [name, digest, rest.map { "\($0.name)=\($0.value)" }.joined(separator: "&"), SumiVersion.string]
-        let tag = "\"" + String(SHA256.hex(SHA256.digest(Array(key.joined(separator: "\n").utf8))).prefix(32)) + "\""
+        let tag = Self.entityTag(pipeline: name, inputDigest: digest, query: rest)
         let headers = [("ETag", tag), ("Cache-Control", Self.cacheControl)]
         if let match = request.header("If-None-Match"),
            match.split(separator: ",").contains(where: { let t = String($0.filter { $0 != " " && $0 != "\t" }); return t == tag || t == "*" || t == "W/" + tag }) {
@@ -46,12 +40,25 @@ extension ServeRouter {
             return answer.refuse(500, "cannot make the request's temporary folder: \(error.message)")
         }
         do throws(Refusal) {
-            let (description, output) = try describe(entry, inputs: [canonical], reads: [], fileSets: [], query: rest, folder: folder.path)
+            // The worker reads the file the server opened (`file` stays open until the answer).
+            let (description, output) = try describe(entry, inputs: [file.workerPath], reads: [], opened: [file.workerPath], fileSets: [],
+                                                     query: rest, folder: folder.path)
             enqueue(answer, description: description, output: output, folder: folder.path,
-                    bytesIn: 0, headers: headers) { folder.remove() }
+                    bytesIn: 0, headers: headers, shown: [(file.workerPath, relative)]) { withExtendedLifetime(file) { folder.remove() } }
         } catch {
             folder.remove()
             answer.refuse(error.status, error.message, parameter: error.parameter)
         }
+    }
+
+    /// The `ETag` of a `GET /run` answer: a SHA-256 of the pipeline, the input's digest, the query
+    /// (every name and value with its length before it, so `text=A%26size%3D90` and
+    /// `text=A&size=90` differ) and Sumi's version.
+    static func entityTag(pipeline: String, inputDigest: String, query: [(name: String, value: String)]) -> String {
+        var key: [UInt8] = []
+        for field in [pipeline, inputDigest, SumiVersion.string] + query.flatMap({ [$0.name, $0.value] }) {
+            key += Array("\(field.utf8.count):".utf8) + Array(field.utf8)
+        }
+        return "\"" + String(SHA256.hex(SHA256.digest(key)).prefix(32)) + "\""
     }
 }

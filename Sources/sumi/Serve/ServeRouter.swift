@@ -50,8 +50,13 @@ final class ServeRouter: Sendable {
         }
         if path.hasPrefix("/run/") {
             if method == "POST", let token = options.token {
-                let given = request.header("Authorization") ?? ""
-                guard URLSignature.constantTimeEqual(Array(given.utf8), Array("Bearer \(token)".utf8)) else {
+                // The scheme's name is case-insensitive (RFC 9110 11.1); the token is compared in
+                // constant time.
+                let given = Array((request.header("Authorization") ?? "").utf8)
+                let space = given.firstIndex(of: UInt8(ascii: " ")) ?? given.endIndex
+                let scheme = String(decoding: given[..<space], as: UTF8.self).lowercased()
+                let credentials = Array(given[min(space + 1, given.endIndex)...].drop { $0 == UInt8(ascii: " ") })
+                guard scheme == "bearer", URLSignature.constantTimeEqual(credentials, Array(token.utf8)) else {
                     return error(request, 401, "POST /run needs the header Authorization: Bearer TOKEN", extra: [("WWW-Authenticate", "Bearer")])
                 }
             }
@@ -62,11 +67,11 @@ final class ServeRouter: Sendable {
             switch method {
             case "POST": return run(request, name: name)
             case "GET", "HEAD": return runFromRoot(request, name: name)
-            default: return error(request, 405, "\(method) /run: POST the image, or GET a file below --root", extra: [("Allow", "GET, HEAD, POST")])
+            default: return error(request, 405, "\(Self.shown(method)) /run: POST the image, or GET a file below --root", extra: [("Allow", "GET, HEAD, POST")])
             }
         }
         guard method == "GET" || method == "HEAD" else {
-            return error(request, 405, "\(method) \(path): only GET is served here", extra: [("Allow", "GET, HEAD")])
+            return error(request, 405, "\(Self.shown(method)) \(MessageText.cut(path)): only GET is served here", extra: [("Allow", "GET, HEAD")])
         }
         switch path {
         case "/healthz": json(request, 200, .object([("ok", .bool(true))]))
@@ -167,7 +172,8 @@ final class ServeRouter: Sendable {
     /// The worker's request description and the output path: the query checked (`input` and
     /// `output` are not settable, `format` picks the output's extension, `max-pixels` is the
     /// server's), the run reading `inputs` and `reads` (uploaded files) and writing into `folder`.
-    func describe(_ entry: PipelineCatalog.Entry, inputs: [String], reads: [String], fileSets: [JSONValue],
+    /// `opened` are files the server opened below --root, named by descriptor (`RootFile`).
+    func describe(_ entry: PipelineCatalog.Entry, inputs: [String], reads: [String], opened: [String] = [], fileSets: [JSONValue],
                   query: [(name: String, value: String)], folder: String) throws(Refusal) -> (JSONValue, String) {
         var sets: [JSONValue] = fileSets
         var ext = entry.outputExtension
@@ -195,7 +201,7 @@ final class ServeRouter: Sendable {
         var description: [(String, JSONValue)] = [
             ("manifest", .string(entry.path)), ("inputs", .array(inputs.map { .string($0) })), ("output", .string(output)),
             ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
-            ("max-pixels", .number(Double(options.maxPixels))),
+            ("max-pixels", .number(Double(options.maxPixels))), ("opened", .array(opened.map { .string($0) })),
         ]
         if let root = options.root { description.append(("root", .string(root))) }
         if !options.pluginPaths.isEmpty { description.append(("plugins", .array(options.pluginPaths.map { .string($0) }))) }
@@ -205,10 +211,11 @@ final class ServeRouter: Sendable {
     /// Queues a run (503 when the queue is full) and answers when it ends, with `headers` added to a
     /// successful answer; `done` runs after the answer (or the refusal).
     func enqueue(_ run: RunAnswer, description: JSONValue, output: String, folder: String,
-                 bytesIn: Int, headers: [(String, String)] = [], done: (@Sendable () -> Void)? = nil) {
+                 bytesIn: Int, headers: [(String, String)] = [], shown: [(String, String)] = [],
+                 done: (@Sendable () -> Void)? = nil) {
         metrics.start(bytesIn: bytesIn)
         let job = WorkerPool.Job(request: description, deadline: run.arrival + Double(options.timeout)) { [self] outcome in
-            let (status, sent) = answer(run.request, outcome, output: output, folder: folder, headers: headers)
+            let (status, sent) = answer(run.request, outcome, output: output, folder: folder, headers: headers, shown: shown)
             done?()
             run.finish(status: status, bytesOut: sent, started: true)
         }
@@ -219,8 +226,9 @@ final class ServeRouter: Sendable {
     }
 
     /// Answers a run's outcome; returns the status and the bytes of output sent.
+    /// `shown` renames paths in messages (the /proc name of a file below --root → its name there).
     private func answer(_ request: HTTPRequest, _ outcome: WorkerProcess.Outcome, output: String, folder: String,
-                        headers extra: [(String, String)]) -> (Int, Int) {
+                        headers extra: [(String, String)], shown: [(String, String)]) -> (Int, Int) {
         switch outcome {
         case .timedOut:
             error(request, 504, "the run took longer than the limit of \(options.timeout) s (--timeout)")
@@ -242,6 +250,7 @@ final class ServeRouter: Sendable {
                                with: "a request reads only its own files (and those below --root)")
                     .replacing("--safe: a font file must lie below the folders of the -i inputs",
                                with: "a font file must be one of the request's files or lie below --root")
+                for (path, name) in shown { message = message.replacing(path, with: name) }
                 if let root = options.root { message = message.replacing(root + "/", with: "") }
                 error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
                 return (status, 0)
@@ -276,6 +285,12 @@ final class ServeRouter: Sendable {
             if text.utf8.count <= reportLimit { return text }
         }
         return JSONValue.object(members.filter { $0.0 == "pipeline" || $0.0 == "ok" }).serialized()
+    }
+
+    /// A request's method as a message shows it: at most 32 characters (a method can be as long as
+    /// the request head allows).
+    static func shown(_ method: String) -> String {
+        method.count <= 32 ? method : String(method.prefix(32)) + "…"
     }
 
     /// 404 for a pipeline not served: the message lists those served.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CSumiRuntime
 import SumiEngine
 import SumiKit
 
@@ -19,6 +20,9 @@ enum ServeWorker {
         // heap for the next request instead of being faulted in afresh each time: a thumbnail of the
         // 3000x2002 sample took 574 page faults a request, 75 with this, for about 6 MB more kept.
         AllocatorTuning.keepFreed(upTo: 16 << 20)
+        // A run gains no privilege through anything it might execute (setuid files, file
+        // capabilities); inherited by every process the worker starts.
+        _ = sumi_no_new_privileges()
         let reader = LineReader(fd: requestDescriptor)
         while case .line(let line) = reader.next() {
             let answer: JSONValue
@@ -46,6 +50,7 @@ enum ServeWorker {
         arguments.quiet = true
         // The server's --plugin-path folders (a request cannot name plugins).
         arguments.pluginPaths = (request["plugins"]?.arrayValue ?? []).compactMap(\.stringValue)
+        arguments.configuredPlugins = false
         for pair in request["set"]?.arrayValue ?? [] {
             guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { continue }
             arguments.sets.append((name, value))
@@ -61,7 +66,8 @@ enum ServeWorker {
             let reads = arguments.inputs + (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue)
                 + (request["root"]?.stringValue.map { [$0] } ?? [])
             let safe = SafeMode.current
-            let roots = safe.roots(items: prepared.items, inputs: reads, output: arguments.output)
+            var roots = safe.roots(items: prepared.items, inputs: reads, output: arguments.output)
+            roots.opened = Set((request["opened"]?.arrayValue ?? []).compactMap(\.stringValue))
             try safe.check(prepared.manifest, values: values, registry: prepared.registry, roots: roots, inputs: reads)
             let pipeline = try PipelineBuilder(registry: prepared.registry).build(prepared.manifest, values: values)
             // The server's --max-pixels holds every stage that makes pixels, not only `decode`.

@@ -41,6 +41,26 @@ final class WorkerProcess {
     /// This executable, as the kernel knows it.
     static let executable = Installation.executable ?? CommandLine.arguments.first ?? "sumi"
 
+    /// The server's environment variables a worker gets: those that shape how text, time and
+    /// temporary files behave, the safe run's own limits, and the sanitizers' options. Nothing else —
+    /// not the token (`SUMI_SERVE_TOKEN`), the URL key, or `SUMI_PLUGIN_PATH` (a worker loads only
+    /// the server's `--plugin-path` folders).
+    static func workerEnvironment() -> [String] {
+        let names: Set<String> = ["PATH", "HOME", "USER", "LANG", "LANGUAGE", "TZ", "TMPDIR", "SOURCE_DATE_EPOCH",
+                                  "FONTCONFIG_FILE", "FONTCONFIG_PATH", "XDG_CACHE_HOME", "XDG_CONFIG_HOME",
+                                  "XDG_DATA_HOME", "XDG_DATA_DIRS", "LD_LIBRARY_PATH", "SUMI_SAFE_SECONDS",
+                                  "SUMI_SAFE_MEMORY_MB", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]
+        var kept: [String] = []
+        var at = environ
+        while let entry = at.pointee {
+            let text = String(cString: entry)
+            let name = String(text.prefix { $0 != "=" })
+            if names.contains(name) || name.hasPrefix("LC_") { kept.append(text) }
+            at += 1
+        }
+        return kept
+    }
+
     /// Starts a worker.
     static func spawn() throws(SumiError) -> WorkerProcess {
         var down: [Int32] = [0, 0], up: [Int32] = [0, 0]
@@ -68,14 +88,7 @@ final class WorkerProcess {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
-        var environment: [String] = []
-        var at = environ
-        while let entry = at.pointee {
-            let text = String(cString: entry)
-            if !text.hasPrefix("SUMI_SAFE=") { environment.append(text) }
-            at += 1
-        }
-        environment.append("SUMI_SAFE=1")
+        let environment = Self.workerEnvironment() + ["SUMI_SAFE=1"]
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup(executable), strdup(ServeWorker.command), nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup($0) } + [nil]
         defer { for p in argv + envp { free(p) } }
