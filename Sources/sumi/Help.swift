@@ -94,6 +94,8 @@ enum Help {
       SUMI_PLUGIN_PATH   colon-separated folders whose plugin libraries (*.so) are loaded
       SUMI_SAFE          1: every run is --safe; SUMI_SAFE_SECONDS lowers its 300 s time limit,
                          SUMI_SAFE_MEMORY_MB its 4096 MB memory limit
+      SUMI_MAX_PIXELS    the most pixels of any image a stage makes (default 178956970);
+                         a safe run's 50000000 it can only lower
 
     EXIT STATUS
       0 success · 1 a run failed (unreadable image, I/O error, ...) · 2 usage, manifest or validation error

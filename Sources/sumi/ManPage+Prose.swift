@@ -97,6 +97,11 @@ Colon-separated folders whose plugin libraries are loaded.
 .BR SUMI_SAFE_SECONDS ", " SUMI_SAFE_MEMORY_MB
 Lower the time limit (300 s) and the memory limit (4096 MB) of a safe run.
 .TP
+.B SUMI_MAX_PIXELS
+The most pixels of any image a stage makes \(em decoded, drawn, padded, scaled or stitched
+(default 178956970). A safe run allows 50000000, which it can only lower;
+\fBsumi serve\fR takes \fB\-\-max\-pixels\fR instead.
+.TP
 .B SUMI_SHARD_COUNT
 The number of parts for
 .B \-\-shard auto

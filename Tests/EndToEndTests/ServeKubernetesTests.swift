@@ -61,6 +61,18 @@ import Testing
         #expect(limit * 1.048576 >= 30 + workers * perWorker, "a limit of \(limit) MiB is under 30 MB + \(workers) x \(perWorker) MB")
         #expect(request * 1.048576 >= 30 + workers * 100 && request <= limit, "a request of \(request) MiB")
 
+        // Least privilege (issue 35, item 14): no root, no escalation, no capability, a read-only root
+        // filesystem, the runtime's seccomp profile, no service-account token.
+        let podSecurity = try #require(pod["securityContext"] as? [String: Any], "the pod needs a securityContext")
+        let security = try #require(container["securityContext"] as? [String: Any], "the container needs a securityContext")
+        #expect(podSecurity["runAsNonRoot"] as? Bool == true && (podSecurity["runAsUser"] as? Int ?? 0) != 0)
+        #expect((podSecurity["seccompProfile"] as? [String: Any])?["type"] as? String == "RuntimeDefault")
+        #expect(pod["automountServiceAccountToken"] as? Bool == false)
+        #expect(security["allowPrivilegeEscalation"] as? Bool == false && security["readOnlyRootFilesystem"] as? Bool == true)
+        #expect((security["capabilities"] as? [String: Any])?["drop"] as? [String] == ["ALL"])
+        let mounts = try #require(container["volumeMounts"] as? [[String: Any]])
+        #expect(mounts.contains { $0["mountPath"] as? String == "/tmp" }, "a read-only root needs a writable /tmp for the request folders")
+
         let selector = try #require((service["spec"] as? [String: Any])?["selector"] as? [String: String])
         #expect(selector.allSatisfy { labels[$0.key] == $0.value })
         let target = try #require((autoscaler["spec"] as? [String: Any])?["scaleTargetRef"] as? [String: Any])
