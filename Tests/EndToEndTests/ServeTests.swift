@@ -79,6 +79,12 @@ import Testing
         #expect(Set(fontAnswers).count == 1, "\(fontAnswers)")
         let output = try server.request("POST", "/run/thumbnail?output=/etc/x.jpg", body: Fixtures.photo)
         #expect(output.status == 400 && output.json?["parameter"] as? String == "output", "\(output.text)")
+        let long = try server.request("POST", "/run/caption?text=" + String(repeating: "a", count: 10_001), body: Fixtures.photo)
+        #expect(long.status == 400 && long.text.contains("at most 10000 characters in a served run"), "\(long.text)")
+        // A request has no command line: no answer speaks of its options.
+        for text in [elsewhere.text, output.text, long.text] + fontAnswers {
+            for word in ["--safe", " -i", " -o", "--set"] { #expect(!text.contains(word), "\(text)") }
+        }
         let foreign = try server.request("POST", "/run/thumbnail", body: garbage)
         #expect(foreign.status == 415, "\(foreign.text)")
         #expect(!foreign.text.contains(server.temporary), "the message shows a server path: \(foreign.text)")
@@ -103,16 +109,16 @@ import Testing
         // /metrics counts what was sent.
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"200\"}") == 2)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"400\"}") == 4)
-        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"caption\",status=\"400\"}") == 3)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"caption\",status=\"400\"}") == 4)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"415\"}") == 1)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"unknown\",status=\"404\"}") == 1)
         #expect(try server.metric("sumi_serve_bodies_refused_total") == 1)
-        #expect(try server.metric("sumi_serve_request_seconds_count") == 11)
+        #expect(try server.metric("sumi_serve_request_seconds_count") == 12)
         #expect(try server.metric("sumi_serve_in_flight") == 0)
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 0)
         // The bodies the workers were given: two photos, the bad-parameter one, the one reading
-        // elsewhere, the three with a font file elsewhere, the garbage.
-        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(7 * photoBytes + 5000))
+        // elsewhere, the three with a font file elsewhere, the one with too long a text, the garbage.
+        #expect(try server.metric("sumi_serve_received_bytes_total") == Double(8 * photoBytes + 5000))
         #expect(try server.metric("sumi_serve_sent_bytes_total") == Double(thumb.body.count + png.body.count))
         #expect(server.wait(seconds: 5) { leftovers(server).isEmpty }, "\(leftovers(server))")
         #expect(server.stop(SIGTERM, seconds: 30) == 0)

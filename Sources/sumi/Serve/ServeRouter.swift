@@ -244,12 +244,7 @@ final class ServeRouter: Sendable {
             guard status == 200 else {
                 // The worker's messages are those of `sumi run --safe --set`: here the values come from the
                 // query and the files from the request, and the server's paths are not shown.
-                var message = (reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
-                    .replacing("--set names", with: "the query names").replacing("--set: ", with: "")
-                    .replacing("--safe: reads only the files given with -i (or below a folder given)",
-                               with: "a request reads only its own files (and those below --root)")
-                    .replacing("--safe: a font file must lie below the folders of the -i inputs",
-                               with: "a font file must be one of the request's files or lie below --root")
+                var message = Self.serviceWording(reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
                 for (path, name) in shown { message = message.replacing(path, with: name) }
                 if let root = options.root { message = message.replacing(root + "/", with: "") }
                 error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
@@ -289,6 +284,24 @@ final class ServeRouter: Sendable {
 
     /// A request's method as a message shows it: at most 32 characters (a method can be as long as
     /// the request head allows).
+    /// The command line's words in a worker's messages (`sumi run --safe -i … -o … --set …`) and
+    /// what they are for a request: its values come from the query or form, its files from the body
+    /// or below --root, and the safe rules are the service's own. Longest phrases first.
+    static let wording: [(String, String)] = [
+        ("reads only the files given with -i (or below a folder given)", "a request reads only its own files (and those below --root)"),
+        ("must lie below the folders of the -i inputs", "must be one of the request's files or lie below --root"),
+        ("writes only below the folder of -o", "a request writes only its own output"),
+        ("standard input is read only when given as -i -", "a request has no standard input"),
+        ("in a safe run", "in a served run"),
+        ("--set names", "the query names"),
+        ("--set: ", ""),
+        ("--safe: ", ""),
+    ]
+
+    static func serviceWording(_ message: String) -> String {
+        wording.reduce(message) { $0.replacing($1.0, with: $1.1) }
+    }
+
     static func shown(_ method: String) -> String {
         method.count <= 32 ? method : String(method.prefix(32)) + "…"
     }
