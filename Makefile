@@ -24,6 +24,8 @@ BUILD_PKGS += libtiff-dev libgif-dev
 BUILD_PKGS += libmicrohttpd-dev
 # libdeflate: the common PNG's image data inflated in one piece (about twice zlib's speed).
 BUILD_PKGS += libdeflate-dev
+# SHA-256, HMAC and MD5 (Nettle).
+BUILD_PKGS += nettle-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.

@@ -32,6 +32,7 @@ let package = Package(
         systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
         systemLibrary("CFribidi", "fribidi", apt: "libfribidi-dev"),
         systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
+        systemLibrary("CNettle", "nettle", apt: "nettle-dev"),
         // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng) or varargs
         // handlers (libtiff; its CIELab is converted with lcms2 there), giflib's reader, and the
         // tables of libheif and gdk-pixbuf, which are opened (dlopen) by the first file that needs
@@ -77,9 +78,11 @@ let package = Package(
         // Built-in stage families, each registering through the plugin API.
         .target(
             name: "SumiCodecs",
-            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "CZlib"],
+            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "CZlib", "SumiCrypto"],
             path: "Plugins/Codecs"
         ),
+        // Digests from a maintained library (Nettle): SHA-256 and HMAC for the service, MD5 for XMP.
+        .target(name: "SumiCrypto", dependencies: ["CNettle"], path: "Sources/SumiCrypto"),
         .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),
         .target(
             name: "SumiText",
@@ -98,13 +101,13 @@ let package = Package(
         // The command-line tool.
         .executableTarget(
             name: "sumi",
-            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage", "CSumiHTTP", "CSumiRuntime"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage", "CSumiHTTP", "CSumiRuntime", "SumiCrypto"],
             path: "Sources/sumi"
         ),
 
         // Tests: the core, one target per stage family, end to end.
-        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiEngine"], path: "Tests/SumiKitTests"),
-        .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs"], path: "Tests/CodecsTests",
+        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiEngine", "SumiCrypto"], path: "Tests/SumiKitTests"),
+        .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs", "SumiCrypto"], path: "Tests/CodecsTests",
                     resources: []),
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
         .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),

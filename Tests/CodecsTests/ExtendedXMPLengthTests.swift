@@ -1,5 +1,6 @@
 import Foundation
 @testable import SumiCodecs
+import SumiCrypto
 import SumiKit
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 
     static func plan(declaring length: UInt32) -> MetadataGenerator.ExtendedXMPPlan {
         var plan = MetadataGenerator.ExtendedXMPPlan()
-        plan.guid = MD5.hex(plan.extended)
+        plan.guid = Hex.string(MD5.digest(plan.extended), uppercase: true)
         plan.declaredLength = length
         return plan
     }

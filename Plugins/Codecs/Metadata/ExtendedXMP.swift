@@ -1,3 +1,4 @@
+import SumiCrypto
 /// JPEG Extended XMP (XMP specification part 3, 1.1.3.1): an XMP packet too large for one APP1
 /// segment is written as a small main packet naming the rest by `xmpNote:HasExtendedXMP` — the MD5
 /// of the extended packet as 32 hexadecimal digits — plus APP1 `http://ns.adobe.com/xmp/extension/`
@@ -23,7 +24,7 @@ enum ExtendedXMP {
     /// extension segments of the packet without its `<?xpacket?>` wrapper.
     static func segments(for xmp: [UInt8]) -> [[UInt8]] {
         let extended = unwrapped(xmp)
-        let guid = MD5.hex(extended)
+        let guid = Hex.string(MD5.digest(extended), uppercase: true)
         var bodies = [JPEGSegments.xmpSignature + mainPacket(guid: guid)]
         var offset = 0
         while offset < extended.count {
@@ -143,7 +144,7 @@ enum ExtendedXMP {
             guard part.offset == assembled.count else { return (nil, "extended XMP portions overlap or leave gaps; ignored") }
             assembled += part.bytes
         }
-        guard MD5.hex(assembled) == guid.uppercased() else {
+        guard Hex.string(MD5.digest(assembled), uppercase: true) == guid.uppercased() else {
             return (nil, "extended XMP does not match its MD5 digest \(guid); ignored")
         }
         let main = withoutGUID(main)

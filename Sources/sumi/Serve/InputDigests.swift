@@ -3,6 +3,7 @@ import Glibc
 #endif
 import SumiKit
 import Synchronization
+import SumiCrypto
 
 /// The SHA-256 of files below `--root`, for the `ETag` of `GET /run`, kept while the file stays
 /// the same one: same device and inode, size, and modification and change times (nanoseconds; any
@@ -28,15 +29,7 @@ final class InputDigests: Sendable {
         guard let version = Self.version(fd) else { return (0, nil) }
         guard version.size <= limit else { return (version.size, nil) }
         if let (cached, hex) = entries.withLock({ $0[key] }), cached == version { return (version.size, hex) }
-        var bytes = [UInt8](repeating: 0, count: version.size)
-        var done = 0
-        while done < version.size {
-            let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, version.size - done, off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return (version.size, nil) }
-            done += n
-        }
-        let hex = SHA256.hex(SHA256.digest(bytes))
+        guard let hex = Self.sha256(fd, size: version.size) else { return (version.size, nil) }
         // Kept only if the file did not change while it was read.
         if Self.version(fd) == version {
             entries.withLock { cache in
@@ -45,6 +38,22 @@ final class InputDigests: Sendable {
             }
         }
         return (version.size, hex)
+    }
+
+    /// The hexadecimal SHA-256 of the first `size` bytes of `fd`, read in pieces with `pread`; nil
+    /// when the file ends early or cannot be read.
+    private static func sha256(_ fd: Int32, size: Int) -> String? {
+        var hash = SHA256()
+        var piece = [UInt8](repeating: 0, count: min(size, 1 << 16))
+        var done = 0
+        while done < size {
+            let n = piece.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, min($0.count, size - done), off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            piece.withUnsafeBytes { hash.update(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            done += n
+        }
+        return Hex.string(hash.finish())
     }
 
     private static func version(_ fd: Int32) -> Version? {

@@ -1,5 +1,6 @@
 import SumiEngine
 import SumiKit
+import SumiCrypto
 
 extension ServeRouter {
     /// How long a cache may keep a `GET /run` answer without asking again.
@@ -59,6 +60,6 @@ extension ServeRouter {
         for field in [pipeline, inputDigest, SumiVersion.string] + query.flatMap({ [$0.name, $0.value] }) {
             key += Array("\(field.utf8.count):".utf8) + Array(field.utf8)
         }
-        return "\"" + String(SHA256.hex(SHA256.digest(key)).prefix(32)) + "\""
+        return "\"" + String(Hex.string(SHA256.digest(key)).prefix(32)) + "\""
     }
 }

@@ -1,4 +1,5 @@
 import SumiKit
+import SumiCrypto
 
 /// The web editor's files (`web/` in the share folder: `index.html` and its scripts, styles and
 /// icons), served by `sumi serve` at `/` and `/NAME`.
@@ -42,7 +43,7 @@ struct ServeStatic: Sendable {
                 let path = folder + "/" + name
                 guard let type = Self.types[FileIO.fileExtension(of: name).lowercased()], FileIO.isRegularFile(path),
                       let bytes = try? FileIO.read(path, limit: 16 << 20) else { continue }
-                files[name] = File(bytes: bytes, type: type, tag: "\"" + String(SHA256.hex(SHA256.digest(bytes)).prefix(32)) + "\"")
+                files[name] = File(bytes: bytes, type: type, tag: "\"" + String(Hex.string(SHA256.digest(bytes)).prefix(32)) + "\"")
             }
         }
         if let index = files["index.html"] { files[""] = index }

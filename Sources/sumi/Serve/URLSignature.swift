@@ -1,3 +1,4 @@
+import SumiCrypto
 /// Signed `GET /run` URLs, as imgproxy signs them: `/SIGNATURE/run/…`, where SIGNATURE is the
 /// unpadded base64url of HMAC-SHA256(key, salt + the rest of the URI as sent, query included); the
 /// key and salt are given in hexadecimal (`--key`, `--salt`).
@@ -23,10 +24,7 @@ struct URLSignature: Sendable {
     }
 
     static func hmac(key: [UInt8], message: [UInt8]) -> [UInt8] {
-        var block = key.count > 64 ? SHA256.digest(key) : key
-        block += [UInt8](repeating: 0, count: 64 - block.count)
-        let inner = SHA256.digest(block.map { $0 ^ 0x36 } + message)
-        return SHA256.digest(block.map { $0 ^ 0x5c } + inner)
+        HMACSHA256.code(key: key, message: message)
     }
 
     static func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {

@@ -1,0 +1,72 @@
+import CNettle
+
+/// SHA-256 (FIPS 180-4) by Nettle: `ETag`s and file digests of `sumi serve`. Fed in pieces, so a
+/// large file is digested without holding it whole.
+public struct SHA256: Sendable {
+    public static let digestSize = 32
+    private var context = sha256_ctx()
+
+    public init() { nettle_sha256_init(&context) }
+
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+    }
+
+    public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
+
+    /// The digest of what was fed; the value starts again empty afterwards.
+    public mutating func finish() -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: Self.digestSize)
+        out.withUnsafeMutableBufferPointer { nettle_sha256_digest(&context, Self.digestSize, $0.baseAddress) }
+        return out
+    }
+
+    /// The 32-byte digest of `bytes`.
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var hash = SHA256()
+        hash.update(bytes)
+        return hash.finish()
+    }
+}
+
+/// HMAC-SHA256 (RFC 2104) by Nettle: signed URLs of `sumi serve`.
+public enum HMACSHA256 {
+    public static func code(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        var context = hmac_sha256_ctx()
+        var out = [UInt8](repeating: 0, count: SHA256.digestSize)
+        key.withUnsafeBufferPointer { nettle_hmac_sha256_set_key(&context, $0.count, $0.baseAddress) }
+        message.withUnsafeBufferPointer { nettle_hmac_sha256_update(&context, $0.count, $0.baseAddress) }
+        out.withUnsafeMutableBufferPointer { nettle_hmac_sha256_digest(&context, SHA256.digestSize, $0.baseAddress) }
+        return out
+    }
+}
+
+/// MD5 (RFC 1321) by Nettle: the GUID of JPEG Extended XMP, which the XMP specification defines as
+/// the MD5 digest of the extended packet. Not for security.
+public enum MD5 {
+    public static let digestSize = 16
+
+    public static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var context = md5_ctx()
+        var out = [UInt8](repeating: 0, count: digestSize)
+        nettle_md5_init(&context)
+        bytes.withUnsafeBufferPointer { nettle_md5_update(&context, $0.count, $0.baseAddress) }
+        out.withUnsafeMutableBufferPointer { nettle_md5_digest(&context, digestSize, $0.baseAddress) }
+        return out
+    }
+}
+
+/// Bytes as hexadecimal digits: `lowercase` for HTTP (`ETag`s), upper case for XMP's GUID.
+public enum Hex {
+    public static func string(_ bytes: [UInt8], uppercase: Bool = false) -> String {
+        let digits = Array((uppercase ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
