@@ -30,6 +30,22 @@ import SumiKit
         #expect(Set(result.outputs.map(\.file.path)) == ["1", "2"])
     }
 
+    /// One table gives each kind of failure its exit status and HTTP status; a stage's cause
+    /// becomes the run error's kind unchanged, whatever its message says.
+    @Test(arguments: [("data", SumiError.Kind.run, Int32(1), 422), ("usage", .usage, 2, 400), ("unsupported", .unsupported, 1, 415),
+                      ("limit", .limit, 1, 400), ("io", .io, 1, 500), ("plugin", .plugin, 1, 500)])
+    func aStagesCauseIsTheRunErrorsKind(cause: String, kind: SumiError.Kind, exit: Int32, http: Int) throws {
+        let p = try build(#"{"sumi": 1, "stages": [{"stage": "solid"}, {"stage": "fail", "with": {"cause": "\#(cause)"}}, {"stage": "sink", "with": {"path": "o"}}]}"#)
+        do {
+            _ = try Runner(pipeline: p).run()
+            Issue.record("no error")
+        } catch {
+            #expect(error.kind == kind && error.exitCode == exit && error.kind.httpStatus == http && error.isLimit == (kind == .limit))
+            #expect(error.message == "the data was bad")
+        }
+        #expect(SumiError.Kind.internal.httpStatus == 500 && SumiError.Kind.internal.exitStatus == 1)
+    }
+
     @Test func aFailingStageIsARunErrorWithItsPlace() throws {
         let p = try build(#"{"sumi": 1, "stages": [{"stage": "solid"}, {"id": "f", "stage": "fail"}, {"stage": "sink", "with": {"path": "o"}}]}"#)
         do {

@@ -75,10 +75,14 @@ struct CountStage: Stage {
 
 struct FailStage: Stage {
     static let descriptor = StageDescriptor(
-        name: "fail", summary: "Always fails", inputs: [PortSpec(name: "in", accepts: .image)], output: .image)
-    init(parameters: Parameters) throws {}
+        name: "fail", summary: "Always fails", inputs: [PortSpec(name: "in", accepts: .image)], output: .image,
+        parameters: [ParameterSpec("cause", .string, default: .string("data"), summary: "the cause it fails with")])
+    static let causes: [String: StageError.Cause] = ["data": .data, "usage": .usage, "unsupported": .unsupported,
+                                                     "limit": .limit, "io": .io, "plugin": .plugin]
+    let cause: StageError.Cause
+    init(parameters: Parameters) throws { cause = Self.causes[parameters.string("cause") ?? "data"] ?? .data }
     func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        throw StageError("the data was bad")
+        throw StageError("the data was bad", cause: cause)
     }
 }
 

@@ -24,14 +24,14 @@ public enum ImageDecoder {
 
     static func notAnImage(_ name: String) -> StageError {
         StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data, "
-                   + "or a format gdk-pixbuf's loaders read: see `sumi formats`)")
+                   + "or a format gdk-pixbuf's loaders read: see `sumi formats`)", cause: .unsupported)
     }
 
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels,
                               sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Image {
-        guard !bytes.isEmpty else { throw StageError("\(name): empty file") }
+        guard !bytes.isEmpty else { throw StageError("\(name): empty file", cause: .unsupported) }
         guard let format = ImageFormat(detecting: bytes) else {
             // A plugin's format (built-in formats win: they were checked first), else one of
             // gdk-pixbuf's loaders.

@@ -65,9 +65,7 @@ public struct Runner: Sendable {
     static func placed(_ error: any Error, file: String, entry: ManifestStage) -> SumiError {
         switch error {
         case let e as StageError:
-            var placed = SumiError(e.isUsageError ? .usage : .run, file: file, stage: entry.place, parameter: e.parameter, e.message)
-            placed.isLimit = e.isLimit
-            return placed
+            return SumiError(SumiError.Kind(e.cause), file: file, stage: entry.place, parameter: e.parameter, e.message)
         case var e as SumiError:
             if e.stage == nil { e.stage = entry.place; e.file = e.file ?? file }
             return e

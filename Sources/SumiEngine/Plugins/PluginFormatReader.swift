@@ -61,7 +61,7 @@ enum PluginFormatReader {
         }
         guard status == 0 else { throw StageError("\(label) (\(name) decoder): \(error.message(code: status))") }
         guard let made = call.value(out), case .image(var image) = try made.value() else {
-            throw StageError("\(label) (\(name) decoder): the plugin returned no image")
+            throw StageError.plugin("\(label) (\(name) decoder): the plugin returned no image")
         }
         if image.metadata.sourceFormat == nil { image.metadata.sourceFormat = name }
         return image
@@ -77,7 +77,7 @@ enum PluginFormatReader {
         }
         guard status == 0 else { throw StageError("\(label) (\(name) encoder): \(error.message(code: status))") }
         let bytes = call.bytes
-        guard !bytes.isEmpty else { throw StageError("\(label) (\(name) encoder): the plugin wrote no bytes") }
+        guard !bytes.isEmpty else { throw StageError.plugin("\(label) (\(name) encoder): the plugin wrote no bytes") }
         return bytes
     }
 }

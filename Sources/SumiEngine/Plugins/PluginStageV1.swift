@@ -57,7 +57,7 @@ final class PluginStageV1: StageInstance, @unchecked Sendable {
             throw StageError("\(entry.place): \(error.message(code: status))")
         }
         guard var result = sink.takeImage() else {
-            throw StageError("\(entry.place): the plugin returned no image (it never called output->allocate)")
+            throw StageError.plugin("\(entry.place): the plugin returned no image (it never called output->allocate)")
         }
         if let first = images.first {
             switch entry.descriptor.effect {

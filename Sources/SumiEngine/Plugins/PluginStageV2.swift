@@ -105,14 +105,14 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
         }
         guard status == 0 else { throw StageError("\(entry.place): \(error.message(code: status))") }
         guard let resultHandle else {
-            throw StageError("\(entry.place): the plugin returned no value (process left *result empty)")
+            throw StageError.plugin("\(entry.place): the plugin returned no value (process left *result empty)")
         }
         guard !call.isInput(resultHandle) else {
-            throw StageError("\(entry.place): stage \"\(descriptor.name)\" returned one of its inputs as its result; "
+            throw StageError.plugin("\(entry.place): stage \"\(descriptor.name)\" returned one of its inputs as its result; "
                 + "a result must be a value made in the call (new_image and copy the pixels, or new_layer_from for a layer)")
         }
         guard let made = call.value(resultHandle) else {
-            throw StageError("\(entry.place): the plugin returned a value that is not one of this call's")
+            throw StageError.plugin("\(entry.place): the plugin returned a value that is not one of this call's")
         }
         var result = try made.value()
         let expected = descriptor.listOutputParameter == nil ? [descriptor.output] : [descriptor.output, .images]
@@ -120,12 +120,12 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             result = .images([image])
         }
         guard expected.contains(result.kind) else {
-            throw StageError("\(entry.place): the plugin returned \(Self.article(result.kind)), "
+            throw StageError.plugin("\(entry.place): the plugin returned \(Self.article(result.kind)), "
                 + "its descriptor declares \(descriptor.output.rawValue) output")
         }
         if case .image(var image) = result, let first {
             if descriptor.effect == .pixels && (first.width != image.width || first.height != image.height) {
-                throw StageError("\(entry.place): the plugin returned a \(image.width)x\(image.height) image for a "
+                throw StageError.plugin("\(entry.place): the plugin returned a \(image.width)x\(image.height) image for a "
                     + "\(first.width)x\(first.height) input, but declares \"effect\": \"pixels\" (same size)")
             }
             image.metadata = Self.metadata(of: image, from: first, effect: descriptor.effect, made: made)
@@ -188,13 +188,13 @@ final class PluginStageV2: RowStage, @unchecked Sendable {
             }
         }
         guard outWidth == width, outHeight == height else {
-            throw StageError("\(entry.place): band_begin asked for a \(outWidth)x\(outHeight) output for a "
+            throw StageError.plugin("\(entry.place): band_begin asked for a \(outWidth)x\(outHeight) output for a "
                 + "\(width)x\(height) input; band processing keeps the size")
         }
         try output.begin(ImageShape(width: shape.width, height: shape.height, metadata: metadata))
         try output.mapBlocks(from: input, heights: [Self.bandRows]) { source, target in
             guard let from = source.block, let to = target.block, from.stride == to.stride else {
-                throw StageError("\(entry.place): a band of rows \(target.rows) is not one block of rows")
+                throw StageError.plugin("\(entry.place): a band of rows \(target.rows) is not one block of rows")
             }
             let status = bands.process(instance, from.base, to.base, Int32(target.rows.lowerBound), Int32(target.rows.count),
                                        Int64(from.stride), &error.raw)

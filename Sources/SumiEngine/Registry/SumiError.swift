@@ -3,11 +3,49 @@ import SumiKit
 /// An error with its place: file, stage (index, id, name) and parameter. Its `description` is the one
 /// line the CLI prints after `sumi: error: `.
 public struct SumiError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable {
-        /// Command line, manifest or validation problem: exit code 2.
+    /// What went wrong. Each kind has one exit status and one HTTP status, in one table
+    /// (`exitStatus`, `httpStatus`); no caller reads a message to decide.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// Command line, manifest or validation problem.
         case usage
-        /// A run failed (unreadable image, I/O): exit code 1.
+        /// A run failed on its data (a damaged image, a failed conversion).
         case run
+        /// No decoder recognises the input, or it is empty.
+        case unsupported
+        /// What the run would make or read passes a limit of the run.
+        case limit
+        /// Reading or writing a file failed.
+        case io
+        /// A plugin broke its contract or failed inside.
+        case plugin
+        /// A fault of Sumi itself (a request it could not describe, a broken invariant).
+        case `internal`
+
+        /// The exit status of `sumi`: 2 for usage, else 1 (the contract of the first version).
+        public var exitStatus: Int32 { self == .usage ? 2 : 1 }
+
+        /// The status `sumi serve` answers: 400 for what the request asked wrongly or too much of,
+        /// 415 for a body no decoder reads, 422 for an image the run could not use, 500 for the
+        /// server's side (files, plugins, itself).
+        public var httpStatus: Int {
+            switch self {
+            case .usage, .limit: 400
+            case .unsupported: 415
+            case .run: 422
+            case .io, .plugin, .internal: 500
+            }
+        }
+
+        public init(_ cause: StageError.Cause) {
+            switch cause {
+            case .data: self = .run
+            case .usage: self = .usage
+            case .unsupported: self = .unsupported
+            case .limit: self = .limit
+            case .io: self = .io
+            case .plugin: self = .plugin
+            }
+        }
     }
 
     public var kind: Kind
@@ -17,8 +55,8 @@ public struct SumiError: Error, Sendable, CustomStringConvertible {
     public var stage: String?
     public var parameter: String?
     public var message: String
-    /// Whether a limit of the run refused it (`StageError.isLimit`): `sumi serve` answers 400.
-    public var isLimit = false
+    /// Whether a limit of the run refused it.
+    public var isLimit: Bool { kind == .limit }
 
     public init(_ kind: Kind, file: String? = nil, stage: String? = nil, parameter: String? = nil, _ message: String) {
         self.kind = kind
@@ -32,7 +70,7 @@ public struct SumiError: Error, Sendable, CustomStringConvertible {
         SumiError(.usage, file: file, message)
     }
 
-    public var exitCode: Int32 { kind == .usage ? 2 : 1 }
+    public var exitCode: Int32 { kind.exitStatus }
 
     public var description: String {
         var parts: [String] = []

@@ -15,11 +15,11 @@ public enum FileIO {
                             prefix: (([UInt8]) throws(StageError) -> Void)? = nil) throws(StageError) -> [UInt8] {
         try refuseNUL(path)
         let fd: Int32 = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StageError("\(path): \(errorText(errno))") }
+        guard fd >= 0 else { throw StageError("\(path): \(errorText(errno))", cause: .io) }
         defer { if fd != 0 { close(fd) } }
         var info = stat()
         if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw StageError("\(path): is a directory")
+            throw StageError("\(path): is a directory", cause: .io)
         }
         var bytes: [UInt8] = []
         let expected = (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0
@@ -30,7 +30,7 @@ public enum FileIO {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw StageError("\(path): \(errorText(errno))")
+                throw StageError("\(path): \(errorText(errno))", cause: .io)
             }
             if n == 0 { break }
             bytes.append(contentsOf: chunk[0..<n])
@@ -38,7 +38,7 @@ public enum FileIO {
                 prefixChecked = true
                 try prefix(Array(bytes.prefix(prefixLength)))
             }
-            if bytes.count > limit { throw StageError("\(path): file larger than \(limit) bytes") }
+            if bytes.count > limit { throw StageError("\(path): file larger than \(limit) bytes", cause: .limit) }
         }
         return bytes
     }
@@ -77,7 +77,7 @@ public enum FileIO {
         let created = record.create(template: "\(dir)/.\(base).sumi-\(String(repeating: "X", count: 6))")
         guard case .success(let (fd, _, token)) = created else {
             let code = if case .failure(let error) = created { error.code } else { EIO }
-            throw StageError("\(path): cannot write: \(errorText(code))")
+            throw StageError("\(path): cannot write: \(errorText(code))", cause: .io)
         }
         var committed = false
         defer { if !committed { record.discard(token) } }
@@ -90,9 +90,9 @@ public enum FileIO {
         // A replaced file keeps its permissions; a new one gets the usual 0644 less the umask.
         let isRegular = existing && (info.st_mode & S_IFMT) == S_IFREG
         fchmod(fd, isRegular ? info.st_mode & 0o7777 : 0o644 & ~currentUmask())
-        guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))", cause: .io) }
         let renamed = record.commit(token, to: target)
-        guard renamed == 0 else { throw StageError("\(path): cannot write: \(errorText(renamed))") }
+        guard renamed == 0 else { throw StageError("\(path): cannot write: \(errorText(renamed))", cause: .io) }
         committed = true
     }
 
@@ -100,14 +100,14 @@ public enum FileIO {
     private static func writeInPlace(to target: String, named path: String,
                                      _ body: (Int32) throws(StageError) -> Void) throws(StageError) {
         let fd = open(target, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        guard fd >= 0 else { throw StageError("\(path): cannot write: \(errorText(errno))", cause: .io) }
         do {
             try body(fd)
         } catch {
             close(fd)
             throw error
         }
-        guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))") }
+        guard close(fd) == 0 else { throw StageError("\(path): cannot write: \(errorText(errno))", cause: .io) }
     }
 
     /// The file a symbolic link finally points to (the path itself when it is no link or the link
@@ -127,7 +127,7 @@ public enum FileIO {
             let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, bytes.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw StageError("\(path): cannot write: \(errorText(errno))")
+                throw StageError("\(path): cannot write: \(errorText(errno))", cause: .io)
             }
             offset += n
         }

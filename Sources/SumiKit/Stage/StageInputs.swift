@@ -129,32 +129,57 @@ public struct StageContext: Sendable {
 
 /// An error a stage raises while running (bad data, I/O). The runner adds the stage's place.
 public struct StageError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong, which decides the exit status and the HTTP status (`SumiError.Kind`, one
+    /// table in SumiEngine); never read from the message.
+    public enum Cause: Sendable, Hashable {
+        /// The data could not be used: a damaged or inconsistent image, a failed conversion (exit 1).
+        case data
+        /// The manifest or a parameter value is wrong (exit 2).
+        case usage
+        /// No decoder recognises the input, or it is empty (exit 1; HTTP 415).
+        case unsupported
+        /// What the run would make or read passes a limit of the run (`PixelLimits`, a decoder's
+        /// `max-pixels`, a file size): the data is not wrong, it is more than allowed (exit 1; HTTP 400).
+        case limit
+        /// Reading or writing a file failed (exit 1; HTTP 500).
+        case io
+        /// A plugin broke its contract or failed inside (exit 1; HTTP 500).
+        case plugin
+    }
+
     public var message: String
     /// The parameter concerned, if any.
     public var parameter: String?
-    /// Whether the error is about the manifest (exit 2) rather than the data (exit 1).
-    public var isUsageError: Bool
-    /// Whether the run was refused because what it would make or read passes a limit of the run
-    /// (`PixelLimits`, a decoder's `max-pixels`): the data is not wrong, it is more than allowed
-    /// (exit 1 as a run error; `sumi serve` answers 400).
-    public var isLimit = false
+    public var cause: Cause
 
-    public init(_ message: String, parameter: String? = nil, isUsageError: Bool = false) {
+    public init(_ message: String, parameter: String? = nil, cause: Cause) {
         self.message = message
         self.parameter = parameter
-        self.isUsageError = isUsageError
+        self.cause = cause
     }
 
-    /// A refusal for passing a limit of the run (see `isLimit`).
+    public init(_ message: String, parameter: String? = nil, isUsageError: Bool = false) {
+        self.init(message, parameter: parameter, cause: isUsageError ? .usage : .data)
+    }
+
+    /// Whether the error is about the manifest (exit 2) rather than the data (exit 1).
+    public var isUsageError: Bool { cause == .usage }
+    /// Whether a limit of the run refused it (see `Cause.limit`).
+    public var isLimit: Bool { cause == .limit }
+
+    /// A refusal for passing a limit of the run (see `Cause.limit`).
     public static func limit(_ message: String, parameter: String? = nil) -> StageError {
-        var error = StageError(message, parameter: parameter)
-        error.isLimit = true
-        return error
+        StageError(message, parameter: parameter, cause: .limit)
+    }
+
+    /// A plugin that broke its contract (returned nothing, the wrong kind, a wrong size).
+    public static func plugin(_ message: String) -> StageError {
+        StageError(message, cause: .plugin)
     }
 
     /// An invalid parameter value detected by a stage (a validation error, exit 2).
     public static func invalidParameter(_ name: String, _ message: String) -> StageError {
-        StageError(message, parameter: name, isUsageError: true)
+        StageError(message, parameter: name, cause: .usage)
     }
 
     public var description: String { message }

@@ -27,7 +27,7 @@ enum ServeWorker {
         while case .line(let line) = reader.next() {
             let answer: JSONValue
             do { answer = run(try JSONParser.parse(line)) } catch {
-                answer = failure(status: 500, SumiError(.run, "the request description is not JSON: \(error)"))
+                answer = failure(SumiError(.internal, "the request description is not JSON: \(error)"))
             }
             let text = Array((answer.serialized() + "\n").utf8)
             do { try FileIO.writeAll(answerDescriptor, text, path: "answer pipe") } catch { return 1 }
@@ -41,7 +41,7 @@ enum ServeWorker {
     static func run(_ request: JSONValue) -> JSONValue {
         let inputs = (request["inputs"]?.arrayValue ?? []).compactMap(\.stringValue)
         guard let manifest = request["manifest"]?.stringValue, let output = request["output"]?.stringValue else {
-            return failure(status: 500, SumiError(.run, "the request description lacks manifest or output"))
+            return failure(SumiError(.internal, "the request description lacks manifest or output"))
         }
         var arguments = Arguments(command: .run)
         arguments.target = manifest
@@ -78,21 +78,15 @@ enum ServeWorker {
             return .object([("status", .number(200)), ("format", .string(format)),
                             ("report", RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))])
         } catch {
-            let located = invocation?.locate(error) ?? error
-            return failure(status: status(of: located), located)
+            return failure(invocation?.locate(error) ?? error)
         }
     }
 
-    /// The HTTP status of a failed run: 400 for a bad request (usage: parameters, limits), 415 when
-    /// no decoder recognises the body, 422 for a recognised image the run could not use.
-    static func status(of error: SumiError) -> Int {
-        if error.kind == .usage || error.isLimit { return 400 }
-        if error.message.contains("not a supported image") || error.message.contains("empty file") { return 415 }
-        return 422
-    }
-
-    static func failure(status: Int, _ error: SumiError) -> JSONValue {
-        var members: [(String, JSONValue)] = [("status", .number(Double(status))), ("error", .string(error.message))]
+    /// A failed run's answer: its HTTP status from the error's kind (`SumiError.Kind.httpStatus`),
+    /// the kind, the message and its place.
+    static func failure(_ error: SumiError) -> JSONValue {
+        var members: [(String, JSONValue)] = [("status", .number(Double(error.kind.httpStatus))), ("kind", .string(error.kind.rawValue)),
+                                              ("error", .string(error.message))]
         members.append(("stage", error.stage.map { .string($0) } ?? .null))
         members.append(("parameter", error.parameter.map { .string($0) } ?? .null))
         return .object(members)
