@@ -98,10 +98,19 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
         ),
 
+        // The application layer: a session of a run policy and a registry prepares pipelines (a manifest,
+        // a shipped name or one line) with inputs, output and settings into checked runs. Every front
+        // end (the command line, `sumi serve`'s workers, programs embedding Sumi) goes through it.
+        .target(
+            name: "SumiApp",
+            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage"],
+            path: "Sources/SumiApp"
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "sumi",
-            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage", "CSumiHTTP", "CSumiRuntime", "SumiCrypto"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiApp", "SumiCodecs", "CSumiHTTP", "CSumiRuntime", "SumiCrypto"],
             path: "Sources/sumi"
         ),
 

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -21,9 +22,29 @@ struct Arguments {
     var quiet = false
     /// Input expansion, planning and validation (`BatchOptions.swift`).
     var batch = BatchOptions()
+    /// The run policy from `--safe`, `--allow-manifest-plugins` and the environment (`ProcessFlags`).
+    var policy = RunPolicy()
+
+    /// What the session is asked to run or check.
+    var request: RunRequest {
+        var request = RunRequest(pipeline: target ?? "")
+        request.inputs = inputs
+        request.output = output
+        request.settings = sets
+        request.pluginPaths = pluginPaths
+        request.configuredPlugins = configuredPlugins
+        request.validating = command == .validate
+        request.batch = batch
+        return request
+    }
+
+    /// The pipeline prepared for running or checking, under `policy`.
+    func invocation(warn: @escaping (String) -> Void = { _ in }) throws(SumiError) -> Invocation {
+        try Invocation(request: request, policy: policy, warn: warn)
+    }
 
     /// Parses `argv` without the program name. Throws a usage error naming the bad argument.
-    static func parse(_ argv: [String]) throws(SumiError) -> Arguments {
+    static func parse(_ argv: [String], policy: RunPolicy = RunPolicy()) throws(SumiError) -> Arguments {
         guard let first = argv.first else { throw SumiError.usage("no command given (try 'sumi --help')") }
         guard let command = Command(rawValue: first) else {
             let names = Command.allCases.map(\.rawValue)
@@ -31,6 +52,7 @@ struct Arguments {
         }
         let spec = OptionTable.command(command)
         var args = Arguments(command: command)
+        args.policy = policy
         var i = 1
         while i < argv.count {
             var arg = argv[i]

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -14,7 +15,7 @@ struct CompletionCommand {
         guard Self.shells.contains(shell) else {
             throw SumiError.usage("unknown shell \"\(shell)\"\(NameSuggestion.hint(shell, in: Self.shells)) (shells: \(Self.shells.joined(separator: ", ")))")
         }
-        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
+        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
         let scripts = CompletionScripts(stages: registry.all.map(\.descriptor))
         switch shell {
         case "bash": Terminal.standardOutput(scripts.bash)

@@ -1,4 +1,5 @@
 import SumiCodecs
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -10,7 +11,7 @@ struct FormatsCommand {
 
     func execute() throws(SumiError) -> Int32 {
         let json = arguments.json
-        let plugins = try StageCatalog.registry(pluginPaths: arguments.pluginPaths).formats.formats
+        let plugins = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) }).formats.formats
         if json {
             let rows = FormatSupport.all.map { row in
                 JSONValue.object([

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -13,7 +14,7 @@ struct GraphCommand {
         // -o names the graph file here, not the pipeline's output.
         var pipelineArguments = arguments
         pipelineArguments.output = nil
-        let invocation = try Invocation(arguments: pipelineArguments)
+        let invocation = try pipelineArguments.invocation()
         // A template's unset parameters take stand-in values: the graph only needs the wiring.
         var overrides = invocation.runs.first?.overrides ?? [:]
         for param in invocation.manifest.params where param.defaultValue == nil && overrides[param.name] == nil {

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 
 /// The text of `sumi --help` and of each command's `--help`, printed from `OptionTable`.

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -6,7 +7,7 @@ struct ListingCommand {
     let arguments: Arguments
 
     func execute() throws(SumiError) -> Int32 {
-        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
+        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
         if arguments.command == .stages {
             if arguments.json {
                 let stages = registry.all.map { definition -> JSONValue in

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 
 /// docs/sumi.1, generated: the synopsis, commands and options from `OptionTable`, the version from

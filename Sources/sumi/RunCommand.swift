@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiApp
 import SumiEngine
 import SumiKit
 import Synchronization
@@ -15,7 +16,7 @@ struct RunCommand {
         let invocation: Invocation
         var pipelines: [(input: String?, pipeline: Pipeline)] = []
         do throws(SumiError) {
-            invocation = try Invocation(arguments: arguments) { if !quiet { Terminal.warning($0) } }
+            invocation = try arguments.invocation { if !quiet { Terminal.warning($0) } }
             if arguments.batch.printManifest {
                 // Printed as written, before any value is needed.
                 guard let json = invocation.inlineJSON else {
@@ -24,21 +25,7 @@ struct RunCommand {
                 Terminal.standardOutput(InlinePipeline.pretty(json))
                 return 0
             }
-            let builder = PipelineBuilder(registry: invocation.registry)
-            let inputGuard = InputGuard(items: invocation.items)
-            let roots = SafeMode.current.roots(items: invocation.items, inputs: arguments.inputs, output: arguments.output)
-            for run in invocation.runs {
-                do throws(SumiError) {
-                    let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: run.overrides)
-                    try SafeMode.current.check(invocation.manifest, values: values, registry: invocation.registry,
-                                               roots: roots, inputs: arguments.inputs)
-                    let pipeline = try builder.build(invocation.manifest, values: values)
-                    try inputGuard.check(pipeline)
-                    pipelines.append((run.input, pipeline))
-                } catch {
-                    throw invocation.locate(error)
-                }
-            }
+            for run in invocation.runs { pipelines.append((run.input, try invocation.pipeline(for: run))) }
         } catch {
             Terminal.error(error)
             if arguments.json {
@@ -53,7 +40,8 @@ struct RunCommand {
         }
         let plan = BatchPlan(invocation: invocation, pipelines: pipelines, skipExisting: arguments.batch.skipExisting)
         if arguments.batch.dryRun {
-            plan.printDryRun(json: arguments.json, quiet: quiet)
+            let text = plan.dryRunText(json: arguments.json, quiet: quiet)
+            Terminal.standardOutput(arguments.json ? text : Terminal.printable(text))
             return 0
         }
 
@@ -70,8 +58,8 @@ struct RunCommand {
         let progress = tasks.count > 1 && !quiet && Terminal.standardErrorIsTerminal ? ProgressBar(total: tasks.count) : nil
         let json = arguments.json
         let name = invocation.manifest.name
-        let confinement = SafeMode.current.writeConfinement(output: arguments.output)
-        let options = SafeMode.current.runOptions()
+        let confinement = arguments.policy.writeConfinement(output: arguments.output)
+        let options = arguments.policy.runOptions
         let worst = WorstExit()
         let tally = BatchTally()
         if json { for skipped in plan.skipped { Self.emit(plan.skipReport(skipped), toStderr: false) } }
@@ -97,7 +85,7 @@ struct RunCommand {
         }
         defer {
             if json && (invocation.shard != nil || arguments.batch.skipExisting) {
-                Self.emit(plan.summary(tally: tally), toStderr: false)
+                Self.emit(plan.summary(ok: tally.ok, failed: tally.failed), toStderr: false)
             }
         }
 

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -8,7 +9,7 @@ struct SchemaCommand {
     let arguments: Arguments
 
     func execute() throws(SumiError) -> Int32 {
-        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
+        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
         Terminal.standardOutput(Self.schema(registry.all.map(\.descriptor)).serialized() + "\n")
         return 0
     }

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiApp
 import SumiEngine
 import SumiKit
 import Synchronization

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -35,14 +36,11 @@ struct ValidateCommand {
 
     /// Builds every planned run; returns the stage count and the required parameters left unset.
     func check() throws(SumiError) -> (Int, [String]) {
-        let invocation = try Invocation(arguments: arguments) { message in
+        let invocation = try arguments.invocation { message in
             if !arguments.quiet && !arguments.json { Terminal.warning(message) }
         }
-        let builder = PipelineBuilder(registry: invocation.registry)
         var stageCount = 0
         var needs: [String] = []
-        let inputGuard = InputGuard(items: invocation.items)
-        let roots = SafeMode.current.roots(items: invocation.items, inputs: arguments.inputs, output: arguments.output)
         for run in invocation.runs {
             var overrides = run.overrides
             if arguments.batch.template {
@@ -51,16 +49,7 @@ struct ValidateCommand {
                     overrides[param.name] = Self.standIn(for: param.type, name: param.name)
                 }
             }
-            do {
-                let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: overrides)
-                try SafeMode.current.check(invocation.manifest, values: values, registry: invocation.registry,
-                                           roots: roots, inputs: arguments.inputs)
-                let pipeline = try builder.build(invocation.manifest, values: values)
-                try inputGuard.check(pipeline)
-                stageCount = pipeline.nodes.count
-            } catch {
-                throw invocation.locate(error)
-            }
+            stageCount = try invocation.pipeline(for: run, overrides: overrides).nodes.count
         }
         return (stageCount, needs)
     }

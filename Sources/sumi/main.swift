@@ -1,16 +1,17 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiApp
 import SumiEngine
 import SumiKit
 
 AllocatorTuning.configure()
 // `sumi serve` waits for SIGTERM itself (to drain), so it starts before the signal clean-up.
-if SafeMode.arguments.first == "serve" { exit(ServeCommand.main(Array(SafeMode.arguments.dropFirst()))) }
-SignalCleanup.install()
-if SafeMode.arguments.first == ServeWorker.command { exit(ServeWorker.main()) }
 // --safe and --allow-manifest-plugins may stand anywhere; the commands see the rest.
-let argv = SafeMode.arguments
+let (policy, argv) = ProcessFlags.split(Array(CommandLine.arguments.dropFirst()))
+if argv.first == "serve" { exit(ServeCommand.main(Array(argv.dropFirst()))) }
+SignalCleanup.install()
+if argv.first == ServeWorker.command { exit(ServeWorker.main()) }
 
 if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
     Terminal.standardOutput(Help.main + "\n")
@@ -40,10 +41,10 @@ if argv == [ManPage.command] {
 }
 
 do {
-    let arguments = try Arguments.parse(argv)
+    let arguments = try Arguments.parse(argv, policy: policy)
     switch arguments.command {
     case .run:
-        try SafeMode.current.startLimits()
+        try policy.startWatch { Terminal.standardError("sumi: error: \($0)\n") }
         exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
     case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
     case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))

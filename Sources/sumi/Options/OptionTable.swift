@@ -34,7 +34,7 @@ enum OptionTable {
     static let help = ProgramOption("--help", short: "-h", "Show this command's help.")
     static let version = ProgramOption("--version", short: "-V", "Print the version and the plugin ABI versions.")
 
-    /// The options that may stand anywhere on the command line (`SafeMode` takes them out first).
+    /// The options that may stand anywhere on the command line (`ProcessFlags` takes them out first).
     static let global = [safe, allowManifestPlugins]
 
     // MARK: The commands

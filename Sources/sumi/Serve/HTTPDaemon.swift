@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSumiHTTP
+import SumiApp
 import SumiEngine
 
 /// A libmicrohttpd daemon (a pool of threads polling with epoll), owning its C server: stopped when

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -47,7 +48,7 @@ struct PipelineCatalog: Sendable {
                 entries[name] = Entry(name: name, path: path, manifest: manifest, outputExtension: ext, decodeIDs: decodes)
             }
         }
-        return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: pluginPaths))
+        return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: pluginPaths, warn: { Terminal.warning($0) }))
     }
 
     /// `GET /pipelines`: every pipeline, by name.

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 
 /// The answer to one `/run` request, from its arrival: refusing it (a JSON error, counted in

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -16,7 +17,7 @@ struct ServeOptions {
     /// Seconds from a request's arrival to its answer; also the drain time after SIGTERM.
     var timeout = 60
     var maxBody = 100_000_000
-    var maxPixels = SafeMode.maxPixels
+    var maxPixels = RunPolicy.maxPixels
     var maxPixelsGiven = false
     var connectionLimit = 1024
     /// Seconds a connection may stay idle.
@@ -26,7 +27,7 @@ struct ServeOptions {
     /// Bytes per second a body must average after its first second.
     var minBodyRate = 16384
     /// The most resident memory of one worker, in MB.
-    var maxMemory = SafeMode.maxResident >> 20
+    var maxMemory = RunPolicy.maxResident >> 20
     /// The bearer token `POST /run` needs (`--token`, or `SUMI_SERVE_TOKEN`).
     var token: String?
     /// Signed `GET /run` URLs (`--key` and `--salt`, hexadecimal).
@@ -79,7 +80,7 @@ struct ServeOptions {
             case "--timeout": options.timeout = try number(1, 3600)
             case "--max-body": options.maxBody = try number(1, 1 << 40)
             case "--max-pixels":
-                options.maxPixels = try number(1, SafeMode.maxPixels)
+                options.maxPixels = try number(1, RunPolicy.maxPixels)
                 options.maxPixelsGiven = true
             case "--connections": options.connectionLimit = try number(1, 100_000)
             case "--header-timeout": options.headerTimeout = try number(1, 3600)

@@ -1,3 +1,4 @@
+import SumiApp
 import SumiEngine
 import SumiKit
 import SumiCrypto

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SumiCodecs
+import SumiApp
 import SumiEngine
 import SumiKit
 import Synchronization

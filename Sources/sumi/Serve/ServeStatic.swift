@@ -1,3 +1,4 @@
+import SumiApp
 import SumiKit
 import SumiCrypto
 

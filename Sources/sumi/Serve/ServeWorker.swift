@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSumiRuntime
+import SumiApp
 import SumiEngine
 import SumiKit
 
@@ -43,37 +44,30 @@ enum ServeWorker {
         guard let manifest = request["manifest"]?.stringValue, let output = request["output"]?.stringValue else {
             return failure(SumiError(.internal, "the request description lacks manifest or output"))
         }
-        var arguments = Arguments(command: .run)
-        arguments.target = manifest
-        arguments.inputs = inputs
-        arguments.output = output
-        arguments.quiet = true
-        // The server's --plugin-path folders (a request cannot name plugins).
-        arguments.pluginPaths = (request["plugins"]?.arrayValue ?? []).compactMap(\.stringValue)
-        arguments.configuredPlugins = false
+        // The server's workers run with SUMI_SAFE=1 and its limits.
+        let policy = RunPolicy.fromEnvironment(safe: true).lowering(maxPixels: request["max-pixels"]?.numberValue.map { Int($0) })
+        var run = RunRequest(pipeline: manifest)
+        run.inputs = inputs
+        run.output = output
+        // The server's --plugin-path folders (a request cannot name plugins), and no others.
+        run.pluginPaths = (request["plugins"]?.arrayValue ?? []).compactMap(\.stringValue)
+        run.configuredPlugins = false
         for pair in request["set"]?.arrayValue ?? [] {
             guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { continue }
-            arguments.sets.append((name, value))
+            run.settings.append((name, value))
         }
+        // Files are read only from the uploads and below the server's --root (font files too:
+        // the request's folder and --root), checked before any stage is made.
+        run.readable = (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue) + (request["root"]?.stringValue.map { [$0] } ?? [])
+        run.opened = Set((request["opened"]?.arrayValue ?? []).compactMap(\.stringValue))
         var invocation: Invocation?
         do throws(SumiError) {
-            let prepared = try Invocation(arguments: arguments)
+            let prepared = try Invocation(request: run, policy: policy)
             invocation = prepared
             guard let planned = prepared.runs.first else { throw SumiError.usage("nothing to run") }
-            let values = try PipelineBuilder.parameterValues(prepared.manifest, overrides: planned.overrides)
-            // Files are read only from the uploads and below the server's --root (font files too:
-            // the request's folder and --root), checked before any stage is made.
-            let reads = arguments.inputs + (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue)
-                + (request["root"]?.stringValue.map { [$0] } ?? [])
-            let safe = SafeMode.current
-            var roots = safe.roots(items: prepared.items, inputs: reads, output: arguments.output)
-            roots.opened = Set((request["opened"]?.arrayValue ?? []).compactMap(\.stringValue))
-            try safe.check(prepared.manifest, values: values, registry: prepared.registry, roots: roots, inputs: reads)
-            let pipeline = try PipelineBuilder(registry: prepared.registry).build(prepared.manifest, values: values)
-            // The server's --max-pixels holds every stage that makes pixels, not only `decode`.
-            let options = safe.runOptions(maxPixels: request["max-pixels"]?.numberValue.map { Int($0) })
-            let result = try Runner(pipeline: pipeline, writeConfinement: safe.writeConfinement(output: arguments.output),
-                                    options: options, warn: { _ in }).run()
+            let pipeline = try prepared.pipeline(for: planned)
+            let result = try Runner(pipeline: pipeline, writeConfinement: policy.writeConfinement(output: output),
+                                    options: policy.runOptions, warn: { _ in }).run()
             let format = result.outputs.first { $0.file.path == output }?.file.format ?? result.outputs.first?.file.format ?? ""
             return .object([("status", .number(200)), ("format", .string(format)),
                             ("report", RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))])

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CSumiHTTP
+import SumiApp
 import SumiEngine
 import SumiKit
 

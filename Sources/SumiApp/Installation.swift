@@ -10,13 +10,13 @@ import SumiKit
 ///   tree (`SOURCE/.build/<triple>/<config>/sumi`), the source tree `SOURCE`;
 /// - the system plugin folder `BIN/../lib/<triplet>/sumi/plugins`, where an administrator installs
 ///   plugins for every user, loaded by default in every mode.
-enum Installation {
+package enum Installation {
     /// The Debian multiarch triplet the package and `make install` use for private libraries.
-    static let triplet = "x86_64-linux-gnu"
+    package static let triplet = "x86_64-linux-gnu"
 
     /// The running binary's path, as the kernel knows it (symbolic links resolved), or nil if it
     /// cannot be read.
-    static let executable: String? = {
+    package static let executable: String? = {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
         guard count > 0 else { return nil }
@@ -24,10 +24,10 @@ enum Installation {
     }()
 
     /// The folder holding the running binary.
-    static var binaryFolder: String? { executable.map(FileIO.directory) }
+    package static var binaryFolder: String? { executable.map(FileIO.directory) }
 
     /// The share folder (`…/share/sumi`), or the source tree when running from the build tree.
-    static let shareFolder: String? = {
+    package static let shareFolder: String? = {
         guard let bin = binaryFolder else { return nil }
         let installed = bin + "/../share/sumi"
         if FileIO.isDirectory(installed + "/pipelines") { return canonical(installed) }
@@ -38,7 +38,7 @@ enum Installation {
     /// with `SOURCE/Package.swift`, recognised by the binary's own place only — never by walking up
     /// to any folder holding a `VERSION` and `pipelines/` (a binary copied below a world-writable
     /// folder would serve what others planted there).
-    static func buildTree(binaryFolder bin: String) -> String? {
+    package static func buildTree(binaryFolder bin: String) -> String? {
         let build = FileIO.directory(of: FileIO.directory(of: bin))
         guard FileIO.fileName(of: build) == ".build" else { return nil }
         let source = FileIO.directory(of: build)
@@ -47,18 +47,18 @@ enum Installation {
     }
 
     /// The system plugin folder, when it exists.
-    static var systemPluginFolder: String? {
+    package static var systemPluginFolder: String? {
         guard let bin = binaryFolder else { return nil }
         let folder = bin + "/../lib/\(triplet)/sumi/plugins"
         return FileIO.isDirectory(folder) ? canonical(folder) : nil
     }
 
     /// The shipped pipelines' folder.
-    static var pipelinesFolder: String? { shareFolder.map { $0 + "/pipelines" } }
+    package static var pipelinesFolder: String? { shareFolder.map { $0 + "/pipelines" } }
 
     /// What `sumi run TARGET` opens: an existing file first, else a shipped pipeline of that name
     /// (`thumbnail` or `thumbnail.json`), else the target as given (so the error names it).
-    static func manifestPath(for target: String) -> String {
+    package static func manifestPath(for target: String) -> String {
         if FileIO.exists(target) || target.contains("/") { return target }
         guard let folder = pipelinesFolder else { return target }
         let name = target.hasSuffix(".json") ? target : target + ".json"

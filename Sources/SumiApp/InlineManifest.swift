@@ -3,15 +3,15 @@ import SumiKit
 
 extension InlinePipeline {
     /// An inline pipeline as a manifest, with the column of each stage (by manifest index) for messages.
-    struct Parsed {
-        var manifest: Manifest
-        var columns: [Int]
+    package struct Parsed {
+        package var manifest: Manifest
+        package var columns: [Int]
         /// The manifest as JSON (`--print-manifest`).
-        var json: JSONValue
+        package var json: JSONValue
     }
 
     /// Turns parsed elements and links into manifest JSON, then loads it as any manifest is loaded.
-    static func manifest(elements: [Element], links: [(from: Int, to: Int, column: Int)],
+    package static func manifest(elements: [Element], links: [(from: Int, to: Int, column: Int)],
                          registry: StageRegistry) throws(SumiError) -> Parsed {
         var elements = elements
         var stageCount = 0
@@ -168,7 +168,7 @@ extension InlinePipeline {
     }
 
     /// Rewrites an error's `stages[i] …` place as the column of stage `i` in the line.
-    static func locate(_ error: SumiError, columns: [Int]) -> SumiError {
+    package static func locate(_ error: SumiError, columns: [Int]) -> SumiError {
         guard let place = error.stage, place.hasPrefix("stages["), let close = place.firstIndex(of: "]"),
               let index = Int(place[place.index(place.startIndex, offsetBy: 7)..<close]), index < columns.count else { return error }
         var located = error
@@ -178,7 +178,7 @@ extension InlinePipeline {
     }
 
     /// A warning's `stages[i] …` place as the column of stage `i`.
-    static func locate(_ message: String, manifest: Manifest, columns: [Int]) -> String {
+    package static func locate(_ message: String, manifest: Manifest, columns: [Int]) -> String {
         for entry in manifest.stages where entry.index < columns.count {
             let place = ": \(entry.place): "
             if message.contains(place) {
@@ -189,7 +189,7 @@ extension InlinePipeline {
     }
 
     /// A manifest's JSON laid out one member (and one stage) a line, as the shipped manifests are.
-    static func pretty(_ json: JSONValue) -> String {
+    package static func pretty(_ json: JSONValue) -> String {
         guard let members = json.objectValue else { return json.serialized() + "\n" }
         let lines = members.map { key, value -> String in
             let name = JSONValue.string(key).serialized()

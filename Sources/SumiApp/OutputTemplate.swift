@@ -5,16 +5,16 @@ import SumiKit
 /// (file name), `{ext}` (extension without the dot), `{dir}` (the input's folder relative to its input
 /// root, so a recursive batch mirrors its tree) and `{n}` (the input's 1-based position in the whole
 /// input list, the same in every shard).
-struct OutputTemplate: Sendable {
-    static let tokens = ["stem", "name", "ext", "dir", "n"]
+package struct OutputTemplate: Sendable {
+    package static let tokens = ["stem", "name", "ext", "dir", "n"]
 
-    let text: String
+    package let text: String
     /// Where the template came from, for messages (`-o`, "the default output").
-    let origin: String
+    package let origin: String
 
     /// Whether `text` holds any token (then each input gets its own output).
     /// Any `{word}` counts, so a misspelt token is reported rather than written literally.
-    static func isTemplate(_ text: String) -> Bool {
+    package static func isTemplate(_ text: String) -> Bool {
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             let after = rest[rest.index(after: open)...]
@@ -27,7 +27,7 @@ struct OutputTemplate: Sendable {
     }
 
     /// Checks that every `{…}` in `text` is a known token.
-    init(_ text: String, origin: String) throws(SumiError) {
+    package init(_ text: String, origin: String) throws(SumiError) {
         var rest = Substring(text)
         while let open = rest.firstIndex(of: "{") {
             let after = rest[rest.index(after: open)...]
@@ -47,7 +47,7 @@ struct OutputTemplate: Sendable {
     /// Tokens are filled in one pass, so a value holding `{n}` (an input named `{n}.png`) stays as
     /// it is. A value that would move the path to another folder is refused: `.` or `..` (the stem of
     /// `...png`), or a `/` in a value other than `{dir}`, whose folders may not be `.` or `..`.
-    func render(_ input: InputItem, number: Int) throws(SumiError) -> String {
+    package func render(_ input: InputItem, number: Int) throws(SumiError) -> String {
         let path = input.path == "-" ? "stdin" : input.path
         let values: [String: String] = [
             "stem": FileIO.stem(of: path), "name": FileIO.fileName(of: path), "ext": Self.originalExtension(of: path),
@@ -78,7 +78,7 @@ struct OutputTemplate: Sendable {
     }
 
     /// The extension as written (case kept), without the dot.
-    static func originalExtension(of path: String) -> String {
+    package static func originalExtension(of path: String) -> String {
         let name = FileIO.fileName(of: path)
         guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "" }
         return String(name[name.index(after: dot)...])
@@ -86,7 +86,7 @@ struct OutputTemplate: Sendable {
 
     /// The template `-o FOLDER` stands for: the folder, the input's `{dir}`, and its stem with the
     /// extension of the manifest's default output (or the input's whole name when there is none).
-    static func forFolder(_ folder: String, defaultOutput: String?) -> String {
+    package static func forFolder(_ folder: String, defaultOutput: String?) -> String {
         let base = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
         let ext = defaultOutput.map { FileIO.fileExtension(of: $0) } ?? ""
         return ext.isEmpty ? "\(base)/{dir}/{name}" : "\(base)/{dir}/{stem}.\(ext)"

@@ -7,35 +7,41 @@ import SumiKit
 /// A manifest (or inline pipeline) prepared for running: loaded, its plugins loaded, `--set` applied,
 /// inputs expanded, and the parameter values of each run (one run normally; one per input in batch
 /// mode), already narrowed to this shard.
-struct Invocation {
+package struct Invocation {
     /// One planned run of the pipeline.
-    struct Run {
+    package struct Run {
         /// The batch input the run is for.
-        var input: String?
-        var overrides: [String: ParamValue]
+        package var input: String?
+        package var overrides: [String: ParamValue]
         /// The run's `output` value, when the manifest declares one.
-        var output: String?
+        package var output: String?
     }
 
-    let manifest: Manifest
-    let registry: StageRegistry
-    let runs: [Run]
+    package let manifest: Manifest
+    package let registry: StageRegistry
+    package let runs: [Run]
     /// Whether the pipeline was given inline rather than as a file.
-    let isInline: Bool
+    package let isInline: Bool
     /// The stage parameters the user set (for "does not apply" warnings).
-    let overrides: StageOverrides
+    package let overrides: StageOverrides
     /// The number of inputs before sharding, and the shard (if any).
-    let totalInputs: Int
-    let shard: Shard?
+    package let totalInputs: Int
+    package let shard: Shard?
     /// Every input of the batch, expanded (before sharding).
-    let items: [InputItem]
+    package let items: [InputItem]
     /// For an inline pipeline, the column of each stage (by manifest index), and its manifest JSON.
-    let inlineColumns: [Int]?
-    let inlineJSON: JSONValue?
+    package let inlineColumns: [Int]?
+    package let inlineJSON: JSONValue?
+    /// What was asked, and the rules it runs under.
+    package let request: RunRequest
+    package let policy: RunPolicy
+    /// The files and folders the policy lets runs read and write, resolved once.
+    private let roots: RunPolicy.Roots
+    private let inputGuard: InputGuard
 
-    init(arguments: Arguments, warn: @escaping (String) -> Void = { _ in }) throws(SumiError) {
-        let target = arguments.target ?? ""
-        registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths)
+    package init(request arguments: RunRequest, policy: RunPolicy, warn: @escaping (String) -> Void = { _ in }) throws(SumiError) {
+        let target = arguments.pipeline
+        registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, configured: arguments.configuredPlugins, warn: warn)
         var manifest: Manifest
         var overrides = StageOverrides()
         if InlinePipeline.isInline(target) {
@@ -46,10 +52,10 @@ struct Invocation {
             isInline = true
             overrides.markAll(in: manifest)
             // A safe run caps decoding for a one-line pipeline as for a manifest file.
-            manifest = SafeMode.current.prepared(manifest, registry: registry)
+            manifest = policy.prepared(manifest, registry: registry)
         } else {
-            manifest = SafeMode.current.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)), registry: registry)
-            try ManifestPlugins.load(manifest, into: registry, command: arguments.command,
+            manifest = policy.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)), registry: registry)
+            try ManifestPlugins.load(manifest, into: registry, validating: arguments.validating, policy: policy,
                                      pluginFolders: arguments.configuredPlugins ? ManifestPlugins.folders(arguments.pluginPaths) : arguments.pluginPaths)
             isInline = false
             inlineColumns = nil
@@ -66,7 +72,7 @@ struct Invocation {
         // --set: manifest parameters by name, stage parameters by ID.PARAM.
         var values: [String: ParamValue] = [:]
         var replacedReferences: [(set: String, parameters: [String])] = []
-        for (name, text) in arguments.sets {
+        for (name, text) in arguments.settings {
             if name.contains(".") {
                 let replaced = try overrides.apply(name, text, to: &manifest, registry: registry, file: file)
                 if !replaced.isEmpty { replacedReferences.append((name, replaced)) }
@@ -97,6 +103,12 @@ struct Invocation {
             guard !items.isEmpty else { throw SumiError.usage("-i: no input images found") }
         }
         self.items = items
+        self.request = arguments
+        self.policy = policy
+        var roots = policy.roots(items: items, inputs: arguments.inputs + arguments.readable, output: arguments.output)
+        roots.opened = arguments.opened
+        self.roots = roots
+        inputGuard = InputGuard(items: items)
         var userGiven = Set(values.keys)
         if !items.isEmpty { userGiven.insert("input") }
         if arguments.output != nil { userGiven.insert("output") }
@@ -124,9 +136,26 @@ struct Invocation {
         }
     }
 
+    /// The pipeline of one planned run, checked in one order wherever a run is prepared (run,
+    /// validate, a served request): its values, then the policy's confinement and limits (before any
+    /// stage is made, whose own checks would tell whether a file exists), then the build (whole-graph
+    /// validation), then the batch's input guard. `overrides` replaces the run's values (validate's
+    /// stand-ins for a template). Errors are placed in an inline pipeline's columns.
+    package func pipeline(for run: Run, overrides: [String: ParamValue]? = nil) throws(SumiError) -> Pipeline {
+        do throws(SumiError) {
+            let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides ?? run.overrides)
+            try policy.check(manifest, values: values, registry: registry, roots: roots, inputs: request.inputs + request.readable)
+            let pipeline = try PipelineBuilder(registry: registry).build(manifest, values: values)
+            try inputGuard.check(pipeline)
+            return pipeline
+        } catch {
+            throw locate(error)
+        }
+    }
+
     /// The runs for `items`: one run with every input when `input` is a list; otherwise one run per
     /// input, outputs from the `-o` (or default) template, and no two runs writing one file.
-    static func plan(manifest: Manifest, items: [InputItem], output: String?, values: [String: ParamValue],
+    package static func plan(manifest: Manifest, items: [InputItem], output: String?, values: [String: ParamValue],
                      file: String) throws(SumiError) -> [Run] {
         var overrides = values
         let outputParam = manifest.parameter(named: "output")
@@ -212,17 +241,17 @@ struct Invocation {
     }
 
     /// An error of building this pipeline, placed at its column when the pipeline is inline.
-    func locate(_ error: SumiError) -> SumiError {
+    package func locate(_ error: SumiError) -> SumiError {
         inlineColumns.map { InlinePipeline.locate(error, columns: $0) } ?? error
     }
 
     /// An existing folder, or a path ending in `/`.
-    static func namesFolder(_ path: String) -> Bool {
+    package static func namesFolder(_ path: String) -> Bool {
         path != "-" && (path.hasSuffix("/") || FileIO.isDirectory(path))
     }
 
     /// In batch mode the output must be a folder or a template with tokens.
-    static func batchTemplate(_ output: String?, defaultOutput: String?, file: String) throws(SumiError) -> OutputTemplate {
+    package static func batchTemplate(_ output: String?, defaultOutput: String?, file: String) throws(SumiError) -> OutputTemplate {
         let origin = output != nil ? "-o" : "the default output"
         guard let chosen = output ?? defaultOutput else {
             throw SumiError(.usage, file: file, "several inputs run the pipeline once each: give -o a folder or a template with {stem} or {name}")
@@ -239,7 +268,7 @@ struct Invocation {
 }
 
 extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    package func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var out = ""
         var rest = Substring(self)

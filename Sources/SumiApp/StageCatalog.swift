@@ -11,10 +11,10 @@ import SumiPage
 
 /// Builds the registry a command works with: the built-in families, then plugins from the system
 /// plugin folder, `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
-enum StageCatalog {
+package enum StageCatalog {
     /// The built-in stage families, registered exactly as plugins are.
     /// `formats` is the registry's: `encode` writes the plugin formats loaded into it.
-    static func builtinFamilies(formats: ImageFormatRegistry) -> [(name: String, stages: [StageDefinition])] { [
+    package static func builtinFamilies(formats: ImageFormatRegistry) -> [(name: String, stages: [StageDefinition])] { [
         (CodecsStages.name, CodecsStages.stages(formats: formats)),
         (TransformStages.name, TransformStages.stages),
         (TextStages.name, TextStages.stages),
@@ -25,18 +25,20 @@ enum StageCatalog {
     /// `SUMI_SKIP_BUILTIN=compose` (comma-separated family names) leaves families out, so a plugin
     /// built from the same sources can provide their stages: how the tests prove the ABI carries a
     /// built-in family unchanged (`make test-parity`).
-    static var skippedFamilies: Set<String> {
+    package static var skippedFamilies: Set<String> {
         guard let env = getenv("SUMI_SKIP_BUILTIN") else { return [] }
         return Set(String(cString: env).split(separator: ",").map(String.init))
     }
 
-    static func registry(pluginPaths: [String]) throws(SumiError) -> StageRegistry {
+    /// The built-ins, then the plugins of `pluginPaths` and the configured folders (the system
+    /// folder, `SUMI_PLUGIN_PATH`); `configured: false` loads `pluginPaths` alone (a served run).
+    package static func registry(pluginPaths: [String], configured: Bool = true, warn: (String) -> Void) throws(SumiError) -> StageRegistry {
         let registry = StageRegistry()
         let skipped = skippedFamilies
         for family in builtinFamilies(formats: registry.formats) where !skipped.contains(family.name) { try registry.register(family.stages) }
         registry.formats.setBuiltins(CodecsStages.builtinFormats)
-        for folder in ManifestPlugins.folders(pluginPaths) {
-            try PluginLoader.loadFolder(folder, into: registry) { Terminal.warning($0) }
+        for folder in configured ? ManifestPlugins.folders(pluginPaths) : pluginPaths {
+            try PluginLoader.loadFolder(folder, into: registry) { warn($0) }
         }
         return registry
     }

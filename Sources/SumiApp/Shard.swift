@@ -13,26 +13,26 @@ import SumiKit
 /// path instead (FNV-1a mixed, the same on every machine), for tasks whose lists may differ (a file
 /// added while the array starts): they still never process one file twice, at the price of parts
 /// that are only even on average.
-struct Shard: Sendable, Hashable, CustomStringConvertible {
+package struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// How inputs are assigned to shards.
-    enum Assignment: String, Sendable, CaseIterable {
+    package enum Assignment: String, Sendable, CaseIterable {
         case position, hash
     }
 
     /// 1-based.
-    let index: Int
-    let count: Int
-    var assignment = Assignment.position
+    package let index: Int
+    package let count: Int
+    package var assignment = Assignment.position
 
     /// The most shards.
-    static let maxCount = 1_000_000
+    package static let maxCount = 1_000_000
 
-    var description: String { "\(index)/\(count)" }
+    package var description: String { "\(index)/\(count)" }
 
     /// Parses `K/N`, or `auto` from the environment: Kubernetes' `JOB_COMPLETION_INDEX` (with the
     /// count from `SUMI_SHARD_COUNT`, or `JOB_COMPLETIONS`), or Slurm's `SLURM_ARRAY_TASK_ID` with
     /// `SLURM_ARRAY_TASK_COUNT` (both 0-based indices, so task 0 runs shard 1).
-    static func parse(_ text: String, by assignment: String? = nil,
+    package static func parse(_ text: String, by assignment: String? = nil,
                       environment: (String) -> String? = Shard.environment) throws(SumiError) -> Shard {
         var shard: Shard
         if text == "auto" {
@@ -53,14 +53,14 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
         return shard
     }
 
-    static func make(_ k: Int, _ n: Int, origin: String) throws(SumiError) -> Shard {
+    package static func make(_ k: Int, _ n: Int, origin: String) throws(SumiError) -> Shard {
         guard n >= 1 else { throw SumiError.usage("\(origin): the number of shards must be at least 1, got \(n)") }
         guard n <= maxCount else { throw SumiError.usage("\(origin): at most \(maxCount) shards, got \(n)") }
         guard k >= 1, k <= n else { throw SumiError.usage("\(origin): shard \(k) does not exist; shards count from 1 to \(n)") }
         return Shard(index: k, count: n)
     }
 
-    static func fromEnvironment(_ environment: (String) -> String?) throws(SumiError) -> Shard {
+    package static func fromEnvironment(_ environment: (String) -> String?) throws(SumiError) -> Shard {
         func integer(_ name: String) throws(SumiError) -> Int? {
             guard let text = environment(name) else { return nil }
             guard let value = Int(text.filter { $0 != " " && $0 != "\n" }) else {
@@ -98,13 +98,13 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
         throw SumiError.usage("--shard auto: no shard in the environment (JOB_COMPLETION_INDEX of a Kubernetes Indexed Job, or SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT of a Slurm array); give --shard K/N")
     }
 
-    static func environment(_ name: String) -> String? {
+    package static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }
 
     /// Whether the input at `position` (0-based, in the whole expanded list) with path `path`
     /// belongs to this shard.
-    func contains(position: Int, path: String) -> Bool {
+    package func contains(position: Int, path: String) -> Bool {
         switch assignment {
         case .position: position % count + 1 == index
         case .hash: Int(Self.hash(path) % UInt64(count)) + 1 == index
@@ -113,7 +113,7 @@ struct Shard: Sendable, Hashable, CustomStringConvertible {
 
     /// FNV-1a, 64 bits, then MurmurHash3's finaliser: FNV's low bits follow the last characters
     /// too closely for a modulo by a small count.
-    static func hash(_ text: String) -> UInt64 {
+    package static func hash(_ text: String) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in text.utf8 {
             h ^= UInt64(byte)

@@ -4,19 +4,19 @@ import Glibc
 import SumiEngine
 import SumiKit
 
-/// The validated runs of `sumi run`, split into those to run and those `--skip-existing` skips; prints
-/// the `--dry-run` plan and the per-shard summary.
-struct BatchPlan {
-    typealias Task = (input: String?, pipeline: Pipeline)
+/// The validated runs of `sumi run`, split into those to run and those `--skip-existing` skips; the
+/// `--dry-run` plan and the per-shard summary.
+package struct BatchPlan {
+    package typealias Task = (input: String?, pipeline: Pipeline)
 
-    let invocation: Invocation
+    package let invocation: Invocation
     /// Every run in order, and whether it is skipped.
-    let entries: [(task: Task, skip: Bool)]
-    var toRun: [Task] { entries.filter { !$0.skip }.map(\.task) }
-    var skipped: [Task] { entries.filter(\.skip).map(\.task) }
+    package let entries: [(task: Task, skip: Bool)]
+    package var toRun: [Task] { entries.filter { !$0.skip }.map(\.task) }
+    package var skipped: [Task] { entries.filter(\.skip).map(\.task) }
     private let started = BatchPlan.now()
 
-    init(invocation: Invocation, pipelines: [Task], skipExisting: Bool) {
+    package init(invocation: Invocation, pipelines: [Task], skipExisting: Bool) {
         self.invocation = invocation
         // Outputs are written atomically, so an existing output is a finished one.
         entries = pipelines.map { task in
@@ -25,19 +25,19 @@ struct BatchPlan {
         }
     }
 
-    static func output(of pipeline: Pipeline) -> String? {
+    package static func output(of pipeline: Pipeline) -> String? {
         switch pipeline.values["output"] {
         case .path(let p)?, .string(let p)?: p
         default: nil
         }
     }
 
-    static func input(of pipeline: Pipeline) -> String {
+    package static func input(of pipeline: Pipeline) -> String {
         pipeline.values["input"]?.description ?? "(no input)"
     }
 
     /// `--dry-run`: one line per run (`input -> output`), or one JSON object per run with `--json`.
-    func printDryRun(json: Bool, quiet: Bool) {
+    package func dryRunText(json: Bool, quiet: Bool) -> String {
         var text = ""
         for (task, skip) in entries {
             let input = Self.input(of: task.pipeline), output = Self.output(of: task.pipeline)
@@ -47,7 +47,7 @@ struct BatchPlan {
                 members.append(("skip", .bool(skip)))
                 text += JSONValue.object(members).serialized() + "\n"
             } else {
-                text += Terminal.printable("\(input) -> \(output ?? "(no output parameter)")\(skip ? "  (exists, skipped)" : "")") + "\n"
+                text += "\(input) -> \(output ?? "(no output parameter)")\(skip ? "  (exists, skipped)" : "")\n"
             }
         }
         let toRun = self.toRun, skipped = self.skipped
@@ -55,11 +55,11 @@ struct BatchPlan {
             let shard = invocation.shard.map { " in shard \($0) of \(invocation.totalInputs) inputs" } ?? ""
             text += "dry run: \(toRun.count) run\(toRun.count == 1 ? "" : "s") planned\(skipped.isEmpty ? "" : ", \(skipped.count) skipped")\(shard); nothing was decoded or written\n"
         }
-        Terminal.standardOutput(text)
+        return text
     }
 
     /// The JSON line for a run skipped because its output exists.
-    func skipReport(_ task: Task) -> JSONValue {
+    package func skipReport(_ task: Task) -> JSONValue {
         var members: [(String, JSONValue)] = [("pipeline", .string(invocation.manifest.name)), ("ok", .bool(true)), ("skipped", .bool(true))]
         if let input = task.input { members.append(("input", .string(input))) }
         if let output = Self.output(of: task.pipeline) { members.append(("output", .string(output))) }
@@ -67,21 +67,21 @@ struct BatchPlan {
     }
 
     /// The per-shard summary line of `--json` with `--shard` or `--skip-existing`.
-    func summary(tally: BatchTally) -> JSONValue {
+    package func summary(ok: Int, failed: Int) -> JSONValue {
         let seconds = ((Self.now() - started) * 100).rounded() / 100
         return .object([
             ("shard", invocation.shard.map { .string($0.description) } ?? .null),
             ("inputs", .number(Double(invocation.totalInputs))),
             ("assigned", .number(Double(entries.count))),
             ("skipped", .number(Double(skipped.count))),
-            ("ran", .number(Double(tally.ok + tally.failed))),
-            ("ok", .number(Double(tally.ok))),
-            ("failed", .number(Double(tally.failed))),
+            ("ran", .number(Double(ok + failed))),
+            ("ok", .number(Double(ok))),
+            ("failed", .number(Double(failed))),
             ("seconds", .number(seconds)),
         ])
     }
 
-    static func now() -> Double {
+    package static func now() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9

@@ -7,9 +7,9 @@ import SumiKit
 /// The folders that will hold a run's outputs (`-o new/a/b/x.jpg`), created before the runs like
 /// `mkdir -p` so default outputs such as `out/caption.jpg` work in a fresh checkout — and removed
 /// again, if still empty, when the runs wrote nothing there (they failed, or a signal ended them).
-enum OutputFolders {
+package enum OutputFolders {
     /// Creates the missing folders above each path (`-` is standard output) and records them.
-    static func create(for paths: [String]) {
+    package static func create(for paths: [String]) {
         var created: [String] = []
         for path in paths where path != "-" {
             let folder = FileIO.directory(of: path)
@@ -24,7 +24,7 @@ enum OutputFolders {
     }
 
     /// Removes the created folders that are still empty.
-    static func removeUnused() {
+    package static func removeUnused() {
         SignalCleanup.temporaryFiles.removeEmptyFolders()
     }
 }

@@ -5,15 +5,15 @@ import SumiKit
 /// parameter declared `.path(.writes)` (`encode`, `pdf-page`, a plugin's writer), and by a path
 /// parameter of undeclared direction on a stage whose output is a file (a plugin built before
 /// directions were declared). `-` is standard output.
-enum PipelineWrites {
+package enum PipelineWrites {
     /// One written path, with the stage and parameter that name it.
-    struct Target {
-        var node: Pipeline.Node
-        var parameter: String
-        var path: String
+    package struct Target {
+        package var node: Pipeline.Node
+        package var parameter: String
+        package var path: String
     }
 
-    static func targets(of pipeline: Pipeline) -> [Target] {
+    package static func targets(of pipeline: Pipeline) -> [Target] {
         pipeline.nodes.flatMap { node -> [Target] in
             node.entry.with.flatMap { name, raw -> [Target] in
                 guard let spec = node.descriptor.parameter(named: name), let access = spec.type.pathAccess,
@@ -26,13 +26,13 @@ enum PipelineWrites {
     }
 
     /// The written paths, without standard output.
-    static func files(of pipeline: Pipeline) -> [String] {
+    package static func files(of pipeline: Pipeline) -> [String] {
         targets(of: pipeline).map(\.path).filter { $0 != "-" }
     }
 
     /// Whether a stage writes its file to standard output (the report then goes to stderr so it
     /// does not mix with the data).
-    static func writesToStandardOutput(_ pipeline: Pipeline) -> Bool {
+    package static func writesToStandardOutput(_ pipeline: Pipeline) -> Bool {
         targets(of: pipeline).contains { $0.path == "-" }
     }
 }

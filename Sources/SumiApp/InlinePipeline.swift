@@ -15,36 +15,36 @@ import SumiKit
 ///
 /// The line becomes an ordinary manifest and is validated and run exactly as one; errors name the
 /// column of the element concerned.
-enum InlinePipeline {
+package enum InlinePipeline {
     /// How messages name the pipeline in place of a manifest file.
-    static let fileName = "pipeline"
+    package static let fileName = "pipeline"
 
     /// A command-line target that is not a file, not `….json`, and holds a space, `!` or `=` is an
     /// inline pipeline.
-    static func isInline(_ target: String) -> Bool {
+    package static func isInline(_ target: String) -> Bool {
         !FileIO.exists(target) && !target.hasSuffix(".json") && (target.contains("!") || target.contains(" ") || target.contains("="))
     }
 
     /// A word of the line and its 1-based column.
-    struct Token {
-        var text: String
-        var column: Int
+    package struct Token {
+        package var text: String
+        package var column: Int
         /// Whether any part was quoted (a quoted `!` is a value, not a link).
-        var quoted: Bool
+        package var quoted: Bool
     }
 
     /// One element: a stage with its properties, or a reference to a named stage.
-    struct Element {
-        var column: Int
-        var stage: String?
-        var reference: (id: String, port: String?)?
-        var id: String?
-        var properties: [(key: String, value: String, column: Int)] = []
+    package struct Element {
+        package var column: Int
+        package var stage: String?
+        package var reference: (id: String, port: String?)?
+        package var id: String?
+        package var properties: [(key: String, value: String, column: Int)] = []
         /// The manifest index of a stage element.
-        var index: Int?
+        package var index: Int?
     }
 
-    static func tokenize(_ line: String) throws(SumiError) -> [Token] {
+    package static func tokenize(_ line: String) throws(SumiError) -> [Token] {
         var tokens: [Token] = []
         var current = ""
         var start = 0
@@ -83,12 +83,12 @@ enum InlinePipeline {
         return tokens
     }
 
-    static func fail(_ column: Int, _ message: String) -> SumiError {
+    package static func fail(_ column: Int, _ message: String) -> SumiError {
         SumiError(.usage, file: fileName, "column \(column): \(message)")
     }
 
     /// Parses the line into elements and links, then into a manifest.
-    static func parse(_ line: String, registry: StageRegistry) throws(SumiError) -> Parsed {
+    package static func parse(_ line: String, registry: StageRegistry) throws(SumiError) -> Parsed {
         let tokens = try tokenize(line)
         guard !tokens.isEmpty else { throw fail(1, "the pipeline is empty") }
         var elements: [Element] = []

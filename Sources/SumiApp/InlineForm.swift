@@ -4,8 +4,8 @@ import SumiKit
 /// The one-line form of a validated pipeline (`sumi run MANIFEST --print-inline`), with this run's
 /// parameter values substituted, so that `sumi run "$(sumi run m.json --print-inline)"` does the same
 /// as `sumi run m.json`.
-enum InlineForm {
-    static func text(of pipeline: Pipeline) -> String {
+package enum InlineForm {
+    package static func text(of pipeline: Pipeline) -> String {
         let nodes = pipeline.nodes
         // Stages that another chain refers to need an id.
         var referenced = Set<Int>()

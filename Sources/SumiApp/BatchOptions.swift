@@ -3,31 +3,33 @@ import SumiKit
 
 /// The options of `run` and `validate` beyond the contract's first version: how inputs expand, how a
 /// batch is split and resumed, and what is printed instead of running.
-struct BatchOptions {
+public struct BatchOptions: Sendable {
     /// `-r, --recursive`: folder inputs include their sub-folders.
-    var recursive = false
+    public var recursive = false
     /// `--strict`: a non-image in a folder input is an error, not a warning.
-    var strict = false
+    public var strict = false
     /// `-n, --dry-run`: print the input → output plan and validate, decode nothing.
-    var dryRun = false
+    public var dryRun = false
     /// `--shard K/N` or `auto`.
-    var shard: String?
+    public var shard: String?
     /// `--shard-by position|hash`.
-    var shardBy: String?
+    public var shardBy: String?
     /// `--skip-existing`: runs whose output exists are skipped.
-    var skipExisting = false
+    public var skipExisting = false
     /// `--print-inline`: print the pipeline in the one-line form and exit.
-    var printInline = false
+    public var printInline = false
     /// `--print-manifest`: print an inline pipeline as a manifest and exit.
-    var printManifest = false
+    public var printManifest = false
     /// `validate --template`: unset required parameters are listed, not an error.
-    var template = false
+    public var template = false
     /// `graph --svg`.
-    var svg = false
+    public var svg = false
+
+    public init() {}
 
     /// Takes `option` (its long name, as `OptionTable` declares it) if it is one of these; `value`
     /// reads the option's value.
-    mutating func parse(_ option: String, value: () throws(SumiError) -> String) throws(SumiError) -> Bool {
+    public mutating func parse(_ option: String, value: () throws(SumiError) -> String) throws(SumiError) -> Bool {
         switch option {
         case "--recursive": recursive = true
         case "--strict": strict = true

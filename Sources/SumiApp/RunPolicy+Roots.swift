@@ -1,44 +1,44 @@
 import SumiEngine
 import SumiKit
 
-extension SafeMode {
+extension RunPolicy {
     /// The roots of this invocation; none (and no file system calls) outside a safe run.
-    func roots(items: [InputItem], inputs: [String], output: String?) -> Roots {
+    package func roots(items: [InputItem], inputs: [String], output: String?) -> Roots {
         safe ? Roots(items: items, inputs: inputs, output: output) : Roots(reads: [], fonts: [], write: nil)
     }
 
     /// The folders and files a safe run may reach, resolved once for all runs of an invocation:
     /// reads below the `-i` inputs, font files below the inputs' folders, writes below the folder
     /// of `-o`. All canonical (symbolic links and `..` resolved).
-    struct Roots {
+    package struct Roots {
         /// The `-i` files and folders (expanded: a folder's files, a list's files).
-        let reads: Set<String>
+        package let reads: Set<String>
         /// The `-i` folders and the folders holding the `-i` files.
-        let fonts: Set<String>
+        package let fonts: Set<String>
         /// The folder of `-o`; nil when there is none (or it is standard output).
-        let write: String?
+        package let write: String?
         /// Files the program opened itself beneath its root and hands over by their descriptor's
         /// name (`/proc/PID/fd/N`, `sumi serve`'s `GET /run`): read as they are, whatever name the
         /// open file has by now (a name swapped after the open does not matter).
-        var opened: Set<String> = []
+        package var opened: Set<String> = []
 
-        init(reads: Set<String>, fonts: Set<String>, write: String?) {
+        package init(reads: Set<String>, fonts: Set<String>, write: String?) {
             self.reads = reads
             self.fonts = fonts
             self.write = write
         }
 
-        init(items: [InputItem], inputs: [String], output: String?) {
+        package init(items: [InputItem], inputs: [String], output: String?) {
             let given = inputs.filter { $0 != "-" && !$0.hasPrefix("@") }
             let files = items.map(\.path).filter { $0 != "-" }
             reads = Set((given + files).compactMap(SafePaths.canonical))
             fonts = Set(given.filter(FileIO.isDirectory).compactMap(SafePaths.canonical)
                         + Set(files.map(FileIO.directory)).compactMap(SafePaths.canonical))
-            write = SafeMode.writeRoot(output: output)
+            write = RunPolicy.writeRoot(output: output)
         }
 
         /// Whether the existing file `path` is one of `roots` or lies below one.
-        static func contains(_ path: String, in roots: Set<String>) -> Bool {
+        package static func contains(_ path: String, in roots: Set<String>) -> Bool {
             guard let resolved = SafePaths.canonical(path) else { return false }
             var current = resolved
             while true {

@@ -8,9 +8,9 @@ import SumiKit
 /// of `-i 2.png -i 1.png -o '{n}.png'` would replace `1.png` before run 2 reads it (or while, with
 /// `--jobs`). An existing file is the same file by device and inode (so a link or another spelling
 /// of the path is caught); a file still to be made, by its canonical folder and name.
-struct InputGuard {
+package struct InputGuard {
     /// What identifies a file.
-    enum Key: Hashable {
+    package enum Key: Hashable {
         case file(device: UInt64, inode: UInt64)
         case name(String)
     }
@@ -18,7 +18,7 @@ struct InputGuard {
     /// Every input of the batch (from `-i`, folders, `@list` and `@-` alike), by key.
     private let inputs: [Key: String]
 
-    init(items: [InputItem]) {
+    package init(items: [InputItem]) {
         var inputs: [Key: String] = [:]
         for item in items where item.path != "-" {
             if let key = Self.key(item.path), inputs[key] == nil { inputs[key] = item.path }
@@ -29,7 +29,7 @@ struct InputGuard {
     /// The key of `path`: its device and inode when it exists, else its canonical folder and name;
     /// nil for what is not a regular file (standard output, `/dev/null`) or a path that cannot be
     /// resolved.
-    static func key(_ path: String) -> Key? {
+    package static func key(_ path: String) -> Key? {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else { return nil }
@@ -40,7 +40,7 @@ struct InputGuard {
 
     /// Throws a usage error naming the stage, the output and the input when `pipeline` writes one of
     /// the inputs.
-    func check(_ pipeline: Pipeline) throws(SumiError) {
+    package func check(_ pipeline: Pipeline) throws(SumiError) {
         guard !inputs.isEmpty else { return }
         for target in PipelineWrites.targets(of: pipeline) where target.path != "-" {
             guard let key = Self.key(target.path), let input = inputs[key] else { continue }

@@ -7,12 +7,12 @@ import SumiKit
 /// Which of a manifest's `plugins` a command loads. A plugin is code: `validate` never loads a
 /// manifest's plugins; `run` loads those inside the configured plugin folders (`--plugin-path`,
 /// `SUMI_PLUGIN_PATH`), and others only with `--allow-manifest-plugins`; a `--safe` run loads none.
-enum ManifestPlugins {
-    static func load(_ manifest: Manifest, into registry: StageRegistry, command: Arguments.Command,
+package enum ManifestPlugins {
+    package static func load(_ manifest: Manifest, into registry: StageRegistry, validating: Bool, policy: RunPolicy,
                      pluginFolders: [String]) throws(SumiError) {
         let file = FileIO.fileName(of: manifest.path)
         guard !manifest.plugins.isEmpty else { return }
-        if command == .validate {
+        if validating {
             // Stages the plugins would bring are unknown here: say why, rather than only "unknown".
             for stage in manifest.stages where registry.definition(named: stage.stage) == nil {
                 throw SumiError(.usage, file: file, stage: stage.place,
@@ -20,12 +20,11 @@ enum ManifestPlugins {
             }
             return
         }
-        let mode = SafeMode.current
-        if mode.safe {
+        if policy.safe {
             throw SumiError(.usage, file: file, "--safe: the manifest names plugins (\(manifest.plugins.map(MessageText.cut).joined(separator: ", "))); a safe run loads no manifest plugins")
         }
         let folders = pluginFolders.compactMap(SafePaths.canonical)
-        for library in manifest.plugins where !mode.allowManifestPlugins {
+        for library in manifest.plugins where !policy.allowManifestPlugins {
             // The libraries folder loading takes: the *.so files directly in a configured folder.
             guard let parent = SafePaths.canonical(FileIO.directory(of: library)), folders.contains(parent) else {
                 throw SumiError(.usage, file: file, "plugins: \(MessageText.cut(library)) is outside the configured plugin folders; loading it runs its code: give --allow-manifest-plugins to allow it")
@@ -45,7 +44,7 @@ enum ManifestPlugins {
 
     /// The configured plugin folders: the system folder an administrator installs into (see
     /// `Installation`), `--plugin-path`, then `SUMI_PLUGIN_PATH`.
-    static func folders(_ pluginPaths: [String]) -> [String] {
+    package static func folders(_ pluginPaths: [String]) -> [String] {
         var folders = Installation.systemPluginFolder.map { [$0] } ?? []
         folders += pluginPaths
         if let env = getenv("SUMI_PLUGIN_PATH") {

@@ -6,31 +6,31 @@ import SumiKit
 import SumiCodecs
 
 /// One input file of a run, with the folder it was found under (so `{dir}` can mirror a tree).
-struct InputItem: Sendable, Hashable {
+package struct InputItem: Sendable, Hashable {
     /// The path as it will be decoded.
-    var path: String
+    package var path: String
     /// The folder of `path` relative to the input root it was found under: `""` for a file named
     /// directly or at the top of a folder input, `"a/b"` for `ROOT/a/b/x.jpg` with `--recursive`.
-    var relativeDirectory: String
+    package var relativeDirectory: String
 }
 
 /// Turns what follows `-i` (and the positional inputs) into a list of files: paths as given, globs the
 /// shell left unexpanded, folders (their images, by extension and content; `--recursive` descends),
 /// `@list.txt` (one path a line) and `@-` (the list on standard input).
-struct InputExpansion {
+package struct InputExpansion {
     /// The largest list `@LIST` or `@-` may be (about two million paths): a larger one, or an
     /// endless stream on standard input, is a usage error rather than memory taken without bound.
-    static let maxListBytes = 256 << 20
+    package static let maxListBytes = 256 << 20
 
-    var recursive = false
+    package var recursive = false
     /// Non-images in a folder are an error instead of a warning.
-    var strict = false
+    package var strict = false
     /// Receives warnings (files skipped in folders).
-    var warn: (String) -> Void = { _ in }
+    package var warn: (String) -> Void = { _ in }
     /// The plugin formats that count as images too.
-    var formats = ImageFormatRegistry()
+    package var formats = ImageFormatRegistry()
 
-    func expand(_ specs: [String]) throws(SumiError) -> [InputItem] {
+    package func expand(_ specs: [String]) throws(SumiError) -> [InputItem] {
         var items: [InputItem] = []
         var standardInputUsed = false
         for spec in specs {
@@ -49,7 +49,7 @@ struct InputExpansion {
     }
 
     /// One `-i` value: `-`, an existing file or folder, or a glob pattern.
-    func expandOne(_ spec: String, origin: String) throws(SumiError) -> [InputItem] {
+    package func expandOne(_ spec: String, origin: String) throws(SumiError) -> [InputItem] {
         if spec == "-" { return [InputItem(path: "-", relativeDirectory: "")] }
         if FileIO.isDirectory(spec) { return try expandFolder(spec) }
         if !FileIO.exists(spec), Self.isGlob(spec) {
@@ -70,7 +70,7 @@ struct InputExpansion {
 
     /// `@list`: one path a line; blank lines and lines starting with `#` are skipped. Every file must
     /// exist (a list is usually generated, and a stale one should stop the batch before it starts).
-    func expandList(_ list: String) throws(SumiError) -> [InputItem] {
+    package func expandList(_ list: String) throws(SumiError) -> [InputItem] {
         let name = list == "-" ? "standard input" : list
         let bytes: [UInt8]
         do { bytes = try FileIO.read(list, limit: Self.maxListBytes) } catch {
@@ -157,7 +157,7 @@ struct InputExpansion {
     }
 
     /// A folder's entry names, sorted by bytes (the same order on every machine and every run).
-    static func entries(of folder: String) throws(StageError) -> [String] {
+    package static func entries(of folder: String) throws(StageError) -> [String] {
         guard let dir = opendir(folder) else { throw StageError("cannot read the folder: \(FileIO.errorText(errno))") }
         defer { closedir(dir) }
         var names: [String] = []

@@ -4,7 +4,7 @@ import SumiKit
 /// `--set ID.PARAM=VALUE`: a stage parameter changed by stage id, written into the manifest's stage
 /// entry as if the manifest said it. Also remembers which stage parameters the user set on the
 /// command line, so that "does not apply" warnings speak only of values the user chose.
-struct StageOverrides {
+package struct StageOverrides {
     /// Stage index → parameters the user set (directly, or through a manifest parameter given with
     /// `--set`, `-i` or `-o`).
     private(set) var userSet: [Int: Set<String>] = [:]
@@ -13,7 +13,7 @@ struct StageOverrides {
     /// stage. Returns the manifest parameters the replaced value referred to (`${input}`…), whose
     /// values then no longer reach that stage.
     @discardableResult
-    mutating func apply(_ name: String, _ text: String, to manifest: inout Manifest, registry: StageRegistry,
+    package mutating func apply(_ name: String, _ text: String, to manifest: inout Manifest, registry: StageRegistry,
                         file: String) throws(SumiError) -> [String] {
         guard let dot = name.firstIndex(of: ".") else { return [] }
         let id = String(name[..<dot]), param = String(name[name.index(after: dot)...])
@@ -53,7 +53,7 @@ struct StageOverrides {
 
     /// Marks every stage parameter whose value refers to one of `parameters` (manifest parameters the
     /// user gave) as set by the user.
-    mutating func markReferences(to parameters: Set<String>, in manifest: Manifest) {
+    package mutating func markReferences(to parameters: Set<String>, in manifest: Manifest) {
         guard !parameters.isEmpty else { return }
         for entry in manifest.stages {
             for (name, raw) in entry.with where Substitution.references(in: raw).contains(where: parameters.contains) {
@@ -63,13 +63,13 @@ struct StageOverrides {
     }
 
     /// Marks every parameter of every stage (an inline pipeline: the user wrote all of it).
-    mutating func markAll(in manifest: Manifest) {
+    package mutating func markAll(in manifest: Manifest) {
         for entry in manifest.stages { userSet[entry.index, default: []].formUnion(entry.with.map(\.0)) }
     }
 
     /// Whether a warning should reach the user: a "parameter "X" does not apply" warning only when the
     /// user set X of that stage; every other warning always.
-    func shouldShow(_ message: String, manifest: Manifest) -> Bool {
+    package func shouldShow(_ message: String, manifest: Manifest) -> Bool {
         guard let start = message.firstRange(of: "parameter \""),
               let end = message[start.upperBound...].firstRange(of: "\" does not apply") else { return true }
         let param = String(message[start.upperBound..<end.lowerBound])

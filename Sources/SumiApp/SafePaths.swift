@@ -6,9 +6,9 @@ import SumiKit
 
 /// Path arithmetic for `--safe`: canonical paths (symbolic links and `..` resolved), so that a link
 /// or a `../` cannot lead a read or write out of the folders it is confined to.
-enum SafePaths {
+package enum SafePaths {
     /// The canonical form of an existing path; nil when it does not exist.
-    static func canonical(_ path: String) -> String? {
+    package static func canonical(_ path: String) -> String? {
         guard let resolved = realpath(path, nil) else { return nil }
         defer { free(resolved) }
         return String(cString: resolved)
@@ -17,7 +17,7 @@ enum SafePaths {
     /// The canonical form of a path that may not exist yet (a file to write, in folders perhaps
     /// still to create): its nearest existing folder resolved, the rest appended. Nil when the part
     /// that does not exist holds `..` or `.`.
-    static func resolved(_ path: String) -> String? {
+    package static func resolved(_ path: String) -> String? {
         if let whole = canonical(path) { return whole }
         var existing = FileIO.directory(of: path)
         var rest = [FileIO.fileName(of: path)]
@@ -30,13 +30,13 @@ enum SafePaths {
     }
 
     /// Whether `path` is `root` or lies below it; with `creating`, `path` need not exist yet.
-    static func isBelow(_ path: String, root: String, creating: Bool) -> Bool {
+    package static func isBelow(_ path: String, root: String, creating: Bool) -> Bool {
         guard let resolved = creating ? resolved(path) : canonical(path) else { return false }
         return resolved == root || resolved.hasPrefix(root == "/" ? "/" : root + "/")
     }
 
     /// The strings a parameter value holds (a string, or a list of them).
-    static func strings(in value: JSONValue) -> [String] {
+    package static func strings(in value: JSONValue) -> [String] {
         switch value {
         case .string(let s): [s]
         case .array(let items): items.compactMap(\.stringValue)
@@ -45,5 +45,5 @@ enum SafePaths {
     }
 
     /// Whether values of `type` can name files.
-    static func involvesPath(_ type: ParamType) -> Bool { type.pathAccess != nil }
+    package static func involvesPath(_ type: ParamType) -> Bool { type.pathAccess != nil }
 }
