@@ -43,9 +43,9 @@ extension ServeRouter {
         }
         do throws(Refusal) {
             // The worker reads the file the server opened (`file` stays open until the answer).
-            let (description, output) = try describe(entry, inputs: [file.workerPath], reads: [], opened: [file.workerPath], fileSets: [],
-                                                     query: rest, folder: folder.path)
-            enqueue(answer, description: description, output: output, folder: folder.path,
+            let work = try describe(entry, inputs: [file.workerPath], reads: [], opened: [file.workerPath], fileSets: [],
+                                    query: rest, folder: folder.path)
+            enqueue(answer, work: work, folder: folder.path,
                     bytesIn: 0, headers: headers, shown: [(file.workerPath, relative)]) { withExtendedLifetime(file) { folder.remove() } }
         } catch {
             folder.remove()

@@ -127,7 +127,7 @@ final class ServeRouter: Sendable {
         // The files the run reads: the body, or the form's files named after path parameters.
         var inputs: [String] = []
         var reads: [String] = []
-        var fileSets: [JSONValue] = []
+        var fileSets: [(name: String, value: String)] = []
         if request.isForm {
             for (field, path) in request.files {
                 guard let param = entry.manifest.parameter(named: field), SafePaths.involvesPath(param.type), field != "output" else {
@@ -139,10 +139,10 @@ final class ServeRouter: Sendable {
                     inputs.append(path)
                 } else if case .list = param.type {
                     return answer.refuse(400, "several files for \"\(field)\" are not served yet; only \"input\" takes a list", parameter: field)
-                } else if fileSets.contains(where: { $0.arrayValue?.first?.stringValue == field }) {
+                } else if fileSets.contains(where: { $0.name == field }) {
                     return answer.refuse(400, "one file for \"\(field)\", got several", parameter: field)
                 } else {
-                    fileSets.append(.array([.string(field), .string(path)]))
+                    fileSets.append((field, path))
                 }
             }
             guard !inputs.isEmpty || !takesInput else { return answer.refuse(400, "no image: the form has no file field \"input\"", parameter: "input") }
@@ -156,8 +156,8 @@ final class ServeRouter: Sendable {
             reads = [body]
         }
         do throws(Refusal) {
-            let (description, output) = try describe(entry, inputs: inputs, reads: reads, fileSets: fileSets, query: request.query, folder: folder)
-            enqueue(answer, description: description, output: output, folder: folder, bytesIn: request.bodySize)
+            let work = try describe(entry, inputs: inputs, reads: reads, fileSets: fileSets, query: request.query, folder: folder)
+            enqueue(answer, work: work, folder: folder, bytesIn: request.bodySize)
         } catch {
             answer.refuse(error.status, error.message, parameter: error.parameter)
         }
@@ -170,13 +170,13 @@ final class ServeRouter: Sendable {
         var parameter: String?
     }
 
-    /// The worker's request description and the output path: the query checked (`input` and
-    /// `output` are not settable, `format` picks the output's extension, `max-pixels` is the
-    /// server's), the run reading `inputs` and `reads` (uploaded files) and writing into `folder`.
-    /// `opened` are files the server opened below --root, named by descriptor (`RootFile`).
-    func describe(_ entry: PipelineCatalog.Entry, inputs: [String], reads: [String], opened: [String] = [], fileSets: [JSONValue],
-                  query: [(name: String, value: String)], folder: String) throws(Refusal) -> (JSONValue, String) {
-        var sets: [JSONValue] = fileSets
+    /// The worker's request: the query checked (`input` and `output` are not settable, `format`
+    /// picks the output's extension, `max-pixels` is the server's), the run reading `inputs` and
+    /// `reads` (uploaded files) and writing into `folder`. `opened` are files the server opened below
+    /// --root, named by descriptor (`RootFile`).
+    func describe(_ entry: PipelineCatalog.Entry, inputs: [String], reads: [String], opened: [String] = [],
+                  fileSets: [(name: String, value: String)], query: [(name: String, value: String)], folder: String) throws(Refusal) -> WorkerRequest {
+        var sets = fileSets
         var ext = entry.outputExtension
         for (key, value) in query {
             switch key {
@@ -192,31 +192,29 @@ final class ServeRouter: Sendable {
                 if key.hasSuffix(".max-pixels") {
                     throw Refusal(status: 400, message: "max-pixels is the server's limit (--max-pixels), not a request's", parameter: key)
                 }
-                sets.append(.array([.string(key), .string(value)]))
+                sets.append((key, value))
             }
         }
         if options.maxPixelsGiven {
-            for id in entry.decodeIDs { sets.append(.array([.string("\(id).max-pixels"), .string("\(options.maxPixels)")])) }
+            for id in entry.decodeIDs { sets.append(("\(id).max-pixels", "\(options.maxPixels)")) }
         }
-        let output = folder + "/output." + ext
-        var description: [(String, JSONValue)] = [
-            ("manifest", .string(entry.path)), ("inputs", .array(inputs.map { .string($0) })), ("output", .string(output)),
-            ("set", .array(sets)), ("reads", .array(reads.map { .string($0) })),
-            ("max-pixels", .number(Double(options.maxPixels))), ("opened", .array(opened.map { .string($0) })),
-        ]
-        if let root = options.root { description.append(("root", .string(root))) }
-        if !options.pluginPaths.isEmpty { description.append(("plugins", .array(options.pluginPaths.map { .string($0) }))) }
-        return (.object(description), output)
+        var work = WorkerRequest(manifest: entry.path, inputs: inputs, output: folder + "/output." + ext, maxPixels: options.maxPixels)
+        work.settings = sets
+        work.reads = reads
+        work.opened = opened
+        work.root = options.root
+        work.plugins = options.pluginPaths
+        return work
     }
 
     /// Queues a run (503 when the queue is full) and answers when it ends, with `headers` added to a
     /// successful answer; `done` runs after the answer (or the refusal).
-    func enqueue(_ run: RunAnswer, description: JSONValue, output: String, folder: String,
+    func enqueue(_ run: RunAnswer, work: WorkerRequest, folder: String,
                  bytesIn: Int, headers: [(String, String)] = [], shown: [(String, String)] = [],
                  done: (@Sendable () -> Void)? = nil) {
         metrics.start(bytesIn: bytesIn)
-        let job = WorkerPool.Job(request: description, deadline: run.arrival + Double(options.timeout)) { [self] outcome in
-            let (status, sent) = answer(run.request, outcome, output: output, folder: folder, headers: headers, shown: shown)
+        let job = WorkerPool.Job(request: work.json, deadline: run.arrival + Double(options.timeout)) { [self] outcome in
+            let (status, sent) = answer(run.request, outcome, output: work.output, folder: folder, headers: headers, shown: shown)
             done?()
             run.finish(status: status, bytesOut: sent, started: true)
         }
@@ -241,15 +239,15 @@ final class ServeRouter: Sendable {
             error(request, 422, "the run used more than \(bytes >> 20) MB of memory, more than the limit of \(options.maxMemory) MB (--max-memory); stopped")
             return (422, 0)
         case .answer(let reply):
-            let status = Int(reply["status"]?.numberValue ?? 500)
-            guard status == 200 else {
+            guard case .success(let format, let report) = WorkerAnswer(json: reply) else {
+                guard case .failure(let kind, let text, let stage, let parameter) = WorkerAnswer(json: reply) else { return (500, 0) }
                 // The worker's messages are those of `sumi run --safe --set`: here the values come from the
                 // query and the files from the request, and the server's paths are not shown.
-                var message = Self.serviceWording(reply["error"]?.stringValue ?? "the run failed").replacing(folder + "/", with: "")
+                var message = Self.serviceWording(text).replacing(folder + "/", with: "")
                 for (path, name) in shown { message = message.replacing(path, with: name) }
                 if let root = options.root { message = message.replacing(root + "/", with: "") }
-                error(request, status, message, stage: reply["stage"]?.stringValue, parameter: reply["parameter"]?.stringValue)
-                return (status, 0)
+                error(request, kind.httpStatus, message, stage: stage, parameter: parameter)
+                return (kind.httpStatus, 0)
             }
             let fd = open(output, O_RDONLY | O_CLOEXEC)
             var info = stat()
@@ -258,10 +256,9 @@ final class ServeRouter: Sendable {
                 error(request, 500, "the run wrote no output")
                 return (500, 0)
             }
-            let format = reply["format"]?.stringValue ?? ""
             let type = format == "pdf" ? "application/pdf" : ImageFormat(rawValue: format).map { "image/\($0.rawValue)" } ?? "application/octet-stream"
             var headers = [("Content-Type", type)] + extra
-            if let report = reply["report"] { headers.append(("Sumi-Report", Self.compact(report))) }
+            if report != .null { headers.append(("Sumi-Report", Self.compact(report))) }
             respond(request, 200, headers, fd: fd, size: Int(info.st_size))
             return (200, Int(info.st_size))
         }

@@ -26,63 +26,49 @@ enum ServeWorker {
         _ = sumi_no_new_privileges()
         let reader = LineReader(fd: requestDescriptor)
         while case .line(let line) = reader.next() {
-            let answer: JSONValue
-            do { answer = run(try JSONParser.parse(line)) } catch {
-                answer = failure(SumiError(.internal, "the request description is not JSON: \(error)"))
+            let answer: WorkerAnswer
+            do {
+                let json = try JSONParser.parse(line)
+                answer = WorkerRequest(json: json).map(run)
+                    ?? WorkerAnswer(SumiError(.internal, "the request description lacks manifest, output or max-pixels"))
+            } catch {
+                answer = WorkerAnswer(SumiError(.internal, "the request description is not JSON: \(error)"))
             }
-            let text = Array((answer.serialized() + "\n").utf8)
+            let text = Array((answer.json.serialized() + "\n").utf8)
             do { try FileIO.writeAll(answerDescriptor, text, path: "answer pipe") } catch { return 1 }
         }
         return 0
     }
 
-    /// Runs one request: `{"manifest", "inputs": [PATH…], "output", "set": [[NAME, VALUE]…],
-    /// "reads": [PATH…] (the uploaded files), "root"?, "plugins"?: [FOLDER…]}`. Answers
-    /// `{"status", "report", "format"}` or `{"status", "error", "stage", "parameter"}`.
-    static func run(_ request: JSONValue) -> JSONValue {
-        let inputs = (request["inputs"]?.arrayValue ?? []).compactMap(\.stringValue)
-        guard let manifest = request["manifest"]?.stringValue, let output = request["output"]?.stringValue else {
-            return failure(SumiError(.internal, "the request description lacks manifest or output"))
-        }
+    /// Runs one request through the same session steps as `sumi run --safe`: a request, the safe
+    /// policy lowered to the server's --max-pixels, `Invocation.pipeline(for:)`, the runner.
+    static func run(_ request: WorkerRequest) -> WorkerAnswer {
         // The server's workers run with SUMI_SAFE=1 and its limits.
-        let policy = RunPolicy.fromEnvironment(safe: true).lowering(maxPixels: request["max-pixels"]?.numberValue.map { Int($0) })
-        var run = RunRequest(pipeline: manifest)
-        run.inputs = inputs
-        run.output = output
+        let policy = RunPolicy.fromEnvironment(safe: true).lowering(maxPixels: request.maxPixels)
+        var run = RunRequest(pipeline: request.manifest)
+        run.inputs = request.inputs
+        run.output = request.output
+        run.settings = request.settings
         // The server's --plugin-path folders (a request cannot name plugins), and no others.
-        run.pluginPaths = (request["plugins"]?.arrayValue ?? []).compactMap(\.stringValue)
+        run.pluginPaths = request.plugins
         run.configuredPlugins = false
-        for pair in request["set"]?.arrayValue ?? [] {
-            guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { continue }
-            run.settings.append((name, value))
-        }
         // Files are read only from the uploads and below the server's --root (font files too:
         // the request's folder and --root), checked before any stage is made.
-        run.readable = (request["reads"]?.arrayValue ?? []).compactMap(\.stringValue) + (request["root"]?.stringValue.map { [$0] } ?? [])
-        run.opened = Set((request["opened"]?.arrayValue ?? []).compactMap(\.stringValue))
+        run.readable = request.reads + (request.root.map { [$0] } ?? [])
+        run.opened = Set(request.opened)
         var invocation: Invocation?
         do throws(SumiError) {
             let prepared = try Invocation(request: run, policy: policy)
             invocation = prepared
             guard let planned = prepared.runs.first else { throw SumiError.usage("nothing to run") }
             let pipeline = try prepared.pipeline(for: planned)
-            let result = try Runner(pipeline: pipeline, writeConfinement: policy.writeConfinement(output: output),
+            let result = try Runner(pipeline: pipeline, writeConfinement: policy.writeConfinement(output: request.output),
                                     options: policy.runOptions, warn: { _ in }).run()
+            let output = request.output
             let format = result.outputs.first { $0.file.path == output }?.file.format ?? result.outputs.first?.file.format ?? ""
-            return .object([("status", .number(200)), ("format", .string(format)),
-                            ("report", RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))])
+            return .success(format: format, report: RunReport.success(pipeline: prepared.manifest.name, input: nil, result: result))
         } catch {
-            return failure(invocation?.locate(error) ?? error)
+            return WorkerAnswer(invocation?.locate(error) ?? error)
         }
-    }
-
-    /// A failed run's answer: its HTTP status from the error's kind (`SumiError.Kind.httpStatus`),
-    /// the kind, the message and its place.
-    static func failure(_ error: SumiError) -> JSONValue {
-        var members: [(String, JSONValue)] = [("status", .number(Double(error.kind.httpStatus))), ("kind", .string(error.kind.rawValue)),
-                                              ("error", .string(error.message))]
-        members.append(("stage", error.stage.map { .string($0) } ?? .null))
-        members.append(("parameter", error.parameter.map { .string($0) } ?? .null))
-        return .object(members)
     }
 }
