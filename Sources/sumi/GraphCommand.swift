@@ -27,7 +27,7 @@ struct GraphCommand {
         } catch {
             throw invocation.locate(error)
         }
-        let dot = Self.dot(pipeline)
+        let dot = PipelineGraph.dot(pipeline)
         guard arguments.batch.svg || (arguments.output.map { FileIO.fileExtension(of: $0) == "svg" } ?? false) else {
             if let output = arguments.output {
                 do { try FileIO.writeAtomically(Array(dot.utf8), to: output, recordedIn: SignalCleanup.temporaryFiles) } catch {
@@ -39,42 +39,6 @@ struct GraphCommand {
             return 0
         }
         return try Self.renderSVG(dot, to: arguments.output)
-    }
-
-    static func dot(_ pipeline: Pipeline) -> String {
-        var text = "digraph \(quote(pipeline.manifest.name)) {\n"
-        text += "  rankdir=LR;\n  node [shape=box, style=rounded, fontname=\"sans-serif\"];\n  edge [fontname=\"sans-serif\", fontsize=10];\n"
-        for node in pipeline.nodes {
-            var lines = [node.entry.id.map { "\($0) (\(node.descriptor.name))" } ?? node.descriptor.name]
-            for (name, raw) in node.entry.with {
-                let value = raw.stringValue ?? raw.serialized()
-                lines.append("\(name)=\(value.count > 40 ? String(value.prefix(39)) + "…" : value)")
-            }
-            text += "  s\(node.index) [label=\(quote(lines.joined(separator: "\n")))];\n"
-        }
-        for node in pipeline.nodes {
-            for (port, sources) in node.inputs {
-                for source in sources {
-                    let label = node.inputs.count > 1 ? " [label=\(quote(port))]" : ""
-                    text += "  s\(source) -> s\(node.index)\(label);\n"
-                }
-            }
-        }
-        return text + "}\n"
-    }
-
-    /// A DOT string literal (newlines become `\n` line breaks).
-    static func quote(_ text: String) -> String {
-        var out = "\""
-        for ch in text {
-            switch ch {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            default: out.append(ch)
-            }
-        }
-        return out + "\""
     }
 
     /// Pipes DOT through `dot -Tsvg` (to `output`, or standard output).

@@ -71,7 +71,7 @@ struct PipelineCatalog: Sendable {
             guard let id = stage.id else { return nil }
             var members: [(String, JSONValue)] = [("id", .string(id)), ("stage", .string(stage.stage))]
             if let definition = registry.definition(named: stage.stage) {
-                members.append(("parameters", SchemaCommand.withSchema(definition.descriptor)))
+                members.append(("parameters", ManifestSchema.withSchema(definition.descriptor)))
             }
             return .object(members)
         }
