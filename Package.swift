@@ -115,6 +115,7 @@ let package = Package(
         ),
 
         // Tests: the core, one target per stage family, end to end.
+        .testTarget(name: "SumiAppTests", dependencies: ["SumiApp", "SumiEngine", "SumiKit"], path: "Tests/SumiAppTests"),
         .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiEngine", "SumiCrypto"], path: "Tests/SumiKitTests"),
         .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs", "SumiCrypto"], path: "Tests/CodecsTests",
                     resources: []),

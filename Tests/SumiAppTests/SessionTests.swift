@@ -1,0 +1,115 @@
+import Foundation
+import SumiApp
+import SumiEngine
+import SumiKit
+import Testing
+
+/// The application layer in-process: a request prepared under a policy into checked runs, the way
+/// `sumi run`, `sumi validate` and `sumi serve`'s workers prepare theirs (`Invocation`), without
+/// starting a process.
+@Suite struct SessionTests {
+    /// A 1×1 opaque PNG (as written by libpng), so inputs are images by their bytes.
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x02, 0x00, 0x00, 0x00, 0x90, 0x77, 0x53,
+        0xDE, 0x00, 0x00, 0x00, 0x0C, 0x49, 0x44, 0x41, 0x54, 0x08, 0xD7, 0x63, 0xF8, 0xCF, 0xC0, 0x00,
+        0x00, 0x03, 0x01, 0x01, 0x00, 0x18, 0xDD, 0x8D, 0xB0, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E,
+        0x44, 0xAE, 0x42, 0x60, 0x82,
+    ]
+
+    static func folder(with names: [String]) throws -> TemporaryFolder {
+        let folder = try TemporaryFolder("session")
+        for name in names { try Data(png).write(to: URL(fileURLWithPath: folder.file(name))) }
+        return folder
+    }
+
+    static func prepare(_ pipeline: String, inputs: [String] = [], output: String? = nil, settings: [(String, String)] = [],
+                        policy: RunPolicy = RunPolicy()) throws(SumiError) -> Invocation {
+        var request = RunRequest(pipeline: pipeline)
+        request.inputs = inputs
+        request.output = output
+        request.settings = settings.map { (name: $0.0, value: $0.1) }
+        request.configuredPlugins = false
+        return try Invocation(request: request, policy: policy)
+    }
+
+    static func failure(_ body: () throws -> Void) -> SumiError? {
+        do { try body(); return nil } catch let error as SumiError { return error } catch {
+            Issue.record("not a SumiError: \(error)")
+            return nil
+        }
+    }
+
+    @Test func anInlinePipelineIsPreparedAndPrintedBack() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { folder.remove() }
+        let invocation = try Self.prepare("decode ! scale width=64 ! encode", inputs: [folder.file("a.png")], output: folder.file("o.png"))
+        #expect(invocation.isInline && invocation.runs.count == 1)
+        let pipeline = try invocation.pipeline(for: invocation.runs[0])
+        #expect(pipeline.nodes.map(\.descriptor.name) == ["decode", "scale", "encode"])
+        #expect(InlineForm.text(of: pipeline).contains("scale width=64"), "\(InlineForm.text(of: pipeline))")
+    }
+
+    @Test func aBatchIsOneRunPerInputWithTheTemplatesOutput() throws {
+        let folder = try Self.folder(with: ["a.png", "b.png"])
+        defer { folder.remove() }
+        let invocation = try Self.prepare("decode ! encode", inputs: [folder.file("a.png"), folder.file("b.png")],
+                                          output: folder.path + "/out/{stem}.jpg")
+        #expect(invocation.runs.map(\.output) == [folder.path + "/out/a.jpg", folder.path + "/out/b.jpg"])
+        // Two runs writing one file are refused before anything runs.
+        let clash = Self.failure { _ = try Self.prepare("decode ! encode", inputs: [folder.file("a.png"), folder.file("b.png")],
+                                                        output: folder.path + "/out/x{ext}") }
+        #expect(clash?.kind == .usage, "\(String(describing: clash))")
+        // An output that is one of the batch's inputs is refused by the input guard.
+        let overwrite = try Self.prepare("decode ! encode", inputs: [folder.file("a.png"), folder.file("b.png")], output: folder.path + "/{name}")
+        let refused = Self.failure { _ = try overwrite.pipeline(for: overwrite.runs[0]) }
+        #expect(refused?.message.contains("may not replace an input") == true, "\(String(describing: refused))")
+    }
+
+    @Test func aShardKeepsItsRuns() throws {
+        let names = (1...5).map { "i\($0).png" }
+        let folder = try Self.folder(with: names)
+        defer { folder.remove() }
+        var request = RunRequest(pipeline: "decode ! encode")
+        request.inputs = names.map(folder.file)
+        request.output = folder.path + "/o/{stem}.png"
+        request.configuredPlugins = false
+        request.batch.shard = "2/2"
+        let invocation = try Invocation(request: request, policy: RunPolicy())
+        #expect(invocation.totalInputs == 5 && invocation.runs.compactMap(\.input).map { FileIO.fileName(of: $0) } == ["i2.png", "i4.png"])
+        #expect(Self.failure { _ = try Shard.parse("3/2") }?.kind == .usage)
+    }
+
+    @Test func aSafePolicyConfinesReadsAndWritesBeforeAnyStageIsMade() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { folder.remove() }
+        let safe = RunPolicy.fromEnvironment(safe: true)
+        let reads = try Self.prepare("decode path=/etc/hostname ! encode", output: folder.file("o.png"), policy: safe)
+        let read = Self.failure { _ = try reads.pipeline(for: reads.runs[0]) }
+        #expect(read?.kind == .usage && read?.message.contains("reads only the files given with -i") == true, "\(String(describing: read))")
+        let writes = try Self.prepare("decode ! encode path=/tmp/elsewhere.png", inputs: [folder.file("a.png")], policy: safe)
+        let write = Self.failure { _ = try writes.pipeline(for: writes.runs[0]) }
+        #expect(write?.message.contains("writes only below the folder of -o") == true, "\(String(describing: write))")
+        // The same pipelines pass under the standard policy.
+        let open = try Self.prepare("decode path=/etc/hostname ! encode", output: folder.file("o.png"))
+        #expect(Self.failure { _ = try open.pipeline(for: open.runs[0]) } == nil)
+    }
+
+    @Test func aSafePolicysLimitsOnlyGoDown() {
+        let safe = RunPolicy.fromEnvironment(safe: true)
+        #expect(safe.limits.maxPixels <= PixelLimits.safe.maxPixels && safe.limits.maxWidth <= PixelLimits.safe.maxWidth)
+        #expect(safe.lowering(maxPixels: 1000).limits.maxPixels == min(1000, safe.limits.maxPixels))
+        #expect(safe.lowering(maxPixels: Int.max).limits.maxPixels == safe.limits.maxPixels)
+        #expect(safe.runOptions.limits == safe.limits)
+        #expect(RunPolicy().safe == false && RunPolicy().limits == PixelLimits.standard)
+    }
+
+    @Test func settingsAreTypedAndCheckedByName() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { folder.remove() }
+        let unknown = Self.failure { _ = try Self.prepare("pipelines/thumbnail.json", inputs: [folder.file("a.png")], settings: [("widht", "5")]) }
+        #expect(unknown?.parameter == "widht" && unknown?.message.contains("did you mean") == true, "\(String(describing: unknown))")
+        let bad = Self.failure { _ = try Self.prepare("pipelines/thumbnail.json", inputs: [folder.file("a.png")], settings: [("width", "wide")]) }
+        #expect(bad?.kind == .usage && bad?.parameter == "width", "\(String(describing: bad))")
+    }
+}
