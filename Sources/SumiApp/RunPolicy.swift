@@ -28,6 +28,8 @@ public struct RunPolicy: Sendable {
     /// safe run.
     public var seconds = RunPolicy.maxSeconds
     public var memoryBytes = RunPolicy.maxResident
+    /// The most bytes of one file a stage writes (`sumi serve --max-answer`); nil: no limit.
+    public var maxOutputBytes: Int?
 
     /// The most pixels one decoded image may have in a safe run (`decode` declares it as
     /// `max-pixels`' safe limit; `sumi serve` starts from it).
@@ -81,6 +83,7 @@ public struct RunPolicy: Sendable {
     public var runOptions: RunOptions {
         var options = RunOptions.environment
         options.limits = limits
+        options.maxOutputBytes = maxOutputBytes
         return options
     }
 

@@ -131,6 +131,7 @@ public struct EncodeStage: Stage, RowStage {
             image.metadata.exif = handed.exif
             image.metadata.xmp = handed.xmp
             let bytes = try encode(image, context)
+            try context.options.checkOutput(bytes: bytes.count, what: "\(path) (\(pluginFormat.name))")
             try FileIO.writeAtomically(bytes, to: path, recordedIn: context.temporaryFiles)
             return .file(FileOutput(path: path, format: pluginFormat.name, bytes: bytes.count,
                                     width: Double(image.width), height: Double(image.height)))
@@ -185,12 +186,18 @@ public struct EncodeStage: Stage, RowStage {
     /// Encodes (errors named after the output path), writes atomically, and reports the file.
     func write(format: ImageFormat, width: Int, height: Int, context: StageContext,
                encode: () throws -> [UInt8]) throws -> Value {
+        // An uncompressed BMP's size is known before encoding: 3 bytes a pixel.
+        if format == .bmp {
+            let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+            try context.options.checkOutput(bytes: overflow ? Int.max : pixels * 3, atLeast: true, what: "\(path) (\(format.rawValue), \(width)x\(height))")
+        }
         let bytes: [UInt8]
         do {
             bytes = try encode()
         } catch let error as StageError {
-            throw StageError("\(path): \(error.message)")
+            throw StageError("\(path): \(error.message)", parameter: error.parameter, cause: error.cause)
         }
+        try context.options.checkOutput(bytes: bytes.count, what: "\(path) (\(format.rawValue), \(width)x\(height))")
         try FileIO.writeAtomically(bytes, to: path, recordedIn: context.temporaryFiles)
         return .file(FileOutput(path: path, format: format.rawValue, bytes: bytes.count,
                                 width: Double(width), height: Double(height)))

@@ -205,6 +205,8 @@ public struct PDFPageStage: Stage {
                     throw StageError("\(path): \(error)")
                 }
                 written = sink.offset
+                // Checked before the file is committed: a refused page leaves nothing behind.
+                try context.options.checkOutput(bytes: written, what: "\(path) (pdf)")
             }
         } catch {
             throw failure ?? error

@@ -8,9 +8,21 @@ public struct RunOptions: Sendable, Hashable {
     /// The largest image any stage may make (`PixelLimits.standard` unless the program lowers or
     /// raises it; a safe run holds `PixelLimits.safe`).
     public var limits: PixelLimits
+    /// The most bytes one file a stage writes may have (nil: no limit): `sumi serve` caps its
+    /// answers. A writer checks what it can know before encoding (an uncompressed format's size)
+    /// and the encoded bytes before anything is written.
+    public var maxOutputBytes: Int?
 
-    public init(sourceDateEpoch: Int? = nil, limits: PixelLimits = .standard) {
+    public init(sourceDateEpoch: Int? = nil, limits: PixelLimits = .standard, maxOutputBytes: Int? = nil) {
         self.sourceDateEpoch = sourceDateEpoch
         self.limits = limits
+        self.maxOutputBytes = maxOutputBytes
+    }
+
+    /// Throws `StageError.limit` when a file of `bytes` bytes (at least: `atLeast`) is more than
+    /// `maxOutputBytes`; `what` names the file.
+    public func checkOutput(bytes: Int, atLeast: Bool = false, what: String) throws(StageError) {
+        guard let maxOutputBytes, bytes > maxOutputBytes else { return }
+        throw StageError.limit("\(what) would be \(atLeast ? "at least " : "")\(bytes) bytes, more than this run allows: \(maxOutputBytes) bytes a file")
     }
 }
