@@ -44,7 +44,8 @@ enum ServeWorker {
     /// policy lowered to the server's --max-pixels, `Invocation.pipeline(for:)`, the runner.
     static func run(_ request: WorkerRequest) -> WorkerAnswer {
         // The server's workers run with SUMI_SAFE=1 and its limits.
-        let policy = RunPolicy.fromEnvironment(safe: true).lowering(maxPixels: request.maxPixels)
+        var policy = RunPolicy.fromEnvironment(safe: true).lowering(maxPixels: request.maxPixels)
+        policy.maxOutputBytes = request.maxAnswerBytes
         var run = RunRequest(pipeline: request.manifest)
         run.inputs = request.inputs
         run.output = request.output

@@ -22,6 +22,8 @@ struct WorkerRequest: Equatable {
     var maxPixels: Int
     /// The server's --plugin-path folders (a request cannot name plugins).
     var plugins: [String] = []
+    /// The server's --max-answer in bytes: the most bytes of the answer's file.
+    var maxAnswerBytes: Int?
 
     static func == (a: WorkerRequest, b: WorkerRequest) -> Bool { a.json == b.json }
 
@@ -33,6 +35,7 @@ struct WorkerRequest: Equatable {
             ("max-pixels", .number(Double(maxPixels))), ("plugins", Self.strings(plugins)),
         ]
         if let root { members.append(("root", .string(root))) }
+        if let maxAnswerBytes { members.append(("max-answer", .number(Double(maxAnswerBytes)))) }
         return .object(members)
     }
 
@@ -48,6 +51,7 @@ struct WorkerRequest: Equatable {
         opened = Self.strings(json["opened"])
         plugins = Self.strings(json["plugins"])
         root = json["root"]?.stringValue
+        maxAnswerBytes = json["max-answer"]?.numberValue.flatMap { $0 >= 1 && $0 <= Double(Int.max / 2) ? Int($0) : nil }
         settings = (json["set"]?.arrayValue ?? []).compactMap { pair in
             guard let items = pair.arrayValue, items.count == 2, let name = items[0].stringValue, let value = items[1].stringValue else { return nil }
             return (name, value)
