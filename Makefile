@@ -116,6 +116,7 @@ docs-screenshots: $(if $(PREBUILT),,build)
 test-serve: deps $(PLUGINS_OUT)/libcrash.so
 	$(SWIFT) build $(TEST_BUILD_FLAGS) --product sumi 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	python3 tools/serve-load.py --sumi .build/release/sumi --crash-plugin $(PLUGINS_OUT)/libcrash.so
+	python3 tools/serve-attacks.py --sumi .build/release/sumi
 
 demo: build
 	@mkdir -p out
