@@ -33,43 +33,80 @@ static enum MHD_Result collect_query(void *cls, enum MHD_ValueKind kind, const c
     return sumi_http_append_pair(&request->query, &request->query_count, key, value) == 0 ? MHD_YES : MHD_NO;
 }
 
+/* Takes `bytes` more of the byte budget for the request; -1 (nothing taken) when that passes
+   max_disk, unless `force` (an answer's file, already written). */
+static int hold(struct sumi_http_request *request, unsigned long long bytes, int force) {
+    struct sumi_http_server *server = request->server;
+    unsigned long long now = atomic_fetch_add(&server->held, bytes) + bytes;
+    if (!force && now > server->max_disk) {
+        atomic_fetch_sub(&server->held, bytes);
+        return -1;
+    }
+    request->held += bytes;
+    unsigned long long peak = atomic_load(&server->held_peak);
+    while (now > peak && !atomic_compare_exchange_weak(&server->held_peak, &peak, now)) {}
+    return 0;
+}
+
+/* Closes the request's files, removes its folder and gives its bytes back to the budget: when the
+   request ends, and as soon as it is refused. */
+static void drop_folder(struct sumi_http_request *request) {
+    /* The post processor first: destroying it hands over its last part. */
+    if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
+    if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
+    if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
+    remove_folder(request->folder);
+    free(request->folder);
+    request->folder = NULL;
+    atomic_fetch_sub(&request->server->held, request->held);
+    request->held = 0;
+}
+
 static void free_request(struct sumi_http_request *request) {
-    if (request->body_fd >= 0) close(request->body_fd);
-    if (request->file_fd >= 0) close(request->file_fd);
-    if (request->form) MHD_destroy_post_processor(request->form);
+    drop_folder(request);
     for (size_t i = 0; i < request->file_count * 2; i++) free(request->files[i]);
     free(request->files);
-    remove_folder(request->folder);
     for (size_t i = 0; i < request->query_count * 2; i++) free(request->query[i]);
     free(request->query);
     free(request->uri);
     free(request->method);
     free(request->path);
-    free(request->folder);
     free(request->body_path);
+    free(request->watch.boundary);
     if (request->answer) MHD_destroy_response(request->answer);
     pthread_mutex_destroy(&request->lock);
     free(request);
 }
 
-static enum MHD_Result queue_plain(struct MHD_Connection *connection, unsigned status, const char *json) {
-    struct MHD_Response *response = MHD_create_response_from_buffer(strlen(json), (void *)json, MHD_RESPMEM_MUST_COPY);
-    if (!response) return MHD_NO;
-    MHD_add_response_header(response, "Content-Type", "application/json");
-    enum MHD_Result result = MHD_queue_response(connection, status, response);
-    MHD_destroy_response(response);
-    return result;
+/* Refuses the request with a JSON error (`message` holds no quote): queued when the body has not
+   begun (the connection closes), else written at once; the request's folder goes at once. */
+static enum MHD_Result refuse(struct sumi_http_request *request, unsigned status, const char *message, const char *retry_after) {
+    char json[640];
+    snprintf(json, sizeof json, "{\"error\":\"%s\",\"stage\":null,\"parameter\":null}\n", message);
+    drop_folder(request);
+    if (request->in_body) return sumi_http_write_json(request, status, json, retry_after);
+    request->refused = SUMI_HTTP_REFUSED_QUEUED;
+    return sumi_http_queue_json(request->connection, status, json, retry_after, 1);
 }
 
 static enum MHD_Result refuse_body(struct sumi_http_request *request) {
+    atomic_fetch_add(&request->server->refused, 1);
+    char message[160];
+    snprintf(message, sizeof message, "the request body is larger than the limit of %llu bytes (--max-body)", request->server->max_body);
+    return refuse(request, 413, message, NULL);
+}
+
+static enum MHD_Result refuse_disk(struct sumi_http_request *request) {
     struct sumi_http_server *server = request->server;
-    request->too_large = 1;
-    atomic_fetch_add(&server->refused, 1);
-    if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
-    char json[160];
-    snprintf(json, sizeof json, "{\"error\":\"the request body is larger than the limit of %llu bytes (--max-body)\"}\n",
-             server->max_body);
-    return queue_plain(request->connection, 413, json);
+    atomic_fetch_add(&server->disk_refused, 1);
+    char message[200];
+    snprintf(message, sizeof message, "busy: the requests' files hold %llu MB, and this one would pass the limit of %llu MB (--max-disk); try again",
+             atomic_load(&server->held) >> 20, server->max_disk >> 20);
+    return refuse(request, 503, message, "1");
+}
+
+static enum MHD_Result refuse_draining(struct sumi_http_request *request) {
+    return refuse(request, 503, "draining: the server is stopping", "1");
 }
 
 static struct sumi_http_request *new_request(struct sumi_http_server *server, struct MHD_Connection *connection) {
@@ -90,6 +127,109 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *connectio
     return request;
 }
 
+/* A POST's head has passed the checks: the budget for its declared length, its folder, and where its
+   body goes (a file, or the form's post processor). */
+static enum MHD_Result begin_body(struct sumi_http_server *server, struct sumi_http_request *request) {
+    struct MHD_Connection *connection = request->connection;
+    const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    unsigned long long declared = length ? strtoull(length, NULL, 10) : 0;
+    if (declared > server->max_body) return refuse_body(request);
+    if (hold(request, declared, 0) != 0) return refuse_disk(request);
+    char template[4096];
+    snprintf(template, sizeof template, "%s/sumi-serve-XXXXXX", server->temporary_base);
+    if (!mkdtemp(template)) return refuse(request, 500, "cannot make the request's temporary folder", NULL);
+    request->folder = strdup(template);
+    size_t size = strlen(template) + sizeof "/body";
+    request->body_path = malloc(size);
+    if (!request->folder || !request->body_path) return MHD_NO;
+    snprintf(request->body_path, size, "%s/body", template);
+    const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
+    if (type && strncasecmp(type, "multipart/form-data", 19) == 0) {
+        request->is_form = 1;
+        if (sumi_http_form_watch_start(request, type) == 0)
+            request->form = MHD_create_post_processor(connection, 64 * 1024, sumi_http_on_form_part, request);
+        if (!request->form) return refuse(request, 400, "a multipart/form-data body without a usable boundary", NULL);
+        return MHD_YES;
+    }
+    request->body_fd = open(request->body_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (request->body_fd < 0) return refuse(request, 500, "cannot store the request body", NULL);
+    return MHD_YES;
+}
+
+/* The first call, with the head: the request's record, its checks, and its body's place. */
+static enum MHD_Result begin(struct sumi_http_server *server, struct sumi_http_request *request, const char *url, const char *method) {
+    request->method = strdup(method);
+    request->path = strdup(url);
+    if (!request->method || !request->path) return MHD_NO;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(request->connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    request->client = info ? info->socket_context : NULL;
+    int posting = strcmp(method, "POST") == 0;
+    sumi_http_client_head(request, posting);
+    MHD_get_connection_values(request->connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
+    char message[400];
+    unsigned status = sumi_http_check_head(request, method, message, sizeof message);
+    if (status) {
+        atomic_fetch_add(&server->head_refused, 1);
+        return refuse(request, status, message, NULL);
+    }
+    if (!posting) return MHD_YES;
+    if (atomic_load(&server->draining)) return refuse_draining(request);
+    return begin_body(server, request);
+}
+
+/* A piece of the body: checked against the limits, then stored (a form's through its watch and its
+   post processor). */
+static enum MHD_Result receive(struct sumi_http_server *server, struct sumi_http_request *request, const char *data, size_t size) {
+    if (request->refused) return MHD_YES; /* dropped */
+    if (request->body_fd < 0 && !request->form) return MHD_YES; /* a body on GET: ignored */
+    if (atomic_load(&server->draining)) return refuse_draining(request);
+    if (request->body_size + size > server->max_body) return refuse_body(request);
+    unsigned long long total = request->body_size + size;
+    if (total > request->held && hold(request, total - request->held, 0) != 0) return refuse_disk(request);
+    request->body_size = total;
+    if (request->client) sumi_http_client_moved(request->client, server, size);
+    if (request->form) {
+        int failed = sumi_http_form_watch(request, data, size) != 0 || MHD_post_process(request->form, data, size) != MHD_YES;
+        if (failed || request->form_status) {
+            unsigned status = request->form_status ? request->form_status : 400;
+            return refuse(request, status, request->form_status ? request->form_message : "the multipart/form-data body cannot be read", NULL);
+        }
+        return MHD_YES;
+    }
+    if (sumi_http_write_all(request->body_fd, data, size) != 0) return refuse(request, 500, "cannot store the request body", NULL);
+    return MHD_YES;
+}
+
+/* The body is complete: the request goes to the handler once, and its answer is queued when there. */
+static enum MHD_Result dispatch(struct sumi_http_server *server, struct sumi_http_request *request) {
+    if (!request->dispatched) {
+        request->dispatched = 1;
+        sumi_http_client_transfer(request->client, server, 0);
+        if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
+        /* Destroying the form's processor hands over its last part, so the part's file closes after. */
+        if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
+        if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
+        if (request->form_status) return refuse(request, request->form_status, request->form_message, NULL);
+        server->handler(server->context, request);
+    }
+    pthread_mutex_lock(&request->lock);
+    enum MHD_Result result = MHD_YES;
+    if (request->answered && !request->answer) {
+        result = MHD_NO;
+    } else if (request->answer) {
+        result = MHD_queue_response(request->connection, request->status, request->answer);
+        MHD_destroy_response(request->answer);
+        request->answer = NULL;
+        request->suspended = 0;
+        if (request->streams) sumi_http_client_transfer(request->client, server, 1);
+    } else if (!request->suspended) {
+        request->suspended = 1;
+        MHD_suspend_connection(request->connection);
+    }
+    pthread_mutex_unlock(&request->lock);
+    return result;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_data_size, void **state) {
     (void)version;
@@ -100,105 +240,44 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *connection, 
         if (!request) return MHD_NO;
         *state = request;
     }
-    if (!request->method) {
-        request->method = strdup(method);
-        request->path = strdup(url);
-        *state = request;
-        const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-        request->client = info ? info->socket_context : NULL;
-        sumi_http_client_update(request, 1, 0, strcmp(method, "POST") == 0);
-        MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
-        if (strcmp(method, "POST") == 0) {
-            const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
-            if (length && strtoull(length, NULL, 10) > server->max_body) return refuse_body(request);
-            char template[4096];
-            snprintf(template, sizeof template, "%s/sumi-serve-XXXXXX", server->temporary_base);
-            if (!mkdtemp(template)) return queue_plain(connection, 500, "{\"error\":\"cannot make the request's temporary folder\"}\n");
-            request->folder = strdup(template);
-            size_t size = strlen(template) + sizeof "/body";
-            request->body_path = malloc(size);
-            if (!request->folder || !request->body_path) return MHD_NO;
-            snprintf(request->body_path, size, "%s/body", template);
-            const char *type = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
-            if (type && strncasecmp(type, "multipart/form-data", 19) == 0) {
-                request->is_form = 1;
-                request->form = MHD_create_post_processor(connection, 64 * 1024, sumi_http_on_form_part, request);
-                if (!request->form) {
-                    request->too_large = 1; /* answered: the rest of the body is dropped */
-                    return queue_plain(connection, 400, "{\"error\":\"a multipart/form-data body without a boundary\"}\n");
-                }
-                return MHD_YES;
-            }
-            request->body_fd = open(request->body_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            if (request->body_fd < 0) return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
-        }
-        return MHD_YES;
-    }
-    if (request->too_large) {
-        *upload_data_size = 0;
-        return MHD_YES;
-    }
+    if (!request->method) return begin(server, request, url, method);
     if (*upload_data_size > 0) {
         size_t size = *upload_data_size;
         *upload_data_size = 0;
-        if (request->body_fd < 0 && !request->form) return MHD_YES; /* a body on GET: ignored */
-        if (request->body_size + size > server->max_body) return refuse_body(request);
-        request->body_size += size;
-        sumi_http_client_update(request, 0, size, 1);
-        if (request->form) {
-            if (request->form_failed) return MHD_YES;
-            if (MHD_post_process(request->form, upload_data, size) != MHD_YES) {
-                request->form_failed = 1;
-                request->too_large = 1; /* answered: the rest of the body is dropped */
-                return queue_plain(connection, 400, "{\"error\":\"the multipart/form-data body cannot be read\"}\n");
-            }
-            return MHD_YES;
-        }
-        if (sumi_http_write_all(request->body_fd, upload_data, size) != 0)
-            return queue_plain(connection, 500, "{\"error\":\"cannot store the request body\"}\n");
-        return MHD_YES;
+        request->in_body = 1;
+        return receive(server, request, upload_data, size);
     }
-    if (!request->dispatched) {
-        request->dispatched = 1;
-        sumi_http_client_update(request, 0, 0, 0);
-        if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
-        /* Destroying the form's processor hands over its last part, so the part's file closes after. */
-        if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
-        if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
-        server->handler(server->context, request);
-    }
-    pthread_mutex_lock(&request->lock);
-    enum MHD_Result result = MHD_YES;
-    if (request->answered && !request->answer) {
-        result = MHD_NO;
-    } else if (request->answer) {
-        result = MHD_queue_response(connection, request->status, request->answer);
-        MHD_destroy_response(request->answer);
-        request->answer = NULL;
-        request->suspended = 0;
-    } else if (!request->suspended) {
-        request->suspended = 1;
-        MHD_suspend_connection(connection);
-    }
-    pthread_mutex_unlock(&request->lock);
-    return result;
+    request->in_body = 0; /* the body is complete: answers can be queued again */
+    if (request->refused == SUMI_HTTP_REFUSED_WRITTEN) return MHD_NO; /* answered already: close */
+    if (request->refused) return MHD_YES;
+    return dispatch(server, request);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code) {
     (void)connection; (void)code;
     struct sumi_http_server *server = cls;
     struct sumi_http_request *request = *state;
-    if (request && request->client) {
-        /* The next request on this connection has the header time-out from now. */
-        pthread_mutex_lock(&server->clients_lock);
-        request->client->since = sumi_http_now();
-        request->client->head_at = 0;
-        request->client->body = 0;
-        request->client->uploading = 0;
-        pthread_mutex_unlock(&server->clients_lock);
-    }
+    if (request) sumi_http_client_reset(request->client, server);
     if (*state) free_request(*state);
     *state = NULL;
+}
+
+/* A NULL-terminated copy of a NULL-terminated list of names (NULL for none). */
+static char **copy_names(const char *const *names) {
+    size_t count = 0;
+    while (names && names[count]) count++;
+    char **copy = calloc(count + 1, sizeof *copy);
+    for (size_t i = 0; copy && i < count; i++) copy[i] = strdup(names[i]);
+    return copy;
+}
+
+static void free_server(struct sumi_http_server *server) {
+    for (char **name = server->allowed_hosts; name && *name; name++) free(*name);
+    free(server->allowed_hosts);
+    free(server->address);
+    free(server->temporary_base);
+    pthread_mutex_destroy(&server->clients_lock);
+    free(server);
 }
 
 sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error, size_t error_size) {
@@ -207,7 +286,10 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
     server->handler = options->handler;
     server->context = options->context;
     server->max_body = options->max_body;
+    server->max_disk = options->max_disk;
     server->temporary_base = strdup(options->temporary_base);
+    server->address = strdup(options->address);
+    server->allowed_hosts = copy_names(options->allowed_hosts);
     server->header_timeout = options->header_timeout > 0 ? options->header_timeout : 10;
     server->min_body_rate = options->min_body_rate;
     pthread_mutex_init(&server->clients_lock, NULL);
@@ -229,14 +311,14 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
     }
     if (parsed != 1) {
         snprintf(error, error_size, "not an IPv%d address: %s", ipv6 ? 6 : 4, options->address);
-        free(server->temporary_base);
-        free(server);
+        free_server(server);
         return NULL;
     }
     struct MHD_OptionItem items[] = {
         {MHD_OPTION_SOCK_ADDR, 0, ipv6 ? (void *)&address6 : (void *)&address4},
         {MHD_OPTION_THREAD_POOL_SIZE, options->threads > 0 ? options->threads : 1, NULL},
         {MHD_OPTION_CONNECTION_LIMIT, options->connection_limit, NULL},
+        {MHD_OPTION_PER_IP_CONNECTION_LIMIT, options->per_client_limit, NULL},
         {MHD_OPTION_CONNECTION_TIMEOUT, options->idle_timeout, NULL},
         {MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)on_completed, server},
         {MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)sumi_http_on_connection, server},
@@ -250,10 +332,10 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
     if (!server->daemon) {
         snprintf(error, error_size, ipv6 ? "cannot listen on [%s]:%u%s%s" : "cannot listen on %s:%u%s%s", options->address, (unsigned)options->port,
                  errno ? ": " : "", errno ? strerror(errno) : "");
-        free(server->temporary_base);
-        free(server);
+        free_server(server);
         return NULL;
     }
+    atomic_store(&server->port, sumi_http_port(server));
     server->sweeping = pthread_create(&server->sweeper, NULL, sumi_http_sweep, server) == 0;
     return server;
 }
@@ -273,8 +355,12 @@ void sumi_http_stop(sumi_http_server *server) {
     atomic_store(&server->stopping, 1);
     if (server->sweeping) pthread_join(server->sweeper, NULL);
     MHD_stop_daemon(server->daemon);
-    free(server->temporary_base);
-    free(server);
+    free_server(server);
+}
+
+void sumi_http_drain(sumi_http_server *server) {
+    atomic_store(&server->draining, 1);
+    sumi_http_quiesce(server);
 }
 
 unsigned sumi_http_connections(const sumi_http_server *server) {
@@ -284,6 +370,10 @@ unsigned sumi_http_connections(const sumi_http_server *server) {
 
 unsigned long long sumi_http_refused_bodies(const sumi_http_server *server) { return atomic_load(&server->refused); }
 unsigned long long sumi_http_slow_clients(const sumi_http_server *server) { return atomic_load(&server->slow_closed); }
+unsigned long long sumi_http_held_bytes(const sumi_http_server *server) { return atomic_load(&server->held); }
+unsigned long long sumi_http_held_peak(const sumi_http_server *server) { return atomic_load(&server->held_peak); }
+unsigned long long sumi_http_disk_refusals(const sumi_http_server *server) { return atomic_load(&server->disk_refused); }
+unsigned long long sumi_http_head_refusals(const sumi_http_server *server) { return atomic_load(&server->head_refused); }
 
 const char *sumi_http_method(const sumi_http_request *request) { return request->method; }
 const char *sumi_http_uri(const sumi_http_request *request) { return request->uri ? request->uri : request->path; }
@@ -313,11 +403,14 @@ const char *sumi_http_header(const sumi_http_request *request, const char *name)
 int sumi_http_respond(sumi_http_request *request, unsigned status, const char *const *headers,
                       const void *bytes, size_t size, int fd) {
     struct MHD_Response *response = fd >= 0
-        ? MHD_create_response_from_fd((uint64_t)size, fd)
+        ? sumi_http_file_response(request, fd, (uint64_t)size)
         : MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
     if (!response && fd >= 0) close(fd);
-    if (response && headers) {
-        for (size_t i = 0; headers[i] && headers[i + 1]; i += 2) MHD_add_response_header(response, headers[i], headers[i + 1]);
+    if (response) sumi_http_add_headers(response, headers);
+    /* The answer's file stays in the request's folder until it is sent. */
+    if (response && fd >= 0) {
+        hold(request, (unsigned long long)size, 1);
+        request->streams = 1;
     }
     pthread_mutex_lock(&request->lock);
     request->answer = response;
