@@ -65,8 +65,10 @@ def start_server(sumi, tmp, args):
     os.mkdir(work)
     env = dict(os.environ, TMPDIR=work)
     env.pop("SUMI_PLUGIN_PATH", None)
+    # Every client here is 127.0.0.1: the per-address limit (a quarter of --connections by default)
+    # would close the slow connections and the load's own, so it is lifted to --connections.
     command = [sumi, "serve", "--listen", "127.0.0.1:0", "--max-body", str(args.max_body), "--queue", "4096",
-               "--timeout", "120", "--max-memory", str(args.max_memory),
+               "--timeout", "120", "--max-memory", str(args.max_memory), "--connections-per-client", "1024",
                "--plugin-path", os.path.join(tmp, "plugins"), "--pipelines", os.path.join(tmp, "pipelines")]
     if args.workers:
         command += ["--workers", str(args.workers)]
