@@ -190,7 +190,7 @@ def slow_heads(port, count, closed):
     opened = {}
     for _ in range(count):
         s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
         s.setblocking(False)
         selector.register(s, selectors.EVENT_READ)
         opened[s] = time.monotonic()
@@ -214,7 +214,7 @@ def slow_heads(port, count, closed):
 def vanish_upload(port):
     """Sends a tenth of a body, then goes."""
     s = socket.create_connection(("127.0.0.1", port))
-    s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n" + b"\xff" * 100000)
+    s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 1000000\r\n\r\n" % port + b"\xff" * 100000)
     time.sleep(0.05)
     s.close()
 
@@ -229,7 +229,7 @@ def vanish_download(port, photo):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.settimeout(180)
     s.connect(("127.0.0.1", port))
-    s.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (VANISH_DOWNLOAD.encode(), len(photo)) + photo)
+    s.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: %d\r\n\r\n" % (VANISH_DOWNLOAD.encode(), port, len(photo)) + photo)
     got = b""
     try:
         while len(got) < 16384:
