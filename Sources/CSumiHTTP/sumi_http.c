@@ -78,13 +78,25 @@ static void free_request(struct sumi_http_request *request) {
     free(request);
 }
 
-/* Refuses the request with a JSON error (`message` holds no quote): queued when the body has not
-   begun (the connection closes), else written at once; the request's folder goes at once. */
+/* Whether a body is on its way without waiting for "100 Continue": a refusal queued now would be
+   followed by libmicrohttpd closing the connection on the unread body, and the reset can reach the
+   client before it has read the answer. */
+static int body_on_its_way(struct sumi_http_request *request) {
+    struct MHD_Connection *connection = request->connection;
+    const char *length = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    const char *coding = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Transfer-Encoding");
+    const char *expect = MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Expect");
+    return ((length && strtoull(length, NULL, 10) > 0) || coding) && !(expect && strcasecmp(expect, "100-continue") == 0);
+}
+
+/* Refuses the request with a JSON error (`message` holds no quote): queued when no body is on its
+   way (or the client waits for "100 Continue"), else written at once and the body dropped while the
+   connection lingers; the request's folder goes at once. */
 static enum MHD_Result refuse(struct sumi_http_request *request, unsigned status, const char *message, const char *retry_after) {
     char json[640];
     snprintf(json, sizeof json, "{\"error\":\"%s\",\"stage\":null,\"parameter\":null}\n", message);
     drop_folder(request);
-    if (request->in_body) return sumi_http_write_json(request, status, json, retry_after);
+    if (request->in_body || body_on_its_way(request)) return sumi_http_write_json(request, status, json, retry_after);
     request->refused = SUMI_HTTP_REFUSED_QUEUED;
     return sumi_http_queue_json(request->connection, status, json, retry_after, 1);
 }
