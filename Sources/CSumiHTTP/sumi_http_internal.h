@@ -2,7 +2,8 @@
 #define SUMI_HTTP_INTERNAL_H
 
 /* What the shim's files share: the server, connection and request records, and the helpers of
-   sumi_http_form.c (multipart bodies), sumi_http_clients.c (the client time-outs and rates),
+   sumi_http_request.c (a request's way through the daemon), sumi_http_form.c (multipart bodies),
+   sumi_http_clients.c (the client time-outs and rates),
    sumi_http_guard.c (checks of a request's head) and sumi_http_answer.c (answers). */
 
 #include "sumi_http.h"
@@ -111,6 +112,15 @@ struct sumi_http_request {
     struct MHD_Response *answer;
     unsigned status;
 };
+
+/* sumi_http_request.c: a request from its head to its end (libmicrohttpd's callbacks). */
+void *sumi_http_on_uri(void *cls, const char *uri, struct MHD_Connection *connection);
+enum MHD_Result sumi_http_on_request(void *cls, struct MHD_Connection *connection, const char *url, const char *method,
+                                     const char *version, const char *upload_data, size_t *upload_data_size, void **state);
+void sumi_http_on_completed(void *cls, struct MHD_Connection *connection, void **state, enum MHD_RequestTerminationCode code);
+/* Takes `bytes` more of the byte budget for the request; -1 (nothing taken) when that passes
+   max_disk, unless `force` (an answer's file, already written). */
+int sumi_http_hold(struct sumi_http_request *request, unsigned long long bytes, int force);
 
 /* sumi_http_form.c */
 int sumi_http_append_pair(char ***list, size_t *count, const char *name, const char *value);
