@@ -156,6 +156,7 @@ const char *sumi_http_header(const sumi_http_request *request, const char *name)
 
 int sumi_http_respond(sumi_http_request *request, unsigned status, const char *const *headers,
                       const void *bytes, size_t size, int fd) {
+    sumi_http_client_waiting(request->client, request->server, NULL);
     struct MHD_Response *response = fd >= 0
         ? sumi_http_file_response(request, fd, (uint64_t)size)
         : MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);

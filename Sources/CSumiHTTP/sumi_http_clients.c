@@ -62,6 +62,27 @@ static int too_slow(struct sumi_http_client *c, double now, double rate) {
     return slow;
 }
 
+/* Whether the client of a request waiting for its answer has gone: its end is closed (a FIN:
+   an HTTP client does not half-close while it waits) or reset. The connection is suspended, so
+   nothing else reads it. */
+static int client_gone(const struct sumi_http_client *c) {
+    char byte;
+    ssize_t got = recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* A request waits for its answer and its client has gone: its folder (its body, its output so far)
+   and its bytes go now rather than when the run ends; the run then fails to read or write it. */
+static void release_waiting(struct sumi_http_server *server, struct sumi_http_client *c) {
+    struct sumi_http_request *request = c->waiting;
+    c->waiting = NULL;
+    if (!request->folder) return;
+    sumi_http_remove_folder(request->folder);
+    request->folder_removed = 1;
+    atomic_fetch_sub(&server->held, request->held);
+    request->held = 0;
+}
+
 /* Whether the sweeper closes a connection now, and whether that counts as a slow client. */
 static int to_close(struct sumi_http_server *server, struct sumi_http_client *c, double now, int *slow) {
     if (c->linger_until > 0) return now >= c->linger_until;
@@ -84,6 +105,7 @@ void *sumi_http_sweep(void *cls) {
         double now = sumi_http_now();
         pthread_mutex_lock(&server->clients_lock);
         for (struct sumi_http_client *c = server->clients; c; c = c->next) {
+            if (c->waiting && client_gone(c)) release_waiting(server, c);
             int slow = 0;
             if (c->closing || !to_close(server, c, now, &slow)) continue;
             c->closing = 1;
@@ -131,9 +153,17 @@ void sumi_http_client_linger(struct sumi_http_client *client, struct sumi_http_s
     pthread_mutex_unlock(&server->clients_lock);
 }
 
+void sumi_http_client_waiting(struct sumi_http_client *client, struct sumi_http_server *server, struct sumi_http_request *request) {
+    if (!client) return;
+    pthread_mutex_lock(&server->clients_lock);
+    client->waiting = request;
+    pthread_mutex_unlock(&server->clients_lock);
+}
+
 void sumi_http_client_reset(struct sumi_http_client *client, struct sumi_http_server *server) {
     if (!client) return;
     pthread_mutex_lock(&server->clients_lock);
+    client->waiting = NULL;
     client->since = sumi_http_now();
     client->head_at = 0;
     client->transferring = 0;

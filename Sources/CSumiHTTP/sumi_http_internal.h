@@ -31,6 +31,7 @@ struct sumi_http_client {
     unsigned sweeps;          /* sweeps since the transfer began */
     int transferring;         /* a body is arriving or a file answer leaving */
     double linger_until;      /* answered in the middle of its body: closed at this time */
+    struct sumi_http_request *waiting; /* the request handed to the handler and not yet answered */
     int closing;              /* shut down by the sweeper */
     struct sumi_http_client *prev, *next;
 };
@@ -92,6 +93,7 @@ struct sumi_http_request {
     int suspended;
     int answered;           /* sumi_http_respond called */
     int streams;            /* the answer is a file handed over in pieces */
+    int folder_removed;     /* the folder went while the request waited, its client gone */
     char **query;           /* name, value, name, value... */
     size_t query_count;
     struct MHD_PostProcessor *form; /* multipart/form-data */
@@ -122,6 +124,9 @@ void sumi_http_on_completed(void *cls, struct MHD_Connection *connection, void *
    max_disk, unless `force` (an answer's file, already written). */
 int sumi_http_hold(struct sumi_http_request *request, unsigned long long bytes, int force);
 
+/* Removes a request's folder and what it holds. */
+void sumi_http_remove_folder(const char *folder);
+
 /* sumi_http_form.c */
 int sumi_http_append_pair(char ***list, size_t *count, const char *name, const char *value);
 int sumi_http_write_all(int fd, const char *at, size_t size);
@@ -150,6 +155,9 @@ void sumi_http_client_moved(struct sumi_http_client *client, struct sumi_http_se
 void sumi_http_client_transfer(struct sumi_http_client *client, struct sumi_http_server *server, int on);
 /* Closes the connection SUMI_HTTP_LINGER seconds from now. */
 void sumi_http_client_linger(struct sumi_http_client *client, struct sumi_http_server *server);
+/* The request waits for its answer (`request`), or no longer (NULL): while it waits, a client
+   that goes away is seen by the sweeper, which removes the request's folder. */
+void sumi_http_client_waiting(struct sumi_http_client *client, struct sumi_http_server *server, struct sumi_http_request *request);
 /* The request is over: the next one on the connection has the header time-out from now. */
 void sumi_http_client_reset(struct sumi_http_client *client, struct sumi_http_server *server);
 

@@ -21,7 +21,7 @@ static int remove_entry(const char *path, const struct stat *info, int flag, str
     return 0;
 }
 
-static void remove_folder(const char *folder) {
+void sumi_http_remove_folder(const char *folder) {
     if (folder) nftw(folder, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
@@ -51,7 +51,7 @@ static void drop_folder(struct sumi_http_request *request) {
     if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
     if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
     if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
-    remove_folder(request->folder);
+    if (!request->folder_removed) sumi_http_remove_folder(request->folder);
     free(request->folder);
     request->folder = NULL;
     atomic_fetch_sub(&request->server->held, request->held);
@@ -218,6 +218,7 @@ static enum MHD_Result dispatch(struct sumi_http_server *server, struct sumi_htt
         if (request->form) { MHD_destroy_post_processor(request->form); request->form = NULL; }
         if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
         if (request->form_status) return refuse(request, request->form_status, request->form_message, NULL);
+        sumi_http_client_waiting(request->client, server, request);
         server->handler(server->context, request);
     }
     pthread_mutex_lock(&request->lock);
