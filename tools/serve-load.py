@@ -65,8 +65,10 @@ def start_server(sumi, tmp, args):
     os.mkdir(work)
     env = dict(os.environ, TMPDIR=work)
     env.pop("SUMI_PLUGIN_PATH", None)
+    # Every client here is 127.0.0.1: the per-address limit (a quarter of --connections by default)
+    # would close the slow connections and the load's own, so it is lifted to --connections.
     command = [sumi, "serve", "--listen", "127.0.0.1:0", "--max-body", str(args.max_body), "--queue", "4096",
-               "--timeout", "120", "--max-memory", str(args.max_memory),
+               "--timeout", "120", "--max-memory", str(args.max_memory), "--connections-per-client", "1024",
                "--plugin-path", os.path.join(tmp, "plugins"), "--pipelines", os.path.join(tmp, "pipelines")]
     if args.workers:
         command += ["--workers", str(args.workers)]
@@ -188,7 +190,7 @@ def slow_heads(port, count, closed):
     opened = {}
     for _ in range(count):
         s = socket.create_connection(("127.0.0.1", port))
-        s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: x\r\n")
+        s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
         s.setblocking(False)
         selector.register(s, selectors.EVENT_READ)
         opened[s] = time.monotonic()
@@ -212,7 +214,7 @@ def slow_heads(port, count, closed):
 def vanish_upload(port):
     """Sends a tenth of a body, then goes."""
     s = socket.create_connection(("127.0.0.1", port))
-    s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n" + b"\xff" * 100000)
+    s.sendall(b"POST /run/thumbnail HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: 1000000\r\n\r\n" % port + b"\xff" * 100000)
     time.sleep(0.05)
     s.close()
 
@@ -227,7 +229,7 @@ def vanish_download(port, photo):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.settimeout(180)
     s.connect(("127.0.0.1", port))
-    s.sendall(b"POST %s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % (VANISH_DOWNLOAD.encode(), len(photo)) + photo)
+    s.sendall(b"POST %s HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nContent-Length: %d\r\n\r\n" % (VANISH_DOWNLOAD.encode(), port, len(photo)) + photo)
     got = b""
     try:
         while len(got) < 16384:

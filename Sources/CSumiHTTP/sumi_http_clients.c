@@ -46,37 +46,126 @@ void sumi_http_on_connection(void *cls, struct MHD_Connection *connection, void 
     }
 }
 
-/* Every 200 ms: shuts down (libmicrohttpd then closes) connections whose request head is not complete
-   within the header time-out, and uploads slower than the least body rate after their first second. */
+/* Whether a transfer moves slower than the least rate: after its first second, on average until a
+   rate window has passed, then over the last window (a burst followed by a trickle is caught one
+   window after the burst). Records this sweep's mark. */
+static int too_slow(struct sumi_http_client *c, double now, double rate) {
+    unsigned slot = c->sweeps % SUMI_HTTP_WINDOW_SWEEPS;
+    int slow = 0;
+    double elapsed = now - c->transfer_at;
+    if (rate > 0 && elapsed > 1) {
+        if (c->sweeps < SUMI_HTTP_WINDOW_SWEEPS) slow = (double)c->moved < rate * (elapsed - 1);
+        else slow = (double)(c->moved - c->marks[slot]) < rate * SUMI_HTTP_RATE_WINDOW;
+    }
+    c->marks[slot] = c->moved;
+    c->sweeps++;
+    return slow;
+}
+
+/* Whether the client of a request waiting for its answer has gone: its end is closed (a FIN:
+   an HTTP client does not half-close while it waits) or reset. The connection is suspended, so
+   nothing else reads it. */
+static int client_gone(const struct sumi_http_client *c) {
+    char byte;
+    ssize_t got = recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* A request waits for its answer and its client has gone: its folder (its body, its output so far)
+   and its bytes go now rather than when the run ends; the run then fails to read or write it. */
+static void release_waiting(struct sumi_http_server *server, struct sumi_http_client *c) {
+    struct sumi_http_request *request = c->waiting;
+    c->waiting = NULL;
+    if (!request->folder) return;
+    sumi_http_remove_folder(request->folder);
+    request->folder_removed = 1;
+    atomic_fetch_sub(&server->held, request->held);
+    request->held = 0;
+}
+
+/* Whether the sweeper closes a connection now, and whether that counts as a slow client. */
+static int to_close(struct sumi_http_server *server, struct sumi_http_client *c, double now, int *slow) {
+    if (c->linger_until > 0) return now >= c->linger_until;
+    int waiting_for_head = c->head_at == 0;
+    if (waiting_for_head && atomic_load(&server->draining)) return 1;
+    *slow = (waiting_for_head && now - c->since > server->header_timeout)
+            || (c->transferring && too_slow(c, now, server->min_body_rate));
+    return *slow;
+}
+
+/* SUMI_HTTP_SWEEPS_PER_SECOND times a second: shuts down (libmicrohttpd then closes) connections
+   whose request head is not complete within the header time-out, transfers slower than the least
+   rate, connections lingering after an answer in the middle of their body, and, while draining,
+   connections between requests. */
 void *sumi_http_sweep(void *cls) {
     struct sumi_http_server *server = cls;
     while (!atomic_load(&server->stopping)) {
-        struct timespec pause = {0, 200000000};
+        struct timespec pause = {0, 1000000000L / SUMI_HTTP_SWEEPS_PER_SECOND};
         nanosleep(&pause, NULL);
         double now = sumi_http_now();
         pthread_mutex_lock(&server->clients_lock);
         for (struct sumi_http_client *c = server->clients; c; c = c->next) {
-            if (c->closing) continue;
-            int slow_head = c->head_at == 0 && now - c->since > server->header_timeout;
-            double body_time = now - c->head_at - 1;
-            int slow_body = c->uploading && body_time > 0 && (double)c->body < server->min_body_rate * body_time;
-            if (slow_head || slow_body) {
-                c->closing = 1;
-                shutdown(c->fd, SHUT_RDWR);
-                atomic_fetch_add(&server->slow_closed, 1);
-            }
+            if (c->waiting && client_gone(c)) release_waiting(server, c);
+            int slow = 0;
+            if (c->closing || !to_close(server, c, now, &slow)) continue;
+            c->closing = 1;
+            shutdown(c->fd, SHUT_RDWR);
+            if (slow) atomic_fetch_add(&server->slow_closed, 1);
         }
         pthread_mutex_unlock(&server->clients_lock);
     }
     return NULL;
 }
 
-void sumi_http_client_update(struct sumi_http_request *request, int head, unsigned long long bytes, int uploading) {
+static void begin_transfer(struct sumi_http_client *client, int on) {
+    client->transferring = on;
+    client->transfer_at = sumi_http_now();
+    client->moved = 0;
+    client->sweeps = 0;
+}
+
+void sumi_http_client_head(struct sumi_http_request *request, int uploading) {
     struct sumi_http_client *client = request->client;
     if (!client) return;
     pthread_mutex_lock(&request->server->clients_lock);
-    if (head) client->head_at = sumi_http_now();
-    client->body += bytes;
-    client->uploading = uploading;
+    client->head_at = sumi_http_now();
+    begin_transfer(client, uploading);
     pthread_mutex_unlock(&request->server->clients_lock);
+}
+
+void sumi_http_client_moved(struct sumi_http_client *client, struct sumi_http_server *server, unsigned long long bytes) {
+    pthread_mutex_lock(&server->clients_lock);
+    client->moved += bytes;
+    pthread_mutex_unlock(&server->clients_lock);
+}
+
+void sumi_http_client_transfer(struct sumi_http_client *client, struct sumi_http_server *server, int on) {
+    if (!client) return;
+    pthread_mutex_lock(&server->clients_lock);
+    begin_transfer(client, on);
+    pthread_mutex_unlock(&server->clients_lock);
+}
+
+void sumi_http_client_linger(struct sumi_http_client *client, struct sumi_http_server *server) {
+    pthread_mutex_lock(&server->clients_lock);
+    client->linger_until = sumi_http_now() + SUMI_HTTP_LINGER;
+    client->transferring = 0;
+    pthread_mutex_unlock(&server->clients_lock);
+}
+
+void sumi_http_client_waiting(struct sumi_http_client *client, struct sumi_http_server *server, struct sumi_http_request *request) {
+    if (!client) return;
+    pthread_mutex_lock(&server->clients_lock);
+    client->waiting = request;
+    pthread_mutex_unlock(&server->clients_lock);
+}
+
+void sumi_http_client_reset(struct sumi_http_client *client, struct sumi_http_server *server) {
+    if (!client) return;
+    pthread_mutex_lock(&server->clients_lock);
+    client->waiting = NULL;
+    client->since = sumi_http_now();
+    client->head_at = 0;
+    client->transferring = 0;
+    pthread_mutex_unlock(&server->clients_lock);
 }

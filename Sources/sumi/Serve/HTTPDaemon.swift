@@ -6,10 +6,12 @@ import SumiApp
 import SumiEngine
 
 /// A libmicrohttpd daemon (a pool of threads polling with epoll), owning its C server: stopped when
-/// released. Connections whose request head takes longer than `headerTimeout`, or whose body
-/// arrives slower than `minBodyRate` after its first second, are closed. Each complete request (its body already in a file of the request's own folder, 413
-/// sent by the daemon when the body passes `maxBody`) goes to `handler` on a daemon thread, which
-/// answers it then or later from any thread.
+/// released. Connections whose request head takes longer than `headerTimeout`, or whose body (or
+/// file answer) moves slower than `minBodyRate` over the last few seconds, are closed. A request is
+/// refused before its body is stored when its head is malformed or names a foreign Host or Origin,
+/// or when the requests' folders would hold more than `maxDisk` bytes. Each complete request (its
+/// body already in a file of the request's own folder, 413 sent by the daemon when the body passes
+/// `maxBody`) goes to `handler` on a daemon thread, which answers it then or later from any thread.
 final class HTTPDaemon: @unchecked Sendable {
     /// What the daemon is started with.
     struct Settings {
@@ -17,12 +19,18 @@ final class HTTPDaemon: @unchecked Sendable {
         var port: UInt16 = 8080
         var threads = 2
         var connectionLimit = 1024
+        /// Connections at once from one IP address.
+        var perClientLimit = 256
         var idleTimeout = 30
         /// Seconds for a request's head (from the connection, or from the previous answer on it).
         var headerTimeout = 10.0
-        /// Bytes per second a body must average after its first second.
+        /// Bytes per second a body (or a file answer) must move, over the last few seconds.
         var minBodyRate = 16384.0
         var maxBody = 100_000_000
+        /// Bytes the requests' folders may hold at once.
+        var maxDisk = 1 << 30
+        /// Names a `Host` header may give besides the listen address and localhost.
+        var allowedHosts: [String] = []
         var temporaryBase = "/tmp"
     }
 
@@ -38,19 +46,22 @@ final class HTTPDaemon: @unchecked Sendable {
     init(_ settings: Settings, handler: @escaping @Sendable (HTTPRequest) -> Void) throws(SumiError) {
         box = Unmanaged.passRetained(Box(handler))
         var error = [CChar](repeating: 0, count: 512)
-        let made: OpaquePointer? = settings.address.withCString { address in
-            settings.temporaryBase.withCString { base in
-                var options = sumi_http_options(
-                    address: address, port: settings.port, threads: UInt32(settings.threads),
-                    connection_limit: UInt32(settings.connectionLimit), idle_timeout: UInt32(settings.idleTimeout),
-                    header_timeout: settings.headerTimeout, min_body_rate: settings.minBodyRate,
-                    max_body: UInt64(settings.maxBody), temporary_base: base,
-                    handler: { context, request in
-                        guard let context, let request else { return }
-                        Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler(HTTPRequest(request))
-                    },
-                    context: box.toOpaque())
-                return sumi_http_start(&options, &error, error.count)
+        let made: OpaquePointer? = CStringList.with(settings.allowedHosts) { hosts in
+            settings.address.withCString { address in
+                settings.temporaryBase.withCString { base in
+                    var options = sumi_http_options(
+                        address: address, port: settings.port, threads: UInt32(settings.threads),
+                        connection_limit: UInt32(settings.connectionLimit), per_client_limit: UInt32(settings.perClientLimit),
+                        idle_timeout: UInt32(settings.idleTimeout), header_timeout: settings.headerTimeout,
+                        min_body_rate: settings.minBodyRate, max_body: UInt64(settings.maxBody), max_disk: UInt64(settings.maxDisk),
+                        allowed_hosts: hosts, temporary_base: base,
+                        handler: { context, request in
+                            guard let context, let request else { return }
+                            Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler(HTTPRequest(request))
+                        },
+                        context: box.toOpaque())
+                    return sumi_http_start(&options, &error, error.count)
+                }
             }
         }
         guard let made else {
@@ -74,8 +85,19 @@ final class HTTPDaemon: @unchecked Sendable {
     /// Connections closed so far for a head not complete in time or a body too slow.
     var slowClients: Int { server.map { Int(sumi_http_slow_clients($0)) } ?? 0 }
 
-    /// Stops accepting connections; open ones are still served.
-    func quiesce() { if let server { sumi_http_quiesce(server) } }
+    /// Bytes held now in the requests' folders, and the most held at once.
+    var heldBytes: Int { server.map { Int(sumi_http_held_bytes($0)) } ?? 0 }
+    var heldPeak: Int { server.map { Int(sumi_http_held_peak($0)) } ?? 0 }
+
+    /// Requests refused with 503 for `maxDisk` so far.
+    var diskRefusals: Int { server.map { Int(sumi_http_disk_refusals($0)) } ?? 0 }
+
+    /// Requests refused at their head: bad framing or method (400), foreign Origin (403) or Host (421).
+    var headRefusals: Int { server.map { Int(sumi_http_head_refusals($0)) } ?? 0 }
+
+    /// Stops accepting connections and drains: POSTs arriving or still uploading are answered 503
+    /// (`Connection: close`), connections between requests are closed; answers in progress go on.
+    func drain() { if let server { sumi_http_drain(server) } }
 
     /// Stops the daemon and closes every connection.
     func stop() {
@@ -83,5 +105,15 @@ final class HTTPDaemon: @unchecked Sendable {
         sumi_http_stop(server)
         self.server = nil
         box.release()
+    }
+}
+
+/// A list of C strings, NULL-terminated, for the length of a call.
+enum CStringList {
+    static func with<Result>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>?) -> Result) -> Result {
+        let copies = strings.map { strdup($0) }
+        defer { for copy in copies { free(copy) } }
+        let list: [UnsafePointer<CChar>?] = copies.map { $0.map { UnsafePointer($0) } } + [nil]
+        return list.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }

@@ -57,11 +57,8 @@ struct HTTPRequest: @unchecked Sendable {
     }
 
     private func withHeaders(_ headers: [(String, String)], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> Void) {
-        let strings = headers.flatMap { [strdup($0.0), strdup($0.1)] }
-        defer { for s in strings { free(s) } }
-        let list: [UnsafePointer<CChar>?] = strings.map { $0.map { UnsafePointer($0) } } + [nil]
-        list.withUnsafeBufferPointer { buffer in
-            if let base = buffer.baseAddress { body(base) }
+        CStringList.with(headers.flatMap { [$0.0, $0.1] }) { list in
+            if let list { body(list) }
         }
     }
 }

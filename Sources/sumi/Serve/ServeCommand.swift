@@ -23,6 +23,7 @@ enum ServeCommand {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do throws(SumiError) {
             let options = try ServeOptions.parse(argv)
+            for warning in options.warnings { Terminal.warning(warning) }
             let shipped = Installation.pipelinesFolder
             let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped, pluginPaths: options.pluginPaths)
             guard !catalog.entries.isEmpty else { throw SumiError.usage("no pipelines to serve (give --pipelines DIR)") }
@@ -34,6 +35,9 @@ enum ServeCommand {
             settings.port = options.port
             settings.threads = max(2, min(options.workers, 8))
             settings.connectionLimit = options.connectionLimit
+            settings.perClientLimit = options.perClientLimit
+            settings.maxDisk = options.maxDisk << 20
+            settings.allowedHosts = options.allowedHosts
             settings.idleTimeout = options.idleTimeout
             settings.headerTimeout = Double(options.headerTimeout)
             settings.minBodyRate = Double(options.minBodyRate)
@@ -41,16 +45,23 @@ enum ServeCommand {
             settings.temporaryBase = TemporaryFolder.base
             let daemon = try HTTPDaemon(settings) { router.handle($0) }
             router.countDaemon { [weak daemon] in (daemon?.refusedBodies ?? 0, daemon?.slowClients ?? 0) }
+            metrics.observeDaemon { [weak daemon] in
+                guard let daemon else { return ServeMetrics.DaemonGauges() }
+                return ServeMetrics.DaemonGauges(heldBytes: daemon.heldBytes, heldPeak: daemon.heldPeak,
+                                                 diskRefusals: daemon.diskRefusals, headRefusals: daemon.headRefusals)
+            }
             Terminal.standardError("sumi serve: listening on http://\(options.urlHost):\(daemon.port) (\(catalog.entries.count) pipelines, \(options.workers) workers)\n")
 
             var received: Int32 = 0
             while sigwait(&signals, &received) != 0 {}
             Terminal.standardError("sumi serve: \(received == SIGTERM ? "SIGTERM" : "SIGINT"): draining (at most \(options.timeout) s)\n")
+            let signalled = BatchPlan.now()
             router.startDraining()
-            daemon.quiesce()
+            daemon.drain()
             let idle = pool.waitIdle(seconds: Double(options.timeout))
-            // The last answers may still be on their way: a moment for their connections to close.
-            let end = BatchPlan.now() + 2
+            // The last answers may still be on their way, and uploads answered 503 linger a moment:
+            // their connections close (slow readers at --min-body-rate), within the drain time.
+            let end = max(BatchPlan.now() + 2, signalled + Double(options.timeout))
             while daemon.connections > 0 && BatchPlan.now() < end {
                 var pause = timespec(tv_sec: 0, tv_nsec: 20_000_000)
                 nanosleep(&pause, nil)

@@ -20,6 +20,19 @@ final class ServeMetrics: Sendable {
 
     private let state = Mutex(State())
 
+    /// What the HTTP daemon counts, read when `/metrics` is asked.
+    struct DaemonGauges: Sendable {
+        var heldBytes = 0
+        var heldPeak = 0
+        var diskRefusals = 0
+        var headRefusals = 0
+    }
+
+    private let daemonGauges = Mutex<(@Sendable () -> DaemonGauges)?>(nil)
+
+    /// Where `text` reads the daemon's gauges from (set once the daemon runs).
+    func observeDaemon(_ read: @escaping @Sendable () -> DaemonGauges) { daemonGauges.withLock { $0 = read } }
+
     /// A `POST /run` request has been accepted: counted in flight until `finish`.
     func start(bytesIn: Int) {
         state.withLock { $0.inFlight += 1; $0.bytesIn += bytesIn }
@@ -77,7 +90,14 @@ final class ServeMetrics: Sendable {
         single("sumi_serve_received_bytes_total", "counter", "Request body bytes received by POST /run.", s.bytesIn)
         single("sumi_serve_sent_bytes_total", "counter", "Output bytes sent by POST /run.", s.bytesOut)
         single("sumi_serve_bodies_refused_total", "counter", "Requests refused with 413 while their body arrived (over --max-body).", refusedBodies)
-        single("sumi_serve_slow_clients_closed_total", "counter", "Connections closed for a request head not complete in time or a body too slow.", slowClients)
+        single("sumi_serve_slow_clients_closed_total", "counter",
+               "Connections closed for a request head not complete in time, or a body or an output moving slower than --min-body-rate.", slowClients)
+        let daemon = daemonGauges.withLock { $0?() } ?? DaemonGauges()
+        single("sumi_serve_held_bytes", "gauge", "Bytes held now in the requests' temporary folders (bodies, uploads, outputs being sent).", daemon.heldBytes)
+        single("sumi_serve_held_bytes_peak", "gauge", "The most bytes the requests' temporary folders held at once.", daemon.heldPeak)
+        single("sumi_serve_disk_refused_total", "counter", "Requests refused with 503 because the requests' folders would pass --max-disk.", daemon.diskRefusals)
+        single("sumi_serve_head_refused_total", "counter",
+               "Requests refused at their head: bad framing or method (400), a foreign Origin (403) or Host (421).", daemon.headRefusals)
         single("sumi_serve_worker_restarts_total", "counter", "Workers replaced after a crash, a time-out or running over --max-memory.", s.workerRestarts)
         single("sumi_serve_worker_timeouts_total", "counter", "Workers killed for running over --timeout.", s.workerTimeouts)
         return lines.joined(separator: "\n") + "\n"

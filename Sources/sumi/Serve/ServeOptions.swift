@@ -20,12 +20,20 @@ struct ServeOptions {
     var maxPixels = RunPolicy.maxPixels
     var maxPixelsGiven = false
     var connectionLimit = 1024
+    /// Connections at once from one IP address (`--connections-per-client`); nil: `defaultPerClient`.
+    var connectionsPerClient: Int?
     /// Seconds a connection may stay idle.
     var idleTimeout = 30
     /// Seconds for a request's head.
     var headerTimeout = 10
-    /// Bytes per second a body must average after its first second.
+    /// Bytes per second a body (or an output being read) must move over the last few seconds.
     var minBodyRate = 16384
+    /// The most the requests' temporary folders hold at once, in MB.
+    var maxDisk = 1024
+    /// Names the `Host` header may give besides the listen address and localhost (`--allow-host`).
+    var allowedHosts: [String] = []
+    /// What the options given call for a warning about (printed at start).
+    var warnings: [String] = []
     /// The most resident memory of one worker, in MB.
     var maxMemory = RunPolicy.maxResident >> 20
     /// The bearer token `POST /run` needs (`--token`, or `SUMI_SERVE_TOKEN`).
@@ -35,13 +43,17 @@ struct ServeOptions {
     /// Folders whose plugins served pipelines may use (`--plugin-path`, repeatable).
     var pluginPaths: [String] = []
 
+    /// Connections at once from one IP address: `--connections-per-client`, or a quarter of
+    /// `--connections` (at least 1), so that one client leaves three quarters to the others.
+    var perClientLimit: Int { connectionsPerClient ?? max(1, connectionLimit / 4) }
+
     /// The options `OptionTable.serve` declares (each takes a value).
     static let names = OptionTable.serve.options.filter(\.takesValue).map(\.long)
 
     static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
         if let token = getenv("SUMI_SERVE_TOKEN").map({ String(cString: $0) }), !token.isEmpty { options.token = token }
-        var keyHex: String?, saltHex: String?
+        var keyHex: String?, saltHex: String?, keyFile: String?
         var i = 0
         while i < argv.count {
             var name = argv[i]
@@ -83,6 +95,14 @@ struct ServeOptions {
                 options.maxPixels = try number(1, RunPolicy.maxPixels)
                 options.maxPixelsGiven = true
             case "--connections": options.connectionLimit = try number(1, 100_000)
+            case "--connections-per-client": options.connectionsPerClient = try number(1, 100_000)
+            case "--max-disk": options.maxDisk = try number(1, 1 << 30)
+            case "--allow-host":
+                guard !value.isEmpty, value.utf8.count <= 253, !value.contains(where: { $0 == "/" || $0 == " " || $0 == "@" }) else {
+                    throw SumiError.usage("--allow-host needs a host name (NAME, or NAME:PORT), got \"\(value)\"")
+                }
+                options.allowedHosts.append(value)
+            case "--key-file": keyFile = value
             case "--header-timeout": options.headerTimeout = try number(1, 3600)
             case "--max-memory": options.maxMemory = try number(1, 1 << 20)
             case "--token":
@@ -103,13 +123,41 @@ struct ServeOptions {
             }
             i += 1
         }
-        if keyHex != nil || saltHex != nil {
-            guard let keyHex, let saltHex, let signature = URLSignature(keyHex: keyHex, saltHex: saltHex) else {
-                throw SumiError.usage("--key and --salt go together, each in hexadecimal (the key not empty)")
+        if let (source, key, salt) = try signingSecrets(key: keyHex, salt: saltHex, file: keyFile, warnings: &options.warnings) {
+            guard let signature = URLSignature(keyHex: key, saltHex: salt) else {
+                throw SumiError.usage("\(source): the key and the salt go together, each in hexadecimal (the key not empty)")
             }
             options.signature = signature
         }
         return options
+    }
+
+    /// The URL-signing key and salt (hexadecimal) and where they came from: `--key-file` (key on its
+    /// first line, salt on its second), `--key` and `--salt` (with a warning: the process list shows
+    /// them), or `SUMI_SERVE_KEY` and `SUMI_SERVE_SALT`; nil when none is given.
+    static func signingSecrets(key: String?, salt: String?, file: String?,
+                               warnings: inout [String]) throws(SumiError) -> (String, String, String)? {
+        if let file {
+            guard key == nil && salt == nil else { throw SumiError.usage("--key-file replaces --key and --salt: give one or the other") }
+            let text: String
+            do throws(StageError) {
+                text = String(decoding: try FileIO.read(file, limit: 1 << 16), as: UTF8.self)
+            } catch {
+                throw SumiError.usage("--key-file \(file): \(error.message)")
+            }
+            let lines = text.split(whereSeparator: \.isNewline).map { String($0).trimmingWhitespace() }
+            guard lines.count >= 2 else {
+                throw SumiError.usage("--key-file \(file): needs the key on its first line and the salt on its second, each in hexadecimal")
+            }
+            return ("--key-file \(file)", lines[0], lines[1])
+        }
+        if key != nil || salt != nil {
+            warnings.append("--key and --salt can be read by other users in the process list; use --key-file, or SUMI_SERVE_KEY and SUMI_SERVE_SALT")
+            return ("--key and --salt", key ?? "", salt ?? "")
+        }
+        let environment = (getenv("SUMI_SERVE_KEY").map { String(cString: $0) }, getenv("SUMI_SERVE_SALT").map { String(cString: $0) })
+        guard environment.0 != nil || environment.1 != nil else { return nil }
+        return ("SUMI_SERVE_KEY and SUMI_SERVE_SALT", environment.0 ?? "", environment.1 ?? "")
     }
 
     /// `--listen`'s value: `IPV4:PORT` or `[IPV6]:PORT` (port 0 picks a free one).
