@@ -73,6 +73,15 @@ import Testing
         let mounts = try #require(container["volumeMounts"] as? [[String: Any]])
         #expect(mounts.contains { $0["mountPath"] as? String == "/tmp" }, "a read-only root needs a writable /tmp for the request folders")
 
+        // In-cluster clients name the Service in Host (anything else is 421), and the request
+        // folders' byte budget stays below their volume.
+        let serviceName = try #require((service["metadata"] as? [String: Any])?["name"] as? String)
+        #expect(args.indices.contains { args[$0] == "--allow-host" && $0 + 1 < args.count && args[$0 + 1] == serviceName }, "\(args)")
+        let volumes = try #require(pod["volumes"] as? [[String: Any]])
+        let tmpLimit = try #require(mebibytes(((volumes.first { $0["name"] as? String == "tmp" })?["emptyDir"] as? [String: Any])?["sizeLimit"] as? String))
+        let maxDisk = try #require(Double(value("--max-disk") ?? ""), "the manifest must bound the request folders' bytes")
+        #expect(maxDisk * 1e6 / 1048576 < tmpLimit, "--max-disk \(maxDisk) MB is not below the volume's \(tmpLimit) MiB")
+
         let selector = try #require((service["spec"] as? [String: Any])?["selector"] as? [String: String])
         #expect(selector.allSatisfy { labels[$0.key] == $0.value })
         let target = try #require((autoscaler["spec"] as? [String: Any])?["scaleTargetRef"] as? [String: Any])

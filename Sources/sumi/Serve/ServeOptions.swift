@@ -30,6 +30,8 @@ struct ServeOptions {
     var minBodyRate = 16384
     /// The most the requests' temporary folders hold at once, in MB.
     var maxDisk = 1024
+    /// The largest answer file, in MB (a 50 MP BMP would be 150).
+    var maxAnswer = 100
     /// Names the `Host` header may give besides the listen address and localhost (`--allow-host`).
     var allowedHosts: [String] = []
     /// What the options given call for a warning about (printed at start).
@@ -97,6 +99,7 @@ struct ServeOptions {
             case "--connections": options.connectionLimit = try number(1, 100_000)
             case "--connections-per-client": options.connectionsPerClient = try number(1, 100_000)
             case "--max-disk": options.maxDisk = try number(1, 1 << 30)
+            case "--max-answer": options.maxAnswer = try number(1, 1 << 30)
             case "--allow-host":
                 guard !value.isEmpty, value.utf8.count <= 253, !value.contains(where: { $0 == "/" || $0 == " " || $0 == "@" }) else {
                     throw SumiError.usage("--allow-host needs a host name (NAME, or NAME:PORT), got \"\(value)\"")

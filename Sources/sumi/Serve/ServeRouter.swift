@@ -204,6 +204,7 @@ final class ServeRouter: Sendable {
         work.opened = opened
         work.root = options.root
         work.plugins = options.pluginPaths
+        work.maxAnswerBytes = options.maxAnswer << 20
         return work
     }
 
