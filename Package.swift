@@ -107,10 +107,18 @@ let package = Package(
             path: "Sources/SumiApp"
         ),
 
+        // `sumi serve`: the HTTP front end over the application layer (libmicrohttpd through
+        // CSumiHTTP), its worker processes and their protocol; the command line only starts it.
+        .target(
+            name: "SumiServe",
+            dependencies: ["SumiKit", "SumiEngine", "SumiApp", "SumiCodecs", "CSumiHTTP", "CSumiRuntime", "SumiCrypto"],
+            path: "Sources/SumiServe"
+        ),
+
         // The command-line tool.
         .executableTarget(
             name: "sumi",
-            dependencies: ["SumiKit", "SumiEngine", "SumiApp", "SumiCodecs", "CSumiHTTP", "CSumiRuntime", "SumiCrypto"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiApp", "SumiServe", "SumiCodecs", "CSumiRuntime"],
             path: "Sources/sumi"
         ),
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SumiApp
+import SumiServe
 import SumiEngine
 import SumiKit
 
@@ -9,7 +10,13 @@ AllocatorTuning.configure()
 // `sumi serve` waits for SIGTERM itself (to drain), so it starts before the signal clean-up.
 // --safe and --allow-manifest-plugins may stand anywhere; the commands see the rest.
 let (policy, argv) = ProcessFlags.split(Array(CommandLine.arguments.dropFirst()))
-if argv.first == "serve" { exit(ServeCommand.main(Array(argv.dropFirst()))) }
+if argv.first == "serve" {
+    if argv.contains("--help") || argv.contains("-h") {
+        Terminal.standardOutput((Help.text(for: CommandName.serve.rawValue) ?? "") + "\n")
+        exit(0)
+    }
+    exit(ServeCommand.main(Array(argv.dropFirst()), optionNames: OptionTable.serve.options.filter(\.takesValue).map(\.long)))
+}
 SignalCleanup.install()
 if argv.first == ServeWorker.command { exit(ServeWorker.main()) }
 
@@ -52,7 +59,7 @@ do {
     case .graph: exit(Terminal.exitStatus(try GraphCommand(arguments: arguments).execute()))
     case .completion: exit(Terminal.exitStatus(try CompletionCommand(arguments: arguments).execute()))
     case .formats: exit(Terminal.exitStatus(try FormatsCommand(arguments: arguments).execute()))
-    case .serve: exit(ServeCommand.main(Array(argv.dropFirst())))
+    case .serve: exit(ServeCommand.main(Array(argv.dropFirst()), optionNames: OptionTable.serve.options.filter(\.takesValue).map(\.long)))
     }
 } catch {
     Terminal.error(error)

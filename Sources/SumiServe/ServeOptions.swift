@@ -49,10 +49,9 @@ struct ServeOptions {
     /// `--connections` (at least 1), so that one client leaves three quarters to the others.
     var perClientLimit: Int { connectionsPerClient ?? max(1, connectionLimit / 4) }
 
-    /// The options `OptionTable.serve` declares (each takes a value).
-    static let names = OptionTable.serve.options.filter(\.takesValue).map(\.long)
-
-    static func parse(_ argv: [String]) throws(SumiError) -> ServeOptions {
+    /// Parses `argv`; `names` are the options the command line declares for `sumi serve` (each
+    /// takes a value).
+    static func parse(_ argv: [String], names: [String]) throws(SumiError) -> ServeOptions {
         var options = ServeOptions()
         if let token = getenv("SUMI_SERVE_TOKEN").map({ String(cString: $0) }), !token.isEmpty { options.token = token }
         var keyHex: String?, saltHex: String?, keyFile: String?

@@ -7,22 +7,22 @@ import SumiKit
 import Synchronization
 
 /// Writing to the terminal's streams.
-enum Terminal {
+package enum Terminal {
     /// The `errno` of the first failed write to standard output (0: none), so that a listing or
     /// report that could not be written (`> /dev/full`, a closed stdout) does not exit 0.
     private static let outputError = Atomic<Int32>(0)
 
-    static func standardError(_ text: String) {
+    package static func standardError(_ text: String) {
         _ = writeAll(2, text)
     }
 
-    static func standardOutput(_ text: String) {
+    package static func standardOutput(_ text: String) {
         let code = writeAll(1, text)
         if code != 0 { _ = outputError.compareExchange(expected: 0, desired: code, ordering: .relaxed) }
     }
 
     /// `status`, or 1 with an error line when something printed on standard output was lost.
-    static func exitStatus(_ status: Int32) -> Int32 {
+    package static func exitStatus(_ status: Int32) -> Int32 {
         let code = outputError.load(ordering: .relaxed)
         guard code != 0 else { return status }
         standardError("sumi: error: cannot write to standard output: \(FileIO.errorText(code))\n")
@@ -43,11 +43,11 @@ enum Terminal {
     }
 
     /// Prints `sumi: error: …`.
-    static func error(_ error: SumiError) {
+    package static func error(_ error: SumiError) {
         standardError("sumi: error: \(printable(error.description))\n")
     }
 
-    static func warning(_ text: String) {
+    package static func warning(_ text: String) {
         standardError("sumi: warning: \(printable(text))\n")
     }
 
@@ -55,7 +55,7 @@ enum Terminal {
     /// characters could move the cursor, retitle the window or hide the rest of the line. Every C0
     /// control but tab and newline, DEL and every C1 control (so every escape sequence's introducer)
     /// is shown as `\xHH` instead.
-    static func printable(_ text: String) -> String {
+    package static func printable(_ text: String) -> String {
         func isControl(_ scalar: Unicode.Scalar) -> Bool {
             (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || (0x7F...0x9F).contains(scalar.value)
         }
@@ -72,18 +72,18 @@ enum Terminal {
         return String(out)
     }
 
-    static var standardErrorIsTerminal: Bool { isatty(2) != 0 }
+    package static var standardErrorIsTerminal: Bool { isatty(2) != 0 }
 }
 
 /// A one-line progress bar on stderr for batch runs.
-final class ProgressBar: Sendable {
+package final class ProgressBar: Sendable {
     private let total: Int
     /// Runs finished, and how many of them failed.
     private let counts = Mutex<(done: Int, failed: Int)>((0, 0))
 
-    init(total: Int) { self.total = total }
+    package init(total: Int) { self.total = total }
 
-    func advance(item: String, ok: Bool) {
+    package func advance(item: String, ok: Bool) {
         counts.withLock { counts in
             counts.done += 1
             if !ok { counts.failed += 1 }
@@ -98,7 +98,7 @@ final class ProgressBar: Sendable {
     }
 
     /// Clears the bar so an error line can be printed cleanly.
-    func clearLine() {
+    package func clearLine() {
         counts.withLock { _ in Terminal.standardError("\r\u{1B}[K") }
     }
 }

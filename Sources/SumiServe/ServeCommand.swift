@@ -8,12 +8,10 @@ import SumiKit
 /// `sumi serve`: the pipelines as an HTTP service (docs/service.md). Runs happen in worker
 /// processes; SIGTERM (or SIGINT) stops accepting, lets the runs in flight finish (up to
 /// `--timeout`), and exits 0.
-enum ServeCommand {
-    static func main(_ argv: [String]) -> Int32 {
-        if argv.contains("--help") || argv.contains("-h") {
-            Terminal.standardOutput((Help.text(for: CommandName.serve.rawValue) ?? "") + "\n")
-            return 0
-        }
+public enum ServeCommand {
+    /// Serves until SIGTERM or SIGINT; `optionNames` are the options that take a value, as the
+    /// command line's option table declares them (its help, completions and man page).
+    public static func main(_ argv: [String], optionNames: [String]) -> Int32 {
         // The signals are waited for here: blocked before any thread starts, so every thread
         // (the daemon's, the workers') inherits the mask.
         signal(SIGPIPE, SIG_IGN)
@@ -22,7 +20,7 @@ enum ServeCommand {
         for s in [SIGTERM, SIGINT] { sigaddset(&signals, s) }
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         do throws(SumiError) {
-            let options = try ServeOptions.parse(argv)
+            let options = try ServeOptions.parse(argv, names: optionNames)
             for warning in options.warnings { Terminal.warning(warning) }
             let shipped = Installation.pipelinesFolder
             let catalog = try PipelineCatalog.load(extra: options.pipelineFolders, shipped: shipped, pluginPaths: options.pluginPaths)

@@ -11,12 +11,12 @@ import SumiKit
 /// and writes the answer, one JSON line, to descriptor 4; it ends when descriptor 3 closes. Each run
 /// goes through the same steps as `sumi run --safe MANIFEST -i BODY -o OUTPUT --set NAME=VALUE…`
 /// (the server starts workers with `SUMI_SAFE=1`), so query values are checked as `--set` values.
-enum ServeWorker {
-    static let command = "__serve-worker"
+public enum ServeWorker {
+    public static let command = "__serve-worker"
     static let requestDescriptor: Int32 = 3
     static let answerDescriptor: Int32 = 4
 
-    static func main() -> Int32 {
+    public static func main() -> Int32 {
         // A request's buffers below 4 MiB (row rings, a photo's bytes, libjpeg's tables) stay in the
         // heap for the next request instead of being faulted in afresh each time: a thumbnail of the
         // 3000x2002 sample took 574 page faults a request, 75 with this, for about 6 MB more kept.
