@@ -11,6 +11,7 @@ import Testing
     /// transicc's conversion of one 0–255 RGB colour from `input` to `output` (lcms2 names such as
     /// `*sRGB` or profile paths), relative colorimetric, clipped to 0–255 as 8-bit output is.
     func transicc(_ color: (Int, Int, Int), from input: String, to output: String) throws -> [Double] {
+        try refuseOutsideProgramInCheck("/usr/bin/transicc")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/transicc")
         process.arguments = ["-i", input, "-o", output, "-t", "1", "-n"]
