@@ -303,3 +303,14 @@ func pngHeight(_ path: String) throws -> Int {
     guard data.count >= 24 else { throw ToolFailure("\(path) is not a PNG") }
     return data[20..<24].reduce(0) { $0 << 8 | Int($1) }
 }
+
+/// Writes `images` with pdf-page into `scratch` and returns the report.
+func writePDF(_ images: [Image], _ scratch: Scratch, name: String = "out.pdf",
+                      _ parameters: [String: ParamValue] = [:]) throws -> (FileOutput, String) {
+    let path = scratch.file(name)
+    var all = parameters
+    all["path"] = .path(path)
+    let value = try StageHarness(PDFPageStage.self).run(all, inputs: ["in": images.count == 1 ? .image(images[0]) : .images(ImageList(images))])
+    guard case .file(let output) = value else { throw ToolFailure("pdf-page returned \(value.kind)") }
+    return (output, path)
+}

@@ -5,7 +5,8 @@ import SumiKit
 import Testing
 
 /// Layers in another colour space than the base are converted to the base's space on blend.
-@Suite struct ColourManagedBlendTests {
+/// Checked against lcms2's transicc (`make test`).
+@Suite struct ColourManagedBlendReferenceTests {
     static let adobePath = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
 
     /// transicc's conversion of one 0–255 RGB colour from `input` to `output` (lcms2 names such as
