@@ -76,18 +76,6 @@ import Testing
         #expect(translucent.pixels == [5, 10, 15, 128] && !translucent.metadata.knownOpaque)
     }
 
-    @Test func imageMagicksBitmapsDecodeToTheSamePixels() throws {
-        let folder = try ScratchFolder("bmp")
-        let variants: [(String, [String])] = [("p1.bmp", ["-monochrome"]), ("p4.bmp", ["-colors", "12"]),
-                                              ("p8.bmp", ["-colors", "200"]), ("rgb.bmp", ["-type", "TrueColor"])]
-        for (name, options) in variants {
-            let path = folder.file(name)
-            try #require(try runTool(["/usr/bin/convert", "-size", "29x13", "plasma:fractal", "-seed", "5"] + options
-                                     + ["BMP3:\(path)"]).status == 0)
-            #expect(straightPixels(try decodeBytes(try folder.read(name))) == (try magickRGBA(path)), "\(name)")
-        }
-    }
-
     @Test func shortOrForeignBMPsAreErrors() throws {
         // 3×4 at 24 bits: rows of 9 bytes padded to 12.
         let bytes = bmp(width: 3, height: 4, bits: 24, extra: [], pixels: [UInt8](repeating: 9, count: 48))

@@ -55,6 +55,7 @@ import Testing
         let sumi = ProcessInfo.processInfo.environment["SUMI_BINARY"] ?? ""
         let folder = try ScratchFolder("xmp-4gib")
         let input = try folder.write(try Self.jpeg(Self.plan(declaring: 0xFFFF_FFFF)), to: "lying.jpg")
+        try refuseOutsideProgramInCheck("/usr/bin/prlimit")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
         process.arguments = ["--as=1073741824", sumi, "run", "decode ! encode", "-i", input, "-o", folder.file("out.png")]

@@ -53,12 +53,6 @@ import Testing
                           indices: order.map { UInt8($0) })
         gif.interlaced = true
         #expect(rgba(try decodeBytes(gif.bytes())).map { $0[0] } == (0..<10).map { UInt8($0 * 20) })
-        // And as ImageMagick reads an interlaced GIF it wrote.
-        let folder = try ScratchFolder("gif")
-        let path = folder.file("i.gif")
-        try #require(try runTool(["/usr/bin/convert", "-size", "23x17", "plasma:fractal", "-seed", "3", "-colors", "60",
-                                  "-interlace", "GIF", path]).status == 0)
-        #expect(straightPixels(try decodeBytes(try folder.read("i.gif"))) == (try magickRGBA(path)))
     }
 
     @Test func sizesAreCheckedAndBadDataIsAnError() throws {

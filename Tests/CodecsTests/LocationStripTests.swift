@@ -46,42 +46,6 @@ import Testing
         var testDescription: String { "\(places.map { "\($0)" }.sorted()) type \(pointerType)" }
     }
 
-    @Test(arguments: [
-        Placement(places: [.exif], pointerType: 4), Placement(places: [.exif], pointerType: 13),
-        Placement(places: [.ifd1], pointerType: 4), Placement(places: [.ifd0], pointerType: 13),
-        Placement(places: [.ifd0, .exif, .ifd1, .gps], pointerType: 4),
-    ])
-    func noGPSInAnyOutputFormat(placement: Placement) throws {
-        let places = placement.places, pointerType = placement.pointerType
-        let folder = try ScratchFolder("strip-location")
-        let source = try Self.cameraJPEG(gpsIn: places, pointerType: pointerType, bigEndian: pointerType == 13, in: folder)
-        // The source's GPS is readable, and its latitude is in its bytes.
-        let before = try exifToolEntries(source).filter { $0.name.hasPrefix("GPS") }
-        #expect(before.contains { $0.name == "GPSLatitude" }, "the crafted file has no readable GPS: \(before)")
-        #expect(Self.containsLatitude(try folder.read("camera.jpg"), gpsDirectories: places.count))
-        for format in Self.formats {
-            let output = folder.file("out.\(format)")
-            try recode(source, to: output, metadata: "strip-location")
-            let entries = try exifToolEntries(output)
-            let gps = entries.filter { $0.name.contains("GPS") }
-            #expect(gps.isEmpty, "\(places) → \(format): exiftool reads \(gps.map { "\($0.group):\($0.name)" })")
-            #expect(!Self.containsLatitude(try folder.read("out.\(format)"), gpsDirectories: places.count),
-                    "\(places) → \(format): latitude bytes remain")
-            // The rest of the EXIF is kept.
-            #expect(entries.contains { $0.name == "Make" && $0.value == "Sumi" }, "\(format): \(entries.map(\.name))")
-            #expect(entries.contains { $0.name == "DateTimeOriginal" }, "\(format)")
-        }
-    }
-
-    /// With `metadata=keep` the GPS of IFD0 and of the EXIF sub-IFD stays readable (the test above
-    /// is not passing because GPS never survives).
-    @Test func keepLeavesGPS() throws {
-        let folder = try ScratchFolder("keep-location")
-        let source = try Self.cameraJPEG(gpsIn: [.ifd0, .exif], in: folder)
-        try recode(source, to: folder.file("out.png"), metadata: "keep")
-        #expect(try exifToolEntries(folder.file("out.png")).contains { $0.name == "GPSLatitude" })
-    }
-
     /// The rewriter on blocks whose pointers are of every kind: what it writes parses, and no
     /// GPS pointer or GPS value is left.
     @Test func rewriteOfEveryPlacementIsClean() throws {

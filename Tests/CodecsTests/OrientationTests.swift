@@ -21,35 +21,6 @@ func withEXIFOrientation(_ jpeg: [UInt8], _ orientation: Int, bigEndian: Bool) -
         5: ["-transpose"], 6: ["-rotate", "270"], 7: ["-transverse"], 8: ["-rotate", "90"],
     ]
 
-    @Test(arguments: 1...8) func decodesUpright(orientation: Int) throws {
-        let folder = try ScratchFolder("orient-\(orientation)")
-        let upright = Fixtures.asymmetric()
-        try magickWrite(straightPixels(upright), width: 64, height: 48, to: folder.file("stored.jpg"),
-                        options: (Self.storedBy[orientation] ?? []) + ["-quality", "95"], in: folder)
-        let stored = try folder.read("stored.jpg")
-        let bytes = withEXIFOrientation(stored, orientation, bigEndian: orientation % 2 == 0)
-
-        let decoded = try decodeBytes(bytes)
-        #expect(decoded.width == 64 && decoded.height == 48)
-        #expect(psnr(decoded, upright) > 30)
-        // The white marker is near the top-left; the quadrants are where they belong.
-        #expect(decoded.pixel(x: 8, y: 8).r > 200 && decoded.pixel(x: 8, y: 8).b > 200)
-        #expect(decoded.pixel(x: 50, y: 10).g > 150 && decoded.pixel(x: 50, y: 10).r < 80)
-        #expect(decoded.pixel(x: 10, y: 40).b > 150 && decoded.pixel(x: 10, y: 40).r < 80)
-        #expect(decoded.metadata.sourceOrientation == orientation)
-        #expect(decoded.metadata.orientationApplied)
-        #expect((decoded.metadata.sourceBytes != nil) == (orientation == 1))
-
-        // orient: false keeps the stored pixels.
-        let kept = try decodeBytes(bytes, orient: false)
-        let storedSize = orientation >= 5 ? (48, 64) : (64, 48)
-        #expect(kept.width == storedSize.0 && kept.height == storedSize.1)
-        #expect(kept.pixels == (try decodeBytes(stored)).pixels)
-        #expect(kept.metadata.sourceOrientation == orientation)
-        #expect(kept.metadata.orientationApplied == (orientation == 1))
-        #expect(kept.metadata.sourceBytes == bytes)
-    }
-
     @Test func malformedEXIFIsIgnored() throws {
         let jpeg = try JPEGEncoder.encode(Fixtures.asymmetric(), quality: 90)
         var bytes = withEXIFOrientation(jpeg, 6, bigEndian: false)

@@ -34,6 +34,7 @@ func exifToolEntries(_ path: String, _ tags: [String] = []) throws -> [(group: S
 /// relative colorimetric.
 func transiccToSRGB(_ colors: [(Double, Double, Double)], profile: String) throws -> [(Double, Double, Double)] {
     let input = colors.map { "\($0.0) \($0.1) \($0.2)" }.joined(separator: "\n") + "\n"
+    try refuseOutsideProgramInCheck("/usr/bin/transicc")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/transicc")
     process.arguments = ["-i", profile, "-o", "*sRGB", "-t", "1", "-n"]

@@ -15,15 +15,6 @@ import Testing
         #expect(PixbufFormats.detect(Array("/* XPM */\nstatic char".utf8)) == "xpm")
     }
 
-    @Test func anIconDecodesAsImageMagickReadsIt() throws {
-        let folder = try ScratchFolder("ico")
-        let path = folder.file("a.ico")
-        try #require(try runTool(["/usr/bin/convert", "-size", "24x24", "plasma:fractal", "-seed", "4", path]).status == 0)
-        let image = try decodeBytes(try folder.read("a.ico"))
-        #expect(image.metadata.sourceFormat == "ico" && image.width == 24)
-        #expect(straightPixels(image) == (try magickRGBA(path)))
-    }
-
     @Test func aLoaderIsStoppedAtTheSizeItAnnounces() throws {
         // An uncompressed true-colour TGA header of 65535×65535 with 1000 bytes of pixels.
         let tga: [UInt8] = [0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 24, 0] + [UInt8](repeating: 0, count: 1000)

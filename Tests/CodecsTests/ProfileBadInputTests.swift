@@ -14,8 +14,7 @@ import Testing
     }
 
     func plainJPEG(_ folder: ScratchFolder) throws -> [UInt8] {
-        #expect(try runTool(["/usr/bin/convert", "-size", "16x8", "xc:#c83228", folder.file("plain.jpg")]).status == 0)
-        return try folder.read("plain.jpg")
+        try JPEGEncoder.encode(Image(width: 16, height: 8, fill: Color(red: 0xC8, green: 0x32, blue: 0x28)), quality: 92)
     }
 
     func decodeWarnings(_ bytes: [UInt8]) throws -> (Image, [String]) {

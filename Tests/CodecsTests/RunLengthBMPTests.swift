@@ -16,19 +16,6 @@ import Testing
             + palette.flatMap { [$0[2], $0[1], $0[0], 0] } + data
     }
 
-    @Test func imageMagicksRLE8DecodesToTheSamePixels() throws {
-        let folder = try ScratchFolder("rle8")
-        let path = folder.file("g.bmp")
-        let made = try runTool(["/usr/bin/convert", "-size", "37x23", "gradient:red-blue", "-type", "palette",
-                                "-compress", "RLE", "BMP3:\(path)"])
-        try #require(made.status == 0)
-        let bytes = try folder.read("g.bmp")
-        try #require(bytes[30] == 1, "not RLE8")
-        let image = try decodeBytes(bytes)
-        #expect(image.width == 37 && image.height == 23)
-        #expect(straightPixels(image) == (try magickRGBA(path)))
-    }
-
     @Test func skippedPixelsAreTransparentAndRLE4NibblesAlternate() throws {
         let red: [UInt8] = [255, 0, 0], green: [UInt8] = [0, 255, 0], blue: [UInt8] = [0, 0, 255]
         // 6×3, bottom row first. Row 0: a run of 5 alternating red/green, then end of line.

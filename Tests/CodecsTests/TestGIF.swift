@@ -1,3 +1,5 @@
+import SumiKit
+
 /// A small GIF written by the test: one frame whose LZW data holds every pixel as a literal code
 /// (a clear code every 250 pixels keeps the code size at 9 bits), so any layout can be made.
 struct TestGIF {
@@ -23,6 +25,20 @@ struct TestGIF {
     private static func table(_ table: [[UInt8]]) -> [UInt8] {
         let size = 2 << tableBits(table)
         return (0..<size).flatMap { $0 < table.count ? table[$0] : [0, 0, 0] }
+    }
+
+    /// An opaque image of at most 256 colours as one frame on a screen of its size (global table).
+    static func of(_ image: Image) -> TestGIF {
+        var table: [[UInt8]] = [], index: [[UInt8]: UInt8] = [:], indices: [UInt8] = []
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let c = image.color(x: x, y: y), rgb = [c.red, c.green, c.blue]
+                if index[rgb] == nil { precondition(table.count < 256, "more than 256 colours"); index[rgb] = UInt8(table.count); table.append(rgb) }
+                indices.append(index[rgb]!)
+            }
+        }
+        return TestGIF(screenWidth: image.width, screenHeight: image.height, globalTable: table,
+                       width: image.width, height: image.height, indices: indices)
     }
 
     func bytes() -> [UInt8] {

@@ -31,45 +31,6 @@ import Testing
         throw ToolFailure("no image XObject in \(path)")
     }
 
-    @Test func adobeRGBImageGetsICCBased() throws {
-        let scratch = Scratch("pdf-icc")
-        defer { scratch.cleanUp() }
-        let path = scratch.file("a.pdf")
-        _ = try StageHarness(PDFPageStage.self).run(["path": .path(path)], inputs: ["in": .image(tagged(.white, try adobe()))])
-        #expect(try runTool("/usr/bin/qpdf", ["--check", path]).status == 0)
-        let (dictionary, profile) = try imageColourSpace(path)
-        #expect(dictionary.contains("/ICCBased"))
-        #expect(profile == (try adobe()))
-    }
-
-    @Test func srgbImageStaysDeviceRGB() throws {
-        let scratch = Scratch("pdf-srgb")
-        defer { scratch.cleanUp() }
-        let path = scratch.file("a.pdf")
-        _ = try StageHarness(PDFPageStage.self).run(["path": .path(path)], inputs: ["in": .image(tagged(.white, nil))])
-        let (dictionary, profile) = try imageColourSpace(path)
-        #expect(dictionary.contains("/DeviceRGB") && profile == nil)
-    }
-
-    @Test func passedThroughJPEGKeepsAPP2AndGetsICCBased() throws {
-        let scratch = Scratch("pdf-jpeg")
-        defer { scratch.cleanUp() }
-        let jpeg = scratch.file("a.jpg")
-        #expect(try runTool("/usr/bin/convert", ["-size", "40x30", "xc:#c04020", "-profile", Self.adobePath, jpeg]).status == 0)
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: jpeg)))
-        let image = try ImageDecoder.decode(bytes, name: jpeg)
-        #expect(image.metadata.sourceBytes == bytes)
-        let path = scratch.file("a.pdf")
-        _ = try StageHarness(PDFPageStage.self).run(["path": .path(path)], inputs: ["in": .image(image)])
-        #expect(try runTool("/usr/bin/qpdf", ["--check", path]).status == 0)
-        let (dictionary, profile) = try imageColourSpace(path)
-        #expect(dictionary.contains("/DCTDecode") && dictionary.contains("/ICCBased"))
-        #expect(profile == (try adobe()))
-        // The JPEG inside is the file itself, APP2 included.
-        let pdf = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        #expect(pdf.count > bytes.count && String(decoding: pdf, as: UTF8.self).contains("ICC_PROFILE"))
-    }
-
     @Test func stitchConvertsCapturesToTheFirstProfile() throws {
         let adobe = try adobe()
         let first = tagged(Color(red: 200, green: 60, blue: 40), adobe, width: 20, height: 40)

@@ -53,17 +53,4 @@ import SumiKit
         return ringPath
     }
 
-    @Test(arguments: RingPattern.standard)
-    func pdfPage(pattern: RingPattern) throws {
-        let scratch = Scratch("ring-pdf")
-        defer { scratch.cleanUp() }
-        let opaque = Synthetic.page(width: 90, height: 211, header: 20, footer: 20, seed: 4)
-        let path = try pageBoth(opaque, [:], pattern, in: scratch)
-        #expect(try runTool("/usr/bin/qpdf", ["--check", path]).status == 0)
-        #expect(try runTool("/usr/bin/pdfimages", ["-png", path, scratch.file("img")]).status == 0)
-        #expect(try readRGBA(scratch.file("img-000.png"), width: 90, height: 211) == opaque.pixels)
-        // Translucent (a soft mask), and the JPEG compression that collects the image first.
-        _ = try pageBoth(TestImage.noise(90, 211, seed: 8), [:], pattern, in: scratch)
-        _ = try pageBoth(opaque, ["compression": .string("jpeg")], pattern, in: scratch)
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SumiKit
 @testable import SumiPage
+import Testing
 
 /// A fresh scratch folder of its own under $TMPDIR for one test, removed by `cleanUp`.
 struct Scratch {
@@ -25,8 +26,20 @@ struct ToolResult {
     var text: String { String(decoding: output, as: UTF8.self) }
 }
 
+/// `make check` sets SUMI_CHECK_NO_TOOLS=1: it runs no outside program (a test that compares with
+/// one lives in a suite named *ReferenceTests, which `make test` runs and `make check` skips). There
+/// a test that would start `program` fails, with a message naming it, and the program is not started.
+func refuseOutsideProgramInCheck(_ program: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    guard ProcessInfo.processInfo.environment["SUMI_CHECK_NO_TOOLS"] == "1" else { return }
+    let message = "make check runs no outside program (SUMI_CHECK_NO_TOOLS=1), but this test starts \(program): "
+        + "move it to a suite named *ReferenceTests or make its input in-process"
+    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+    throw ToolFailure(message)
+}
+
 /// Runs a tool and collects its output.
-func runTool(_ tool: String, _ arguments: [String], input: Data? = nil) throws -> ToolResult {
+func runTool(_ tool: String, _ arguments: [String], input: Data? = nil, sourceLocation: SourceLocation = #_sourceLocation) throws -> ToolResult {
+    try refuseOutsideProgramInCheck(tool, sourceLocation: sourceLocation)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: tool)
     process.arguments = arguments
@@ -289,4 +302,15 @@ func pngHeight(_ path: String) throws -> Int {
     let data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
     guard data.count >= 24 else { throw ToolFailure("\(path) is not a PNG") }
     return data[20..<24].reduce(0) { $0 << 8 | Int($1) }
+}
+
+/// Writes `images` with pdf-page into `scratch` and returns the report.
+func writePDF(_ images: [Image], _ scratch: Scratch, name: String = "out.pdf",
+                      _ parameters: [String: ParamValue] = [:]) throws -> (FileOutput, String) {
+    let path = scratch.file(name)
+    var all = parameters
+    all["path"] = .path(path)
+    let value = try StageHarness(PDFPageStage.self).run(all, inputs: ["in": images.count == 1 ? .image(images[0]) : .images(ImageList(images))])
+    guard case .file(let output) = value else { throw ToolFailure("pdf-page returned \(value.kind)") }
+    return (output, path)
 }

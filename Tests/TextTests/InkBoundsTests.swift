@@ -53,16 +53,6 @@ import Testing
         #expect(padded.inkOverflow == .zero)
     }
 
-    @Test func orphanMarkSitsOnADottedCircleAsHarfBuzzDoes() throws {
-        let text = "\u{301}a"
-        let content = try TextTestSupport.content(["text": .string(text), "font": .string(TextTestSupport.dejaVu)])
-        let ours = content.layout.glyphs.map { Int($0.glyph) }
-        let reference = try TextTestSupport.hbShape(font: TextTestSupport.dejaVu, text: text, extra: ["--bot"])
-        #expect(ours == reference.map(\.g))
-        #expect(ours.count == 3, "dotted circle, mark, a")
-        #expect(content.inkOverflow.left == 0, "nothing is drawn left of the pen")
-    }
-
     @Test(arguments: [1.0, 1.37, 2.2])
     func baselineFallsOnAWholePixel(scale: Double) throws {
         // 17 px DejaVu: the baseline is at a fractional y; the flat bottoms of "HHH" end on a pixel row.

@@ -29,31 +29,6 @@ import Testing
         return starts
     }
 
-    @Test func thaiBreaksAtTheSameWordBoundariesAsPango() throws {
-        let scalars = Self.thai.unicodeScalars.map(\.value)
-        let ours = try LineBreaker(language: "th").opportunities(scalars)
-        let pango = try TextTestSupport.pangoLayout(text: Self.thai, font: "Noto Sans Thai", size: 20, width: nil,
-                                                    extra: ["--language=th"])
-        let same = Set(ours).intersection(pango.breaks).count
-        print("Thai break opportunities: Sumi \(ours.count), pango \(pango.breaks.count), shared \(same)")
-        // ICU's and libthai's dictionaries segment this sentence into the same words.
-        #expect(ours == pango.breaks)
-        // Never inside a syllable: no break before a vowel sign or tone mark.
-        for b in ours where b < scalars.count {
-            #expect(!(0x0E31...0x0E3A).contains(scalars[b]) && !(0x0E47...0x0E4E).contains(scalars[b]))
-        }
-    }
-
-    @Test func thaiLinesMatchPangoAtTheSameWidths() throws {
-        for width in [120.0, 150, 200, 260, 333] {
-            let ours = try layout(Self.thai, font: "Noto Sans Thai", width: width, ["language": .string("th")])
-            let pango = try TextTestSupport.pangoLayout(text: Self.thai, font: "Noto Sans Thai", size: 20, width: width,
-                                                        extra: ["--language=th"])
-            #expect(lineStarts(ours, in: Self.thai) == pango.lineStarts, "width \(width)")
-            #expect(ours.allSatisfy { $0.width <= width + 0.001 })
-        }
-    }
-
     @Test func kinsokuAtEachLineBreakLevel() throws {
         let text = "「すごい！」と彼は言った。ちょっとコーヒーを飲もう、そうしよう。「はい」と答えた。ァィゥの小さいカナ。"
         let neverStart: Set<Character> = ["。", "、", "」", "！", "）"]
@@ -122,8 +97,6 @@ import Testing
         for line in result.dropFirst().dropLast() {
             #expect(["/", "?", "&", "="].contains(line.text.last ?? " ") || line.text.last?.isLetter == true)
         }
-        let pango = try TextTestSupport.pangoLayout(text: text, font: "DejaVu Sans", size: 17, width: 160)
-        #expect(result.count <= pango.lineStarts.count)
     }
 
     @Test func keepAllKeepsKoreanWordsWhole() throws {

@@ -26,18 +26,6 @@ import Testing
         return starts
     }
 
-    @Test func overlongThaiWordBreaksWherePangoBreaksIt() throws {
-        // At these widths "กรุงเทพมหานค" fits (about 121 px at 20 px) or less of it; pango ends the
-        // first line after มหา (or เทพ) and the rest fits on the next line.
-        for width in [75.0, 90, 100, 110, 125] {
-            let ours = try lineStarts(Self.bangkok, width: width)
-            let pango = try TextTestSupport.pangoLayout(text: Self.bangkok, font: Self.font, size: 20, width: width,
-                                                        extra: ["--language=th"])
-            #expect(ours == pango.lineStarts, "width \(width): Sumi \(ours), pango \(pango.lineStarts)")
-        }
-        #expect(try lineStarts(Self.bangkok, width: 125) == [0, 10], "กรุงเทพมหา|นคร")
-    }
-
     @Test func overlongThaiWordNeverBreaksInsideASyllable() throws {
         let text = Self.bangkok + " " + Self.bangkok
         let scalars = text.unicodeScalars.map(\.value)

@@ -1,5 +1,6 @@
 import Foundation
 import SumiKit
+import Testing
 @testable import SumiText
 
 /// Helpers shared by the text tests: running the stage, external tools, image measures.
@@ -60,13 +61,27 @@ enum TextTestSupport {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().lastPathComponent
     }
 
+    /// `make check` sets SUMI_CHECK_NO_TOOLS=1: it runs no outside program (a test that compares with
+    /// one lives in a suite named *ReferenceTests, which `make test` runs and `make check` skips). There
+    /// a test that would start `program` fails, with a message naming it, and the program is not started.
+    static func refuseOutsideProgramInCheck(_ program: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        guard noOutsidePrograms else { return }
+        let message = "make check runs no outside program (SUMI_CHECK_NO_TOOLS=1), but this test starts \(program): "
+            + "move it to a suite named *ReferenceTests or make its input in-process"
+        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        throw TestFailure(message)
+    }
+
+    static var noOutsidePrograms: Bool { ProcessInfo.processInfo.environment["SUMI_CHECK_NO_TOOLS"] == "1" }
+
     /// Runs a command and returns its standard output.
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        String(decoding: try runData(tool, arguments), as: UTF8.self)
+    static func run(_ tool: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        String(decoding: try runData(tool, arguments, sourceLocation: sourceLocation), as: UTF8.self)
     }
 
     /// Runs a command and returns its standard output as bytes.
-    static func runData(_ tool: String, _ arguments: [String]) throws -> [UInt8] {
+    static func runData(_ tool: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> [UInt8] {
+        try refuseOutsideProgramInCheck(tool, sourceLocation: sourceLocation)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
@@ -91,9 +106,9 @@ enum TextTestSupport {
     }
 
     /// Writes the image as PNG composited on white (our pixels are premultiplied), for a person to
-    /// look at; does nothing when ImageMagick is not installed.
+    /// look at; does nothing when ImageMagick is not installed, nor in `make check` (no outside program).
     static func savePNG(_ image: Image, _ path: String) {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else { return }
+        guard !noOutsidePrograms, FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else { return }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for i in 0..<(image.width * image.height) {
             let a = Int(image.pixels[i * 4 + 3])

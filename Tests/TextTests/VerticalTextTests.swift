@@ -22,23 +22,6 @@ import Testing
         return json.map { ($0["g"] as? Int ?? -1, $0["ay"] as? Int ?? 0) }
     }
 
-    @Test func glyphsAndAdvancesMatchHbShapeTopToBottom() throws {
-        let text = "縦書き、「テスト」。ちょっと"
-        let content = try vertical(text)
-        let reference = try hbShapeTTB(text)
-        let glyphs = content.layout.glyphs
-        #expect(glyphs.map { Int($0.glyph) } == reference.map(\.g))
-        // Pen steps down by -ay (font units → 20 px at IPAGothic's 2048 units per em).
-        let k = 20 / (glyphs.first?.face.unitsPerEm ?? 1)
-        let expectedLength = Double(reference.map { -$0.ay }.reduce(0, +)) * k
-        #expect(abs(content.layout.lines[0].width - expectedLength) < 0.01)
-        // vert forms: the comma, brackets and full stop differ from their horizontal glyphs.
-        let horizontal = try TextTestSupport.hbShape(font: TextTestSupport.ipaGothic, text: text)
-        let differing = zip(reference.map(\.g), horizontal.map(\.g)).filter { $0 != $1 }.count
-        #expect(differing >= 4, "vertical forms for 、「」。 (\(differing) differ)")
-        #expect(glyphs.allSatisfy { !$0.rotated })
-    }
-
     @Test func columnsRunRightToLeftAndWrapByLengthWithKinsoku() throws {
         let text = "あいうえお。かきくけこ、さしすせそ"
         let content = try vertical(text, width: 100)

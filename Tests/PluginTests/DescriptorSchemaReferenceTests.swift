@@ -5,8 +5,8 @@ import SumiKit
 import Testing
 
 /// The JSON Schema for stage descriptors in docs/plugins.md, checked with Python's `jsonschema` (an
-/// independent validator) against the descriptor text every example plugin hands the host.
-@Suite struct DescriptorSchemaTests {
+/// independent validator, run by `make test`) against the descriptor text every example plugin hands the host.
+@Suite struct DescriptorSchemaReferenceTests {
     /// The schema: the JSON block after "## The descriptor, as a JSON Schema" in docs/plugins.md.
     static func schema(root: String) throws -> String {
         let doc = try String(contentsOfFile: root + "/docs/plugins.md", encoding: .utf8)
@@ -61,6 +61,7 @@ import Testing
             for error in validator.iter_errors(json.load(open(path))):
                 print(f"{i}\\t{error.message}")
         """
+        try refuseOutsideProgramInCheck("python3")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["python3", "-c", script, folder + "/schema.json"] + documents.indices.map { folder + "/d\($0).json" }

@@ -9,7 +9,7 @@ import Testing
 /// and the files that path must turn down (bad filter, checksums, short or long data, a critical
 /// chunk after the image data) decode whole exactly as through libpng: the same pixels or the same
 /// message.
-@Suite struct PNGInflateTests {
+@Suite struct PNGInflateReferenceTests {
     /// 8-bit samples (`channels` 3: RGB, 4: RGBA) mixing noise and gradients, so every Paeth
     /// predictor and every alpha case (0, 255, between) occurs.
     static func samples(width: Int, height: Int, channels: Int, seed: UInt32) -> [UInt8] {

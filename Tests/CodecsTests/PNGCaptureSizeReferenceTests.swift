@@ -7,7 +7,7 @@ import Testing
 /// default PNG of the same pixels — antialiased text, and text with photo blocks — and decode back
 /// to every pixel, read by Sumi and by ImageMagick. The zlib strategy changes between bands of rows
 /// (photo bands and text bands); the streamed encode makes the same bytes through any ring.
-@Suite struct PNGCaptureSizeTests {
+@Suite struct PNGCaptureSizeReferenceTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../..").standardized.path
 

@@ -5,12 +5,14 @@ import SumiKit
 import Testing
 
 /// Layers in another colour space than the base are converted to the base's space on blend.
-@Suite struct ColourManagedBlendTests {
+/// Checked against lcms2's transicc (`make test`).
+@Suite struct ColourManagedBlendReferenceTests {
     static let adobePath = "/usr/share/color/icc/colord/AdobeRGB1998.icc"
 
     /// transicc's conversion of one 0–255 RGB colour from `input` to `output` (lcms2 names such as
     /// `*sRGB` or profile paths), relative colorimetric, clipped to 0–255 as 8-bit output is.
     func transicc(_ color: (Int, Int, Int), from input: String, to output: String) throws -> [Double] {
+        try refuseOutsideProgramInCheck("/usr/bin/transicc")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/transicc")
         process.arguments = ["-i", input, "-o", output, "-t", "1", "-n"]

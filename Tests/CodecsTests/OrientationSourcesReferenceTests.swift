@@ -7,7 +7,7 @@ import Testing
 /// XMP `tiff:Orientation`, TIFF's own tag — applied as Pillow's `exif_transpose` does, by whole and
 /// streamed decodes alike. Files are made by ImageMagick and tagged by exiftool; the expectation is
 /// the upright picture: its size and where its white marker and quadrants are.
-@Suite struct OrientationSourcesTests {
+@Suite struct OrientationSourcesReferenceTests {
     let upright = Fixtures.asymmetric()
 
     /// The upright picture stored as a camera would for `orientation`, written by ImageMagick.

@@ -6,7 +6,7 @@ import SumiCodecs
 
 /// pdf-page stores images of at most 256 colours with an `/Indexed` colour space and packed indices:
 /// qpdf finds the file sound, pdfimages lists the layout and extracts every pixel unchanged.
-@Suite struct IndexedImageTests {
+@Suite struct IndexedImageReferenceTests {
     private func writePDF(_ image: Image, _ scratch: Scratch) throws -> String {
         let path = scratch.file("out.pdf")
         _ = try StageHarness(PDFPageStage.self).run(["path": .path(path)], inputs: ["in": .image(image)])

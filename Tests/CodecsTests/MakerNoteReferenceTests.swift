@@ -5,7 +5,7 @@ import Testing
 
 /// EXIF maker notes in TIFF output: kept as an opaque blob when self-contained (checked with
 /// exiftool's Nikon decoder), left out when its offsets count from the EXIF block.
-@Suite struct MakerNoteTests {
+@Suite struct MakerNoteReferenceTests {
     static func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
     static func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16 & 0xFFFF) }
     static func entry(_ tag: Int, _ type: Int, _ count: Int, _ value: [UInt8]) -> [UInt8] {

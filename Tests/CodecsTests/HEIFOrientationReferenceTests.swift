@@ -5,7 +5,7 @@ import Testing
 
 /// HEIF `irot`/`imir`: files written through libheif's `image_orientation` (heif-enc cannot) hold
 /// the pixels as a camera stores them and the boxes that turn them upright; decode must apply them.
-@Suite struct HEIFOrientationTests {
+@Suite struct HEIFOrientationReferenceTests {
     /// An EXIF block (big-endian TIFF) whose IFD0 holds only Orientation `n`.
     static func exif(orientation n: Int) -> [UInt8] {
         [0x4D, 0x4D, 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, UInt8(n), 0, 0, 0, 0, 0, 0]

@@ -5,7 +5,7 @@ import Testing
 
 /// `encode` and `decode` through small rings driven with odd bands (`RingPattern.standard`): the
 /// files and pixels of the whole-image run, and of ImageMagick reading the same files.
-@Suite struct RingPatternCodecTests {
+@Suite struct RingPatternCodecReferenceTests {
     let image = TestImage.noise(61, 97, seed: 5)
 
     /// Encodes `image` to `name` through the ring and whole; the two files must be the same bytes

@@ -6,7 +6,7 @@ import Testing
 /// The PNG encoder picks the smallest lossless layout (palette, grey, packed bit depths) and stays
 /// no larger than ImageMagick's PNG on screen captures; every pixel decodes back unchanged, read by
 /// Sumi's decoder and by ImageMagick's.
-@Suite struct PNGSizeTests {
+@Suite struct PNGSizeReferenceTests {
     /// Colour type and bit depth from the IHDR chunk.
     private func layout(_ png: [UInt8]) -> (colorType: UInt8, depth: UInt8) { (png[25], png[24]) }
 
