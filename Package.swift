@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "SumiKit", targets: ["SumiKit"]),
         // End of the plugin SDK's products.
         .library(name: "SumiEngine", targets: ["SumiEngine"]),
+        // The application layer, for programs that run Sumi in-process (Examples/EmbedSwift).
+        .library(name: "SumiApp", targets: ["SumiApp"]),
         // For plugins built from a built-in family's sources (Examples/ComposePlugin).
         .library(name: "SumiCodecs", targets: ["SumiCodecs"]),
     ],

@@ -7,25 +7,25 @@ import SumiKit
 /// A manifest (or inline pipeline) prepared for running: loaded, its plugins loaded, `--set` applied,
 /// inputs expanded, and the parameter values of each run (one run normally; one per input in batch
 /// mode), already narrowed to this shard.
-package struct Invocation {
+public struct Invocation {
     /// One planned run of the pipeline.
-    package struct Run {
+    public struct Run {
         /// The batch input the run is for.
-        package var input: String?
-        package var overrides: [String: ParamValue]
+        public var input: String?
+        public var overrides: [String: ParamValue]
         /// The run's `output` value, when the manifest declares one.
-        package var output: String?
+        public var output: String?
     }
 
-    package let manifest: Manifest
+    public let manifest: Manifest
     package let registry: StageRegistry
-    package let runs: [Run]
+    public let runs: [Run]
     /// Whether the pipeline was given inline rather than as a file.
     package let isInline: Bool
     /// The stage parameters the user set (for "does not apply" warnings).
     package let overrides: StageOverrides
     /// The number of inputs before sharding, and the shard (if any).
-    package let totalInputs: Int
+    public let totalInputs: Int
     package let shard: Shard?
     /// Every input of the batch, expanded (before sharding).
     package let items: [InputItem]
@@ -33,8 +33,8 @@ package struct Invocation {
     package let inlineColumns: [Int]?
     package let inlineJSON: JSONValue?
     /// What was asked, and the rules it runs under.
-    package let request: RunRequest
-    package let policy: RunPolicy
+    public let request: RunRequest
+    public let policy: RunPolicy
     /// The files and folders the policy lets runs read and write, resolved once.
     private let roots: RunPolicy.Roots
     private let inputGuard: InputGuard
@@ -141,7 +141,7 @@ package struct Invocation {
     /// stage is made, whose own checks would tell whether a file exists), then the build (whole-graph
     /// validation), then the batch's input guard. `overrides` replaces the run's values (validate's
     /// stand-ins for a template). Errors are placed in an inline pipeline's columns.
-    package func pipeline(for run: Run, overrides: [String: ParamValue]? = nil) throws(SumiError) -> Pipeline {
+    public func pipeline(for run: Run, overrides: [String: ParamValue]? = nil) throws(SumiError) -> Pipeline {
         do throws(SumiError) {
             let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides ?? run.overrides)
             try policy.check(manifest, values: values, registry: registry, roots: roots, inputs: request.inputs + request.readable)

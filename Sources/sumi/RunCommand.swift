@@ -58,54 +58,31 @@ struct RunCommand {
         let progress = tasks.count > 1 && !quiet && Terminal.standardErrorIsTerminal ? ProgressBar(total: tasks.count) : nil
         let json = arguments.json
         let name = invocation.manifest.name
-        let confinement = arguments.policy.writeConfinement(output: arguments.output)
-        let options = arguments.policy.runOptions
         let worst = WorstExit()
         let tally = BatchTally()
         if json { for skipped in plan.skipped { Self.emit(plan.skipReport(skipped), toStderr: false) } }
-
-        let runOne: @Sendable (Int) -> Void = { index in
-            let (input, pipeline) = tasks[index]
+        defer {
+            if json && (invocation.shard != nil || arguments.batch.skipExisting) {
+                Self.emit(plan.summary(ok: tally.ok, failed: tally.failed), toStderr: false)
+            }
+        }
+        let jobs = arguments.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        invocation.execute(tasks, jobs: jobs, warn: warn) { outcome in
+            let input = outcome.input
             let reported = batch ? input : nil
-            let reportToStderr = PipelineWrites.writesToStandardOutput(pipeline)
-            do throws(SumiError) {
-                let result = try Runner(pipeline: pipeline, writeConfinement: confinement, options: options, warn: warn).run()
+            let reportToStderr = PipelineWrites.writesToStandardOutput(tasks[outcome.index].pipeline)
+            switch outcome.result {
+            case .success(let result):
                 if json { Self.emit(RunReport.success(pipeline: name, input: reported, result: result), toStderr: reportToStderr) }
                 tally.record(ok: true)
                 progress?.advance(item: input ?? name, ok: true)
-            } catch {
-                let error = columns.map { InlinePipeline.locate(error, columns: $0) } ?? error
+            case .failure(let error):
                 progress?.clearLine()
                 Terminal.error(error)
                 if json { Self.emit(RunReport.failure(pipeline: name, input: reported, error: error), toStderr: reportToStderr) }
                 worst.record(error.exitCode)
                 tally.record(ok: false)
                 progress?.advance(item: input ?? name, ok: false)
-            }
-        }
-        defer {
-            if json && (invocation.shard != nil || arguments.batch.skipExisting) {
-                Self.emit(plan.summary(ok: tally.ok, failed: tally.failed), toStderr: false)
-            }
-        }
-
-        // Every file a stage writes (`-o`, and `encode path=new/x.jpg` alike) gets its folders.
-        OutputFolders.create(for: tasks.flatMap { task in
-            var files = PipelineWrites.files(of: task.pipeline)
-            if case .path(let out)? = task.pipeline.values["output"], !files.contains(out) { files.append(out) }
-            return files
-        })
-        defer { OutputFolders.removeUnused() }
-        let jobs = min(arguments.jobs ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), tasks.count)
-        if jobs <= 1 {
-            for i in tasks.indices { runOne(i) }
-        } else {
-            // One thread per job (not Dispatch's pool: a runner waits for its stages, and blocked
-            // pool threads would starve the stages it dispatched); the jobs need nothing from each
-            // other, so a thread that cannot be made only means fewer jobs at once.
-            let next = Counter()
-            PosixThreads.work(count: jobs) {
-                while let i = next.take(below: tasks.count) { runOne(i) }
             }
         }
         return worst.code
@@ -130,16 +107,4 @@ final class BatchTally: Sendable {
     func record(ok: Bool) { counts.withLock { if ok { $0.ok += 1 } else { $0.failed += 1 } } }
     var ok: Int { counts.withLock { $0.ok } }
     var failed: Int { counts.withLock { $0.failed } }
-}
-
-/// Hands out indices 0, 1, 2, ... to batch workers.
-final class Counter: Sendable {
-    private let next = Mutex(0)
-    func take(below limit: Int) -> Int? {
-        next.withLock { next in
-            guard next < limit else { return nil }
-            defer { next += 1 }
-            return next
-        }
-    }
 }

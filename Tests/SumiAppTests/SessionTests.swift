@@ -2,6 +2,7 @@ import Foundation
 import SumiApp
 import SumiEngine
 import SumiKit
+import Synchronization
 import Testing
 
 /// The application layer in-process: a request prepared under a policy into checked runs, the way
@@ -111,5 +112,36 @@ import Testing
         #expect(unknown?.parameter == "widht" && unknown?.message.contains("did you mean") == true, "\(String(describing: unknown))")
         let bad = Self.failure { _ = try Self.prepare("pipelines/thumbnail.json", inputs: [folder.file("a.png")], settings: [("width", "wide")]) }
         #expect(bad?.kind == .usage && bad?.parameter == "width", "\(String(describing: bad))")
+    }
+
+    @Test func aSessionRunsABatchAndReportsEachRun() throws {
+        let folder = try Self.folder(with: ["a.png", "b.png", "c.png"])
+        defer { folder.remove() }
+        var request = RunRequest(pipeline: "decode ! scale width=4 ! encode")
+        request.inputs = ["a.png", "b.png", "c.png"].map(folder.file)
+        request.output = folder.path + "/out/{stem}.png"
+        request.configuredPlugins = false
+        let heard = Mutex<[String]>([])
+        let outcomes = try Session().run(request, jobs: 2, finished: { outcome in heard.withLock { $0.append(outcome.input ?? "") } })
+        #expect(outcomes.count == 3 && heard.withLock { $0.count } == 3)
+        for outcome in outcomes {
+            let result = try outcome.result.get()
+            let name = FileIO.stem(of: outcome.input ?? "")
+            #expect(result.outputs.map { $0.file.path } == [folder.path + "/out/\(name).png"] && result.outputs.first?.file.width == 4)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path + "/out").sorted() == ["a.png", "b.png", "c.png"])
+        // Cancelled before it starts, a batch runs nothing; a run's failure is its outcome, not a throw.
+        let cancel = Cancellation()
+        cancel.cancel()
+        request.output = folder.path + "/none/{stem}.png"
+        #expect(try Session().run(request, cancel: cancel).isEmpty)
+        var broken = RunRequest(pipeline: "decode ! encode")
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: folder.file("bad.png")))
+        broken.inputs = [folder.file("bad.png")]
+        broken.output = folder.file("bad-out.png")
+        broken.configuredPlugins = false
+        let failed = try Session().run(broken)
+        guard case .failure(let error)? = failed.first?.result else { Issue.record("the damaged file ran"); return }
+        #expect(error.exitCode == 1 && !FileManager.default.fileExists(atPath: folder.file("bad-out.png")), "\(error)")
     }
 }
