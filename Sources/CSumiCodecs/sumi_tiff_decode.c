@@ -1,6 +1,7 @@
 /* The pixels of a TIFF file's first directory (see sumi_tiff.h): rows (of strips in one plane),
- * whole strips (of separate planes) or rows of tiles are read into a band of stored samples, each row converted to premultiplied RGBA and put at its oriented
- * place in the output. */
+ * whole strips (of separate planes) or rows of tiles are read into a band of stored samples as the
+ * rows reach them, each row converted to premultiplied RGBA into a ring (a stream's, the whole
+ * image, or a chunk whose rows are then put at their oriented places). */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
 
@@ -20,6 +21,7 @@ typedef struct band {
     int planes;
     int tiled;
     int scanlines;      /* contiguous strips read a row at a time (libtiff decodes as it goes) */
+    uint32_t strip_rows; /* rows a strip holds (strips only) */
     uint32_t tile_width;
     uint8_t *tile;
     size_t tile_size, tile_row_bytes;
@@ -71,12 +73,29 @@ static uint8_t muldiv255(unsigned a, unsigned b) {
     return (uint8_t)((v + (v >> 8)) >> 8);
 }
 
+/* Refuses a strip or tile (`strile`) that starts past the end of the file before libtiff reads it:
+ * libtiff would report "got <file size - offset> bytes" with the difference negative and printed
+ * unsigned (18446744071562133626). `what` and `x`, `y` name it in the message. */
+static int check_start(sumi_tiff *t, uint32_t strile, const char *what, uint32_t x, uint32_t y) {
+    uint64_t offset = TIFFGetStrileOffset(t->tif, strile);
+    if (offset <= t->size || TIFFGetStrileByteCount(t->tif, strile) == 0) return 0;
+    if (x == UINT32_MAX)
+        sumi_tiff_fail(t, "the %s at row %u starts at byte %llu, past the end of the file (%zu bytes)", what, y,
+                       (unsigned long long)offset, t->size);
+    else
+        sumi_tiff_fail(t, "the %s at %u,%u starts at byte %llu, past the end of the file (%zu bytes)", what, x, y,
+                       (unsigned long long)offset, t->size);
+    return -1;
+}
+
 static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
     for (int p = 0; p < b->planes; p++) {
         uint8_t *plane = b->raw + (size_t)p * b->rows * b->row_bytes;
         if (b->scanlines) {
             for (uint32_t r = 0; r < rows; r++)
-                if (TIFFReadScanline(t->tif, plane + r * b->row_bytes, y0 + r, 0) < 0) {
+                if (((y0 + r) % b->strip_rows == 0
+                     && check_start(t, TIFFComputeStrip(t->tif, y0 + r, 0), "strip", UINT32_MAX, y0 + r) != 0)
+                    || TIFFReadScanline(t->tif, plane + r * b->row_bytes, y0 + r, 0) < 0) {
                     sumi_tiff_fail(t, "row %u is cut off or unreadable", y0 + r);
                     return -1;
                 }
@@ -84,7 +103,9 @@ static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
         }
         if (!b->tiled) {
             tmsize_t want = (tmsize_t)(rows * b->row_bytes);
-            tmsize_t got = TIFFReadEncodedStrip(t->tif, TIFFComputeStrip(t->tif, y0, (uint16_t)p), plane, want);
+            uint32_t strip = TIFFComputeStrip(t->tif, y0, (uint16_t)p);
+            if (check_start(t, strip, "strip", UINT32_MAX, y0) != 0) return -1;
+            tmsize_t got = TIFFReadEncodedStrip(t->tif, strip, plane, want);
             if (got < want) {
                 sumi_tiff_fail(t, "the strip at row %u is cut off or unreadable", y0);
                 return -1;
@@ -93,6 +114,7 @@ static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
         }
         for (uint32_t x = 0, column = 0; x < t->width; x += b->tile_width, column++) {
             uint32_t tile = TIFFComputeTile(t->tif, x, y0, 0, (uint16_t)p);
+            if (check_start(t, tile, "tile", x, y0) != 0) return -1;
             if (TIFFReadEncodedTile(t->tif, tile, b->tile, (tmsize_t)b->tile_size) < (tmsize_t)b->tile_size) {
                 sumi_tiff_fail(t, "the tile at %u,%u is cut off or unreadable", x, y0);
                 return -1;
@@ -227,6 +249,7 @@ static int plan_band(sumi_tiff *t, band *b) {
         uint32_t rows_per_strip = t->height;
         TIFFGetFieldDefaulted(t->tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
         b->rows = rows_per_strip == 0 || rows_per_strip > t->height ? t->height : rows_per_strip;
+        b->strip_rows = b->rows;
         b->row_bytes = (size_t)TIFFScanlineSize64(t->tif);
         /* One plane: rows are read in order through libtiff's scanline interface, so a file stored
          * as one strip needs a few rows of buffer, not a second copy of the image. */
@@ -250,63 +273,136 @@ static int plan_band(sumi_tiff *t, band *b) {
     return 0;
 }
 
-int sumi_tiff_decode(sumi_tiff *t, uint8_t *out, int orientation) {
-    if (!t->tif || t->width == 0) return -1;
-    if (orientation < 1 || orientation > 8) orientation = 1;
-    if (t->through_rgba) return decode_through_rgba(t, out, orientation);
-    band b = {0};
-    converter c = {0};
-    uint8_t *palette = NULL, *chunk = NULL;
-    int result = -1;
-    if (plan_band(t, &b) != 0) goto done;
+/* What a decode needs besides the file: the band of stored samples and the colour conversion. */
+typedef struct decoding {
+    band b;
+    converter c;
+    uint8_t *palette;
+} decoding;
+
+static void end_decoding(decoding *d) {
+    free(d->b.raw);
+    free(d->b.tile);
+    free(d->palette);
+    free(d->c.lab_row);
+    free(d->c.rgb_row);
+    if (d->c.lab) cmsDeleteTransform(d->c.lab);
+}
+
+static int begin_decoding(sumi_tiff *t, decoding *d) {
+    if (plan_band(t, &d->b) != 0) return -1;
     if (t->photometric == PHOTOMETRIC_PALETTE) {
-        if (!(palette = malloc(((size_t)3) << t->bits))) {
+        if (!(d->palette = malloc(((size_t)3) << t->bits))) {
             sumi_tiff_fail(t, "out of memory");
-            goto done;
+            return -1;
         }
-        palette8(t, palette);
-        c.palette = palette;
+        palette8(t, d->palette);
+        d->c.palette = d->palette;
     }
     if (t->photometric == PHOTOMETRIC_CIELAB || t->photometric == PHOTOMETRIC_ICCLAB) {
         if (t->bits != 8 && t->bits != 16) {
             sumi_tiff_fail(t, "%u-bit Lab samples", t->bits);
-            goto done;
+            return -1;
         }
         cmsHPROFILE lab = cmsCreateLab4Profile(NULL), srgb = cmsCreate_sRGBProfile();
         if (lab && srgb)
-            c.lab = cmsCreateTransform(lab, TYPE_Lab_DBL, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
+            d->c.lab = cmsCreateTransform(lab, TYPE_Lab_DBL, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
         if (lab) cmsCloseProfile(lab);
         if (srgb) cmsCloseProfile(srgb);
-        c.lab_row = malloc((size_t)t->width * 3 * sizeof(double));
-        c.rgb_row = malloc((size_t)t->width * 3);
-        if (!c.lab || !c.lab_row || !c.rgb_row) {
+        d->c.lab_row = malloc((size_t)t->width * 3 * sizeof(double));
+        d->c.rgb_row = malloc((size_t)t->width * 3);
+        if (!d->c.lab || !d->c.lab_row || !d->c.rgb_row) {
             sumi_tiff_fail(t, "could not set up the Lab to sRGB conversion");
-            goto done;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* The stored rows, upright, into `ring`: each strip (a few rows at a time for one plane, through
+ * libtiff's scanline interface) or row of tiles is read when the rows reach it, and its rows are
+ * converted straight into the ring in bands that never wrap around the ring's end. */
+static int decode_rows(sumi_tiff *t, decoding *d, const sumi_ring *ring) {
+    uint32_t band_start = 0, band_end = 0;
+    for (uint32_t y = 0; y < t->height;) {
+        if (y >= band_end) {
+            band_start = y;
+            band_end = t->height - y < d->b.rows ? t->height : y + d->b.rows;
+            if (read_band(t, &d->b, band_start, band_end - band_start) != 0) return -1;
+        }
+        uint32_t n = band_end - y, room = (uint32_t)ring->rows - y % (uint32_t)ring->rows;
+        if (n > (uint32_t)ring->band) n = (uint32_t)ring->band;
+        if (n > room) n = room;
+        if (ring->wait(ring->context, (int)(y + n)) != 0) {
+            sumi_tiff_fail(t, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        uint8_t *first = ring->base + (size_t)(y % (uint32_t)ring->rows) * ring->stride;
+        for (uint32_t r = 0; r < n; r++) convert_row(t, &d->b, &d->c, y - band_start + r, first + r * ring->stride);
+        ring->done(ring->context, (int)(y + n));
+        y += n;
+    }
+    return 0;
+}
+
+int sumi_tiff_decode_ring(sumi_tiff *t, const sumi_ring *ring) {
+    if (!t->tif || t->width == 0) return -1;
+    if (t->through_rgba) {
+        /* libtiff's RGBA interface fills a whole raster. */
+        if (ring->rows < (int)t->height) {
+            sumi_tiff_fail(t, "this TIFF layout is decoded only whole");
+            return -1;
+        }
+        if (ring->wait(ring->context, (int)t->height) != 0) {
+            sumi_tiff_fail(t, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        if (decode_through_rgba(t, ring->base, 1) != 0) return -1;
+        ring->done(ring->context, (int)t->height);
+        return 0;
+    }
+    decoding d = {0};
+    int result = begin_decoding(t, &d) == 0 ? decode_rows(t, &d, ring) : -1;
+    end_decoding(&d);
+    return result;
+}
+
+/* Turns the rows a ring over a chunk buffer hands on into their places in the oriented image. */
+typedef struct orienting {
+    uint8_t *chunk, *out;
+    int rows, done, width, height, orientation;
+} orienting;
+
+static int orienting_wait(void *context, int through) {
+    (void)context, (void)through;
+    return 0;
+}
+
+static void orienting_done(void *context, int through) {
+    orienting *o = context;
+    /* decode_rows never hands on a band that wraps around the chunk's end. */
+    sumi_orient_rows(o->chunk + (size_t)(o->done % o->rows) * (size_t)o->width * 4, through - o->done, o->done, o->width,
+                     o->height, o->out, o->orientation);
+    o->done = through;
+}
+
+int sumi_tiff_decode(sumi_tiff *t, uint8_t *out, int orientation) {
+    if (!t->tif || t->width == 0) return -1;
+    if (orientation < 1 || orientation > 8) orientation = 1;
     size_t row_rgba = (size_t)t->width * 4;
-    if (orientation != 1 && !(chunk = malloc(row_rgba * CHUNK_ROWS))) {
+    if (orientation == 1) {
+        sumi_ring whole = sumi_whole_ring(out, row_rgba, (int)t->height, (int)t->height);
+        return sumi_tiff_decode_ring(t, &whole);
+    }
+    if (t->through_rgba) return decode_through_rgba(t, out, orientation);
+    /* Turned: rows go through a chunk of CHUNK_ROWS, each band put at its place as it is done. */
+    orienting o = {malloc(row_rgba * CHUNK_ROWS), out, CHUNK_ROWS, 0, (int)t->width, (int)t->height, orientation};
+    if (!o.chunk) {
         sumi_tiff_fail(t, "out of memory");
-        goto done;
+        return -1;
     }
-    for (uint32_t y0 = 0; y0 < t->height; y0 += b.rows) {
-        uint32_t rows = t->height - y0 < b.rows ? t->height - y0 : b.rows;
-        if (read_band(t, &b, y0, rows) != 0) goto done;
-        for (uint32_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS) {
-            uint32_t n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
-            for (uint32_t r = 0; r < n; r++)
-                convert_row(t, &b, &c, r0 + r, chunk ? chunk + r * row_rgba : out + (size_t)(y0 + r0 + r) * row_rgba);
-            if (chunk) sumi_orient_rows(chunk, (int)n, (int)(y0 + r0), (int)t->width, (int)t->height, out, orientation);
-        }
-    }
-    result = 0;
-done:
-    free(b.raw);
-    free(b.tile);
-    free(chunk);
-    free(palette);
-    free(c.lab_row);
-    free(c.rgb_row);
-    if (c.lab) cmsDeleteTransform(c.lab);
+    sumi_ring chunk = {o.chunk, row_rgba, CHUNK_ROWS, CHUNK_ROWS, orienting_wait, orienting_done, &o};
+    int result = sumi_tiff_decode_ring(t, &chunk);
+    free(o.chunk);
     return result;
 }
