@@ -127,25 +127,26 @@ static int read_line(sumi_gif *g, GifPixelType *line, int y) {
     return fail(g, g->file->Error, where);
 }
 
-/* Interlaced rows arrive in four passes (every 8th from 0, every 8th from 4, every 4th from 2,
- * every 2nd from 1), so no row is final before the last pass: the indices of the whole frame are
- * read first, a byte a pixel (a quarter of the frame's RGBA). */
-static uint8_t *read_interlaced(sumi_gif *g) {
-    static const int starts[4] = {0, 4, 2, 1}, steps[4] = {8, 8, 4, 2};
+/* Interlaced rows arrive in four passes: every 8th from 0, every 8th from 4, every 4th from 2, then
+ * every 2nd from 1. The first three passes hold the even rows: their indices (a byte a pixel, half
+ * the frame) are read first, row y at y / 2; the last pass's odd rows then come in order, each
+ * just before the even row below it is wanted. */
+static uint8_t *read_even_rows(sumi_gif *g) {
+    static const int starts[3] = {0, 4, 2}, steps[3] = {8, 8, 4};
     const sumi_gif_frame *f = &g->frame;
-    size_t size = (size_t)f->width * (size_t)f->height;
-    uint8_t *indices = malloc(size > 0 ? size : 1);
-    if (!indices) {
+    size_t size = (size_t)f->width * (size_t)((f->height + 1) / 2);
+    uint8_t *even = malloc(size > 0 ? size : 1);
+    if (!even) {
         snprintf(g->message, sizeof g->message, "out of memory");
         return NULL;
     }
-    for (int pass = 0; pass < 4; pass++)
+    for (int pass = 0; pass < 3; pass++)
         for (int y = starts[pass]; y < f->height; y += steps[pass])
-            if (read_line(g, indices + (size_t)y * (size_t)f->width, y) != 0) {
-                free(indices);
+            if (read_line(g, even + (size_t)(y / 2) * (size_t)f->width, y) != 0) {
+                free(even);
                 return NULL;
             }
-    return indices;
+    return even;
 }
 
 /* One canvas row into `row`: the background, and the frame's row of indices `line` (NULL for a
@@ -164,10 +165,13 @@ int sumi_gif_decode_ring(sumi_gif *g, const sumi_ring *ring) {
     uint32_t colours[256];
     frame_colours(g, colours);
     uint32_t background = f->has_transparency ? 0 : colours[0];
-    uint8_t *indices = g->file->Image.Interlace ? read_interlaced(g) : NULL;
-    GifPixelType *line = indices ? NULL : malloc(f->width > 0 ? (size_t)f->width : 1);
-    if (!indices && !line) {
+    int interlaced = g->file->Image.Interlace;
+    uint8_t *even = interlaced ? read_even_rows(g) : NULL;
+    GifPixelType *line = malloc(f->width > 0 ? (size_t)f->width : 1);
+    if ((interlaced && !even) || !line) {
         if (!g->message[0]) snprintf(g->message, sizeof g->message, "out of memory");
+        free(even);
+        free(line);
         return -1;
     }
     int result = 0;
@@ -183,8 +187,8 @@ int sumi_gif_decode_ring(sumi_gif *g, const sumi_ring *ring) {
             int frame_y = y - f->top;
             const GifPixelType *source = NULL;
             if (frame_y >= 0 && frame_y < f->height) {
-                if (indices) {
-                    source = indices + (size_t)frame_y * (size_t)f->width;
+                if (interlaced && frame_y % 2 == 0) {
+                    source = even + (size_t)(frame_y / 2) * (size_t)f->width;
                 } else if ((result = read_line(g, line, frame_y)) == 0) {
                     source = line;
                 }
@@ -193,7 +197,7 @@ int sumi_gif_decode_ring(sumi_gif *g, const sumi_ring *ring) {
         }
         if (result == 0) ring->done(ring->context, y1);
     }
-    free(indices);
+    free(even);
     free(line);
     return result;
 }

@@ -6,8 +6,9 @@ import SumiKit
 /// frame transparent. The canvas size is checked against the limits before any row exists, and the
 /// records after the first frame are never read.
 ///
-/// Rows flow as giflib decodes them (`sumi_gif_decode_ring`): an interlaced frame's indices are
-/// read whole first (a byte a pixel), any other frame holds only the ring.
+/// Rows flow as giflib decodes them (`sumi_gif_decode_ring`): an interlaced frame's even rows are
+/// read first as indices (a byte a pixel, half the frame: the first three of its four passes), any
+/// other frame holds only the ring.
 enum GIFDecoder {
     static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits) throws -> Image {
         try RowStream.collecting { try decode(bytes, name: name, limits: limits, into: $0) }

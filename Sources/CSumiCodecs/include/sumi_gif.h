@@ -32,8 +32,9 @@ int sumi_gif_read_frame(sumi_gif *_Nonnull gif, sumi_gif_frame *_Nonnull frame);
 /// RGBA, in bands of the ring's: the frame's local colour table, else the global one, else grey
 /// levels (index i is grey i); indices past the table are black. Outside the frame the canvas is
 /// transparent when the frame has a transparent index, else colour 0 of the table. Rows flow as
-/// giflib decodes them; an interlaced frame's indices (a byte a pixel) are read whole first, since
-/// its rows come in four passes. Returns 0, or -1 for corrupt or truncated data (`sumi_gif_error`).
+/// giflib decodes them; of an interlaced frame, whose rows come in four passes, the even rows'
+/// indices (the first three passes: a byte a pixel, half the frame) are read first, then the odd
+/// rows flow. Returns 0, or -1 for corrupt or truncated data (`sumi_gif_error`).
 int sumi_gif_decode_ring(sumi_gif *_Nonnull gif, const sumi_ring *_Nonnull ring);
 /// A whole canvas is this over a ring as tall as the canvas.
 
