@@ -16,7 +16,7 @@ public struct DecodeStage: Stage, RowStage {
     public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
                                           safeMax: Double(safeMaxPixels),
-                                          summary: "refuse images with more pixels than this, before decoding (HEIF/AVIF: every pixel decoded, a grid's tiles as well as its canvas)")
+                                          summary: "refuse images with more pixels than this or than the run allows (the lower holds), or rows wider than the run allows, before decoding (HEIF/AVIF: every pixel decoded, a grid's tiles as well as its canvas)")
 
     public static let descriptor = StageDescriptor(
         name: "decode",
