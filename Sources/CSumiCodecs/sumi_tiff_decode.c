@@ -1,6 +1,6 @@
-/* The pixels of a TIFF file's first directory (see sumi_tiff.h): rows (of strips in one plane),
- * whole strips (of separate planes) or rows of tiles are read into a band of stored samples as the
- * rows reach them, each row converted to premultiplied RGBA into a ring (a stream's, the whole
+/* The pixels of a TIFF file's first directory (see sumi_tiff.h): rows of strips (a few at a time,
+ * each plane of separate planes through its own handle) or rows of tiles are read into a band of
+ * stored samples as the rows reach them, each row converted to premultiplied RGBA into a ring (a stream's, the whole
  * image, or a chunk whose rows are then put at their oriented places). */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
@@ -31,10 +31,13 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
     for (int p = 0; p < b->planes; p++) {
         uint8_t *plane = b->raw + (size_t)p * b->rows * b->row_bytes;
         if (b->scanlines) {
+            sumi_tiff *file = p == 0 ? t : b->plane_files[p];
             for (uint32_t r = 0; r < rows; r++)
                 if (((y0 + r) % b->strip_rows == 0
-                     && check_start(t, TIFFComputeStrip(t->tif, y0 + r, 0), "strip", UINT32_MAX, y0 + r) != 0)
-                    || TIFFReadScanline(t->tif, plane + r * b->row_bytes, y0 + r, 0) < 0) {
+                     && check_start(t, TIFFComputeStrip(t->tif, y0 + r, (uint16_t)p), "strip", UINT32_MAX, y0 + r) != 0)
+                    || TIFFReadScanline(file->tif, plane + r * b->row_bytes, y0 + r, (uint16_t)p) < 0) {
+                    /* A plane's own handle collected libtiff's reason. */
+                    if (file != t && file->message[0]) sumi_tiff_fail(t, "%s", file->message);
                     sumi_tiff_fail(t, "row %u is cut off or unreadable", y0 + r);
                     return -1;
                 }
@@ -108,11 +111,16 @@ static int plan_band(sumi_tiff *t, sumi_tiff_band *b) {
         b->rows = rows_per_strip == 0 || rows_per_strip > t->height ? t->height : rows_per_strip;
         b->strip_rows = b->rows;
         b->row_bytes = (size_t)TIFFScanlineSize64(t->tif);
-        /* One plane: rows are read in order through libtiff's scanline interface, so a file stored
-         * as one strip needs a few rows of buffer, not a second copy of the image. */
-        if (b->planes == 1) {
-            b->scanlines = 1;
-            b->rows = t->height < CHUNK_ROWS ? t->height : CHUNK_ROWS;
+        /* Rows are read in order through libtiff's scanline interface, so a file stored as one
+         * strip (of each plane) needs a few rows of buffer, not a second copy of the image. */
+        b->scanlines = 1;
+        b->rows = t->height < CHUNK_ROWS ? t->height : CHUNK_ROWS;
+        for (int p = 1; p < b->planes; p++) {
+            sumi_tiff *file = b->plane_files[p] = sumi_tiff_open(t->data, t->size, t->max_allocation);
+            if (!file || !file->tif) {
+                sumi_tiff_fail(t, "%s", file && file->message[0] ? file->message : "out of memory");
+                return -1;
+            }
         }
     }
     uint64_t bytes = (uint64_t)b->planes * b->rows * b->row_bytes + b->tile_size;
@@ -138,6 +146,7 @@ typedef struct decoding {
 } decoding;
 
 static void end_decoding(decoding *d) {
+    for (int p = 1; p < SUMI_TIFF_MAX_USED; p++) sumi_tiff_close(d->b.plane_files[p]);
     free(d->b.raw);
     free(d->b.tile);
     free(d->palette);

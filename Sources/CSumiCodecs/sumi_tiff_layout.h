@@ -38,7 +38,11 @@ typedef struct sumi_tiff_band {
     uint32_t rows;      /* rows a full band holds */
     int planes;
     int tiled;
-    int scanlines;      /* contiguous strips read a row at a time (libtiff decodes as it goes) */
+    int scanlines;      /* strips read a row at a time (libtiff decodes as it goes) */
+    /* Separate planes read a row at a time: a handle of the same file for each plane after the
+     * first, since libtiff decodes one strip at a time per handle and would start a plane's strip
+     * over at every switch between planes. */
+    sumi_tiff *plane_files[SUMI_TIFF_MAX_USED];
     uint32_t strip_rows; /* rows a strip holds (strips only) */
     uint32_t tile_width;
     uint8_t *tile;

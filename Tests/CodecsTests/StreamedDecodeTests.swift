@@ -205,6 +205,14 @@ import Testing
         var tiled = strips
         tiled.rowsPerStrip = nil
         tiled.tileSize = (16, 16)
+        // Separate planes: one handle a plane reads its strips a few rows at a time; in one strip
+        // each, and with alpha in strips of 4 rows.
+        var planes = strips
+        planes.rowsPerStrip = nil
+        planes.separatePlanes = true
+        var alphaPlanes = alpha
+        alphaPlanes.separatePlanes = true
+        alphaPlanes.rowsPerStrip = 4
         // Turned (Orientation 6): decoded whole and passed through the ring.
         var turned = greyStrip
         turned.orientation = 6
@@ -214,6 +222,8 @@ import Testing
             Fixture(name: "rgb-strips.tif", bytes: strips.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
             Fixture(name: "rgba-16.tif", bytes: alpha.bytes(), width: aw, height: ah, straight: paint(aw, ah, rgba)),
             Fixture(name: "tiled.tif", bytes: tiled.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
+            Fixture(name: "planes.tif", bytes: planes.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
+            Fixture(name: "rgba-planes.tif", bytes: alphaPlanes.bytes(), width: aw, height: ah, straight: paint(aw, ah, rgba)),
             Fixture(name: "turned.tif", bytes: turned.bytes(), width: gh, height: gw,
                     straight: paint(gh, gw) { x, y in let g = grey(y, gh - 1 - x); return [g, g, g] }, streams: false),
         ]

@@ -22,6 +22,9 @@ struct TestTIFF {
     var rowsPerStrip: Int?
     /// Tiles of this many pixels (multiples of 16; edge tiles padded with zeros) instead of strips.
     var tileSize: (width: Int, height: Int)?
+    /// Each sample in a plane of its own (PlanarConfiguration 2; strips only, whole-byte samples):
+    /// every strip of the first plane, then of the next.
+    var separatePlanes = false
 
     init(width: Int, height: Int, bits: [Int], photometric: Int, data: [UInt8]) {
         (self.width, self.height, self.bits, self.photometric, self.data) = (width, height, bits, photometric, data)
@@ -55,8 +58,21 @@ struct TestTIFF {
             }
             return tiles
         }
+        let planes = separatePlanes ? samplePlanes() : [data]
         let rows = rowsPerStrip ?? height
-        return stride(from: 0, to: height, by: rows).map { Array(data[($0 * rowBytes)..<(min(height, $0 + rows) * rowBytes)]) }
+        return planes.flatMap { plane in
+            let planeRow = plane.count / height
+            return stride(from: 0, to: height, by: rows).map { Array(plane[($0 * planeRow)..<(min(height, $0 + rows) * planeRow)]) }
+        }
+    }
+
+    /// `data`'s samples apart: one array per sample, pixels in order.
+    private func samplePlanes() -> [[UInt8]] {
+        let sizes = bits.map { $0 / 8 }, pixelBytes = sizes.reduce(0, +)
+        return sizes.indices.map { s in
+            let start = sizes[..<s].reduce(0, +)
+            return stride(from: 0, to: data.count, by: pixelBytes).flatMap { data[($0 + start)..<($0 + start + sizes[s])] }
+        }
     }
 
     func bytes() -> [UInt8] {
@@ -68,7 +84,7 @@ struct TestTIFF {
         let counts = stripBytes.map { [$0] } ?? pieces.map(\.count)
         var entries: [(UInt16, Value)] = [
             (256, .long([width])), (257, .long([height])), (258, .short(bits)), (259, .short([1])),
-            (262, .short([photometric])), (277, .short([bits.count])), (284, .short([1])),
+            (262, .short([photometric])), (277, .short([bits.count])), (284, .short([separatePlanes ? 2 : 1])),
             (339, .short(bits.map { _ in sampleFormat })),
         ]
         if let tileSize {

@@ -48,9 +48,9 @@ int sumi_tiff_read_info(sumi_tiff *_Nonnull tiff, sumi_tiff_info *_Nonnull info)
 int sumi_tiff_decode(sumi_tiff *_Nonnull tiff, uint8_t *_Nonnull out, int orientation);
 
 /// Decodes upright rows (the stored orientation) into `ring`, as sumi_tiff_decode converts them,
-/// in bands of at most the ring's: a strip (for one plane, a few rows through libtiff's scanline
-/// interface) or a row of tiles is read when the rows reach it, so only it and the ring take
-/// memory. A `whole_only` layout needs a ring as tall as the image.
+/// in bands of at most the ring's: strips are read a few rows at a time through libtiff's scanline
+/// interface (each of separate planes through a handle of its own), a row of tiles when the rows
+/// reach it, so only those rows and the ring take memory. A `whole_only` layout needs a ring as tall as the image.
 int sumi_tiff_decode_ring(sumi_tiff *_Nonnull tiff, const sumi_ring *_Nonnull ring);
 
 #endif
