@@ -57,10 +57,14 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
         for (uint32_t x = 0, column = 0; x < t->width; x += b->tile_width, column++) {
             uint32_t tile = TIFFComputeTile(t->tif, x, y0, 0, (uint16_t)p);
             if (check_start(t, tile, "tile", x, y0) != 0) return -1;
-            if (TIFFReadEncodedTile(t->tif, tile, b->tile, (tmsize_t)b->tile_size) < (tmsize_t)b->tile_size) {
+            /* A tile as wide as the image (no tile buffer) is read straight into the band. */
+            uint8_t *into = b->tile ? b->tile : plane;
+            tmsize_t want = b->tile ? (tmsize_t)b->tile_size : (tmsize_t)(b->rows * b->row_bytes);
+            if (TIFFReadEncodedTile(t->tif, tile, into, want) < want) {
                 sumi_tiff_fail(t, "the tile at %u,%u is cut off or unreadable", x, y0);
                 return -1;
             }
+            if (!b->tile) continue;
             for (uint32_t r = 0; r < rows; r++)
                 memcpy(plane + r * b->row_bytes + column * b->tile_row_bytes, b->tile + r * b->tile_row_bytes,
                        b->tile_row_bytes);
@@ -123,15 +127,18 @@ static int plan_band(sumi_tiff *t, sumi_tiff_band *b) {
             }
         }
     }
-    uint64_t bytes = (uint64_t)b->planes * b->rows * b->row_bytes + b->tile_size;
+    uint64_t bytes = (uint64_t)b->planes * b->rows * b->row_bytes;
     if (b->row_bytes == 0 || (double)b->planes * b->rows * b->row_bytes > (double)t->max_allocation) {
         sumi_tiff_fail(t, "a strip or row of tiles of %llu bytes is more than the memory limit",
                        (unsigned long long)bytes);
         return -1;
     }
+    /* Tiles narrower than the image are read into a tile buffer and copied to their columns of
+     * the band; one as wide as the image needs no buffer of its own (one copy of a large tile). */
+    int buffered = b->tiled && b->tile_width < t->width;
     b->raw = malloc((size_t)b->planes * b->rows * b->row_bytes);
-    b->tile = b->tiled ? malloc(b->tile_size) : NULL;
-    if (!b->raw || (b->tiled && !b->tile)) {
+    b->tile = buffered ? malloc(b->tile_size) : NULL;
+    if (!b->raw || (buffered && !b->tile)) {
         sumi_tiff_fail(t, "out of memory");
         return -1;
     }

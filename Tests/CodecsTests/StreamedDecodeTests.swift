@@ -205,6 +205,9 @@ import Testing
         var tiled = strips
         tiled.rowsPerStrip = nil
         tiled.tileSize = (16, 16)
+        // A tile as wide as the image: read straight into the band, no tile buffer.
+        var wideTiles = tiled
+        wideTiles.tileSize = (48, 16)
         // Separate planes: one handle a plane reads its strips a few rows at a time; in one strip
         // each, and with alpha in strips of 4 rows.
         var planes = strips
@@ -222,6 +225,7 @@ import Testing
             Fixture(name: "rgb-strips.tif", bytes: strips.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
             Fixture(name: "rgba-16.tif", bytes: alpha.bytes(), width: aw, height: ah, straight: paint(aw, ah, rgba)),
             Fixture(name: "tiled.tif", bytes: tiled.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
+            Fixture(name: "wide-tiles.tif", bytes: wideTiles.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
             Fixture(name: "planes.tif", bytes: planes.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
             Fixture(name: "rgba-planes.tif", bytes: alphaPlanes.bytes(), width: aw, height: ah, straight: paint(aw, ah, rgba)),
             Fixture(name: "turned.tif", bytes: turned.bytes(), width: gh, height: gw,
