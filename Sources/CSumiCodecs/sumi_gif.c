@@ -98,12 +98,11 @@ int sumi_gif_read_frame(sumi_gif *g, sumi_gif_frame *frame) {
     }
 }
 
-int sumi_gif_decode(sumi_gif *g, uint8_t *out) {
-    if (!g->frame_read) return -1;
-    GifFileType *file = g->file;
-    const sumi_gif_frame *f = &g->frame;
+/* The frame's colours as little-endian RGBA words: the local table, else the global one, else grey
+ * levels; the transparent index clear. */
+static void frame_colours(const sumi_gif *g, uint32_t colours[256]) {
+    const GifFileType *file = g->file;
     const ColorMapObject *map = file->Image.ColorMap ? file->Image.ColorMap : file->SColorMap;
-    uint32_t colours[256];
     for (int i = 0; i < 256; i++) {
         uint32_t r = (uint32_t)i, gr = (uint32_t)i, b = (uint32_t)i;
         if (map) {
@@ -118,32 +117,87 @@ int sumi_gif_decode(sumi_gif *g, uint8_t *out) {
         colours[i] = r | gr << 8 | b << 16 | 0xFF000000u;
     }
     if (g->transparent_index >= 0) colours[g->transparent_index & 255] = 0;
-    uint32_t background = f->has_transparency ? 0 : colours[0];
-    uint32_t *canvas = (uint32_t *)out;
-    size_t pixels = (size_t)f->canvas_width * (size_t)f->canvas_height;
-    for (size_t i = 0; i < pixels; i++) canvas[i] = background;
-    GifPixelType *line = malloc(f->width > 0 ? (size_t)f->width : 1);
-    if (!line) {
+}
+
+/* Reads the frame's next stored row of indices (`y`: its place, for the message). */
+static int read_line(sumi_gif *g, GifPixelType *line, int y) {
+    if (DGifGetLine(g->file, line, g->frame.width) != GIF_ERROR) return 0;
+    char where[64];
+    snprintf(where, sizeof where, "row %d of the first frame", y);
+    return fail(g, g->file->Error, where);
+}
+
+/* Interlaced rows arrive in four passes: every 8th from 0, every 8th from 4, every 4th from 2, then
+ * every 2nd from 1. The first three passes hold the even rows: their indices (a byte a pixel, half
+ * the frame) are read first, row y at y / 2; the last pass's odd rows then come in order, each
+ * just before the even row below it is wanted. */
+static uint8_t *read_even_rows(sumi_gif *g) {
+    static const int starts[3] = {0, 4, 2}, steps[3] = {8, 8, 4};
+    const sumi_gif_frame *f = &g->frame;
+    size_t size = (size_t)f->width * (size_t)((f->height + 1) / 2);
+    uint8_t *even = malloc(size > 0 ? size : 1);
+    if (!even) {
         snprintf(g->message, sizeof g->message, "out of memory");
+        return NULL;
+    }
+    for (int pass = 0; pass < 3; pass++)
+        for (int y = starts[pass]; y < f->height; y += steps[pass])
+            if (read_line(g, even + (size_t)(y / 2) * (size_t)f->width, y) != 0) {
+                free(even);
+                return NULL;
+            }
+    return even;
+}
+
+/* One canvas row into `row`: the background, and the frame's row of indices `line` (NULL for a
+ * row the frame does not cross) in colour. */
+static void put_row(const sumi_gif *g, const uint32_t colours[256], uint32_t background, const GifPixelType *line,
+                    uint32_t *row) {
+    const sumi_gif_frame *f = &g->frame;
+    for (int x = 0; x < f->canvas_width; x++) row[x] = background;
+    if (!line) return;
+    for (int x = 0; x < f->width; x++) row[f->left + x] = colours[line[x]];
+}
+
+int sumi_gif_decode_ring(sumi_gif *g, const sumi_ring *ring) {
+    if (!g->frame_read) return -1;
+    const sumi_gif_frame *f = &g->frame;
+    uint32_t colours[256];
+    frame_colours(g, colours);
+    uint32_t background = f->has_transparency ? 0 : colours[0];
+    int interlaced = g->file->Image.Interlace;
+    uint8_t *even = interlaced ? read_even_rows(g) : NULL;
+    GifPixelType *line = malloc(f->width > 0 ? (size_t)f->width : 1);
+    if ((interlaced && !even) || !line) {
+        if (!g->message[0]) snprintf(g->message, sizeof g->message, "out of memory");
+        free(even);
+        free(line);
         return -1;
     }
-    /* Interlaced rows arrive in four passes: every 8th from 0, every 8th from 4, every 4th from 2,
-     * every 2nd from 1. */
-    static const int starts[4] = {0, 4, 2, 1}, steps[4] = {8, 8, 4, 2};
-    int passes = file->Image.Interlace ? 4 : 1;
-    for (int pass = 0; pass < passes; pass++) {
-        int start = passes == 1 ? 0 : starts[pass], step = passes == 1 ? 1 : steps[pass];
-        for (int y = start; y < f->height; y += step) {
-            if (DGifGetLine(file, line, f->width) == GIF_ERROR) {
-                free(line);
-                char where[64];
-                snprintf(where, sizeof where, "row %d of the first frame", y);
-                return fail(g, file->Error, where);
-            }
-            uint32_t *row = canvas + (size_t)(f->top + y) * (size_t)f->canvas_width + (size_t)f->left;
-            for (int x = 0; x < f->width; x++) row[x] = colours[line[x]];
+    int result = 0;
+    /* Rows are reserved and handed on in bands (the ring's), not one by one. */
+    for (int y0 = 0; y0 < f->canvas_height && result == 0; y0 += ring->band) {
+        int y1 = y0 + ring->band < f->canvas_height ? y0 + ring->band : f->canvas_height;
+        if (ring->wait(ring->context, y1) != 0) {
+            snprintf(g->message, sizeof g->message, "stopped by a failure elsewhere in the pipeline");
+            result = -1;
+            break;
         }
+        for (int y = y0; y < y1 && result == 0; y++) {
+            int frame_y = y - f->top;
+            const GifPixelType *source = NULL;
+            if (frame_y >= 0 && frame_y < f->height) {
+                if (interlaced && frame_y % 2 == 0) {
+                    source = even + (size_t)(frame_y / 2) * (size_t)f->width;
+                } else if ((result = read_line(g, line, frame_y)) == 0) {
+                    source = line;
+                }
+            }
+            put_row(g, colours, background, source, (uint32_t *)(ring->base + (size_t)(y % ring->rows) * ring->stride));
+        }
+        if (result == 0) ring->done(ring->context, y1);
     }
+    free(even);
     free(line);
-    return 0;
+    return result;
 }

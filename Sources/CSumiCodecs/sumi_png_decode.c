@@ -67,19 +67,21 @@ void sumi_png_decoder_destroy(sumi_png_decoder *d) {
 
 const char *sumi_png_decoder_error(const sumi_png_decoder *d) { return d ? d->message : "out of memory"; }
 
-int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, int *width, int *height,
-                                 int *has_alpha) {
+int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, long long max_width, int *width,
+                                 int *height, int *has_alpha) {
     if (!d->png || !d->info) return -1;
     if (setjmp(png_jmpbuf(d->png))) return -1;
     png_set_read_fn(d->png, d, read_from_memory);
-    /* libpng's own limits are opened to its full range: the pixel count is checked below against
-     * max-pixels, after the header and before png_read_update_info allocates the row buffers. */
+    /* libpng's own limits are opened to its full range: the pixel count and the row width are
+     * checked below against the run's limits, after the header and before png_read_update_info
+     * allocates the row buffers (a 45,000,000x1 image's row is 180 MB). */
     png_set_user_limits(d->png, 0x7fffffff, 0x7fffffff);
     png_read_info(d->png, d->info);
     png_uint_32 w = 0, h = 0;
     int depth = 0, color = 0, interlace = 0;
     png_get_IHDR(d->png, d->info, &w, &h, &depth, &color, &interlace, NULL, NULL);
-    if ((unsigned long long)w * (unsigned long long)h > (unsigned long long)(max_pixels < 1 ? 1 : max_pixels)) {
+    if ((unsigned long long)w * (unsigned long long)h > (unsigned long long)(max_pixels < 1 ? 1 : max_pixels)
+        || (unsigned long long)w > (unsigned long long)(max_width < 1 ? 1 : max_width)) {
         *width = (int)w;
         *height = (int)h;
         return -2;

@@ -7,6 +7,7 @@
  * else is read here strip by strip (or one row of tiles at a time) and converted sample by sample. */
 #include "sumi_tiff_layout.h"
 
+#include <errno.h>
 #include <lcms2.h>
 #include <math.h>
 #include <pthread.h>
@@ -25,6 +26,29 @@ void sumi_tiff_fail(sumi_tiff *t, const char *format, ...) {
     va_end(arguments);
 }
 
+/* Writes the numbers in `message` that are negative values libtiff printed unsigned (a size
+ * difference that went below zero shows as 18446744071562133626) as the signed values they are. */
+static void sign_wrapped_numbers(char *message, size_t size) {
+    char out[sizeof ((sumi_tiff *)0)->message];
+    size_t n = 0;
+    for (const char *c = message; *c && n + 1 < sizeof out;) {
+        if (*c >= '0' && *c <= '9' && (c == message || c[-1] < '0' || c[-1] > '9')) {
+            char *end;
+            errno = 0;
+            unsigned long long value = strtoull(c, &end, 10);
+            if (errno == 0 && end - c >= 19 && value > (unsigned long long)INT64_MAX) {
+                int written = snprintf(out + n, sizeof out - n, "%lld", (long long)(int64_t)value);
+                if (written > 0) n += (size_t)written < sizeof out - n ? (size_t)written : sizeof out - n - 1;
+                c = end;
+                continue;
+            }
+        }
+        out[n++] = *c++;
+    }
+    out[n] = 0;
+    snprintf(message, size, "%s", out);
+}
+
 static int on_error(TIFF *tif, void *user, const char *module, const char *format, va_list arguments) {
     (void)tif;
     (void)module;
@@ -32,6 +56,7 @@ static int on_error(TIFF *tif, void *user, const char *module, const char *forma
     if (!t->message[0]) {
         vsnprintf(t->message, sizeof t->message, format, arguments);
         for (char *c = t->message; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
+        sign_wrapped_numbers(t->message, sizeof t->message);
     }
     return 1;
 }
@@ -243,5 +268,6 @@ int sumi_tiff_read_info(sumi_tiff *t, sumi_tiff_info *info) {
     info->compression = t->compression;
     info->orientation = t->orientation;
     info->has_alpha = t->alpha >= 0 || (t->through_rgba && t->samples > t->colours);
+    info->whole_only = t->through_rgba;
     return 0;
 }

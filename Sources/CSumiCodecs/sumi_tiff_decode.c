@@ -1,82 +1,43 @@
-/* The pixels of a TIFF file's first directory (see sumi_tiff.h): rows (of strips in one plane),
- * whole strips (of separate planes) or rows of tiles are read into a band of stored samples, each row converted to premultiplied RGBA and put at its oriented
- * place in the output. */
+/* The pixels of a TIFF file's first directory (see sumi_tiff.h): rows of strips (a few at a time,
+ * each plane of separate planes through its own handle) or rows of tiles are read into a band of
+ * stored samples as the rows reach them, each row converted to premultiplied RGBA into a ring (a stream's, the whole
+ * image, or a chunk whose rows are then put at their oriented places). */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
 
 #include <lcms2.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Rows converted before they are put at their oriented places. */
 enum { CHUNK_ROWS = 64 };
 
-/* One strip, or one row of tiles, of stored samples: `planes` planes of `rows` rows each. */
-typedef struct band {
-    uint8_t *raw;
-    size_t row_bytes;   /* one row of one plane */
-    uint32_t rows;      /* rows a full band holds */
-    int planes;
-    int tiled;
-    int scanlines;      /* contiguous strips read a row at a time (libtiff decodes as it goes) */
-    uint32_t tile_width;
-    uint8_t *tile;
-    size_t tile_size, tile_row_bytes;
-} band;
-
-/* Sample `index` of a row as an unsigned integer (16 and 32 bits already in native byte order). */
-static uint32_t raw_sample(const uint8_t *row, size_t index, int bits) {
-    switch (bits) {
-    case 8: return row[index];
-    case 16: { uint16_t v; memcpy(&v, row + index * 2, 2); return v; }
-    case 32: { uint32_t v; memcpy(&v, row + index * 4, 4); return v; }
-    default: {
-        size_t bit = index * (size_t)bits;
-        uint32_t v = 0;
-        for (int i = 0; i < bits; i++, bit++) v = v << 1 | ((row[bit >> 3] >> (7 - (bit & 7))) & 1u);
-        return v;
-    }
-    }
+/* Refuses a strip or tile (`strile`) that starts past the end of the file before libtiff reads it:
+ * libtiff would report "got <file size - offset> bytes" with the difference negative and printed
+ * unsigned (18446744071562133626). `what` and `x`, `y` name it in the message. */
+static int check_start(sumi_tiff *t, uint32_t strile, const char *what, uint32_t x, uint32_t y) {
+    uint64_t offset = TIFFGetStrileOffset(t->tif, strile);
+    if (offset <= t->size || TIFFGetStrileByteCount(t->tif, strile) == 0) return 0;
+    if (x == UINT32_MAX)
+        sumi_tiff_fail(t, "the %s at row %u starts at byte %llu, past the end of the file (%zu bytes)", what, y,
+                       (unsigned long long)offset, t->size);
+    else
+        sumi_tiff_fail(t, "the %s at %u,%u starts at byte %llu, past the end of the file (%zu bytes)", what, x, y,
+                       (unsigned long long)offset, t->size);
+    return -1;
 }
 
-static double float_sample(const uint8_t *row, size_t index, int bits) {
-    if (bits == 64) { double v; memcpy(&v, row + index * 8, 8); return v; }
-    if (bits == 32) { float v; memcpy(&v, row + index * 4, 4); return v; }
-    uint32_t h = raw_sample(row, index, 16); /* IEEE half */
-    int exponent = (int)(h >> 10 & 31);
-    double mantissa = (double)(h & 1023);
-    double v = exponent == 0 ? ldexp(mantissa, -24) : exponent == 31 ? (mantissa != 0 ? NAN : INFINITY)
-                                                                     : ldexp(mantissa + 1024, exponent - 25);
-    return h & 0x8000 ? -v : v;
-}
-
-/* One sample as 8 bits: integers rounded from their full range, floats from low...high, clamped. */
-static uint8_t sample8(const sumi_tiff *t, const uint8_t *row, size_t index) {
-    if (t->format == SAMPLEFORMAT_IEEEFP) {
-        double v = (float_sample(row, index, t->bits) - t->low) / (t->high - t->low);
-        if (!(v > 0)) return 0; /* NaN too */
-        return v >= 1 ? 255 : (uint8_t)lround(v * 255);
-    }
-    uint32_t v = raw_sample(row, index, t->bits);
-    /* Signed: negative values are black, the others on the unsigned scale of their width (so a
-     * signed 16-bit sample reads as Pillow's I;16S scaled by 255/65535). */
-    if (t->format == SAMPLEFORMAT_INT && (v >> (t->bits - 1) & 1u)) return 0;
-    if (t->lut) return t->lut[v];
-    return (uint8_t)(((uint64_t)v * 255 + 0x7FFFFFFFull) / 0xFFFFFFFFull);
-}
-
-static uint8_t muldiv255(unsigned a, unsigned b) {
-    unsigned v = a * b + 128;
-    return (uint8_t)((v + (v >> 8)) >> 8);
-}
-
-static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
+static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows) {
     for (int p = 0; p < b->planes; p++) {
         uint8_t *plane = b->raw + (size_t)p * b->rows * b->row_bytes;
         if (b->scanlines) {
+            sumi_tiff *file = p == 0 ? t : b->plane_files[p];
             for (uint32_t r = 0; r < rows; r++)
-                if (TIFFReadScanline(t->tif, plane + r * b->row_bytes, y0 + r, 0) < 0) {
+                if (((y0 + r) % b->strip_rows == 0
+                     && check_start(t, TIFFComputeStrip(t->tif, y0 + r, (uint16_t)p), "strip", UINT32_MAX, y0 + r) != 0)
+                    || TIFFReadScanline(file->tif, plane + r * b->row_bytes, y0 + r, (uint16_t)p) < 0) {
+                    /* A plane's own handle collected libtiff's reason. */
+                    if (file != t && file->message[0]) sumi_tiff_fail(t, "%s", file->message);
                     sumi_tiff_fail(t, "row %u is cut off or unreadable", y0 + r);
                     return -1;
                 }
@@ -84,7 +45,9 @@ static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
         }
         if (!b->tiled) {
             tmsize_t want = (tmsize_t)(rows * b->row_bytes);
-            tmsize_t got = TIFFReadEncodedStrip(t->tif, TIFFComputeStrip(t->tif, y0, (uint16_t)p), plane, want);
+            uint32_t strip = TIFFComputeStrip(t->tif, y0, (uint16_t)p);
+            if (check_start(t, strip, "strip", UINT32_MAX, y0) != 0) return -1;
+            tmsize_t got = TIFFReadEncodedStrip(t->tif, strip, plane, want);
             if (got < want) {
                 sumi_tiff_fail(t, "the strip at row %u is cut off or unreadable", y0);
                 return -1;
@@ -93,98 +56,21 @@ static int read_band(sumi_tiff *t, band *b, uint32_t y0, uint32_t rows) {
         }
         for (uint32_t x = 0, column = 0; x < t->width; x += b->tile_width, column++) {
             uint32_t tile = TIFFComputeTile(t->tif, x, y0, 0, (uint16_t)p);
-            if (TIFFReadEncodedTile(t->tif, tile, b->tile, (tmsize_t)b->tile_size) < (tmsize_t)b->tile_size) {
+            if (check_start(t, tile, "tile", x, y0) != 0) return -1;
+            /* A tile as wide as the image (no tile buffer) is read straight into the band. */
+            uint8_t *into = b->tile ? b->tile : plane;
+            tmsize_t want = b->tile ? (tmsize_t)b->tile_size : (tmsize_t)(b->rows * b->row_bytes);
+            if (TIFFReadEncodedTile(t->tif, tile, into, want) < want) {
                 sumi_tiff_fail(t, "the tile at %u,%u is cut off or unreadable", x, y0);
                 return -1;
             }
+            if (!b->tile) continue;
             for (uint32_t r = 0; r < rows; r++)
                 memcpy(plane + r * b->row_bytes + column * b->tile_row_bytes, b->tile + r * b->tile_row_bytes,
                        b->tile_row_bytes);
         }
     }
     return 0;
-}
-
-/* Palette colours at 8 bits: 16-bit entries rounded, unless every entry is below 256 (a colour map
- * some writers store at 8 bits, read as libtiff's RGBA interface reads it). */
-static void palette8(const sumi_tiff *t, uint8_t *colours) {
-    size_t count = (size_t)1 << t->bits;
-    int eight = 1;
-    for (size_t i = 0; i < count && eight; i++) eight = t->red[i] < 256 && t->green[i] < 256 && t->blue[i] < 256;
-    const uint16_t *maps[3] = {t->red, t->green, t->blue};
-    for (size_t i = 0; i < count; i++)
-        for (int c = 0; c < 3; c++)
-            colours[i * 3 + c] = eight ? (uint8_t)maps[c][i] : (uint8_t)(((uint32_t)maps[c][i] * 255 + 32767) / 65535);
-}
-
-typedef struct converter {
-    const uint8_t *palette;
-    cmsHTRANSFORM lab;
-    double *lab_row;
-    uint8_t *rgb_row;
-} converter;
-
-/* Converts stored row `r` of the band to premultiplied RGBA. */
-static void convert_row(const sumi_tiff *t, const band *b, const converter *c, uint32_t r, uint8_t *out) {
-    const uint8_t *rows[SUMI_TIFF_MAX_USED] = {0};
-    for (int p = 0; p < b->planes; p++) rows[p] = b->raw + ((size_t)p * b->rows + r) * b->row_bytes;
-    int separate = b->planes > 1;
-    for (uint32_t x = 0; x < t->width; x++) {
-        #define SAMPLE_AT(s) (separate ? rows[s] : rows[0]), (separate ? (size_t)x : (size_t)x * t->samples + (s))
-        uint8_t *o = out + (size_t)x * 4;
-        switch (t->photometric) {
-        case PHOTOMETRIC_MINISBLACK: case PHOTOMETRIC_MINISWHITE: {
-            uint8_t g = sample8(t, SAMPLE_AT(0));
-            if (t->photometric == PHOTOMETRIC_MINISWHITE) g = (uint8_t)(255 - g);
-            o[0] = o[1] = o[2] = g;
-            break;
-        }
-        case PHOTOMETRIC_PALETTE: {
-            const uint8_t *colour = c->palette + raw_sample(SAMPLE_AT(0), t->bits) * 3;
-            memcpy(o, colour, 3);
-            break;
-        }
-        case PHOTOMETRIC_SEPARATED: {
-            unsigned ink[4], white = 255u - sample8(t, SAMPLE_AT(3));
-            for (int s = 0; s < 3; s++) ink[s] = sample8(t, SAMPLE_AT(s));
-            for (int s = 0; s < 3; s++) o[s] = (uint8_t)(white - muldiv255(ink[s], white));
-            break;
-        }
-        case PHOTOMETRIC_CIELAB: case PHOTOMETRIC_ICCLAB: {
-            double most = t->bits == 8 ? 255 : 65535, scale = t->bits == 8 ? 1 : 256;
-            double *lab = c->lab_row + (size_t)x * 3;
-            uint32_t l = raw_sample(SAMPLE_AT(0), t->bits), a = raw_sample(SAMPLE_AT(1), t->bits),
-                     bb = raw_sample(SAMPLE_AT(2), t->bits);
-            if (t->photometric == PHOTOMETRIC_CIELAB) {
-                lab[0] = l * 100.0 / most;
-                lab[1] = (t->bits == 8 ? (int8_t)a : (int16_t)a) / scale;
-                lab[2] = (t->bits == 8 ? (int8_t)bb : (int16_t)bb) / scale;
-            } else {
-                lab[0] = l * 100.0 / (t->bits == 8 ? 255 : 65280);
-                lab[1] = a / scale - 128;
-                lab[2] = bb / scale - 128;
-            }
-            break;
-        }
-        default: /* RGB */
-            for (int s = 0; s < 3; s++) o[s] = sample8(t, SAMPLE_AT(s));
-        }
-        o[3] = t->alpha >= 0 ? sample8(t, SAMPLE_AT(t->alpha)) : 255;
-        #undef SAMPLE_AT
-    }
-    if (c->lab) {
-        cmsDoTransform(c->lab, c->lab_row, c->rgb_row, t->width);
-        for (uint32_t x = 0; x < t->width; x++) memcpy(out + (size_t)x * 4, c->rgb_row + (size_t)x * 3, 3);
-    }
-    if (t->alpha < 0) return;
-    if (!t->associated) {
-        sumi_premultiply(out, t->width);
-        return;
-    }
-    for (uint32_t x = 0; x < t->width; x++) {
-        uint8_t *o = out + (size_t)x * 4;
-        for (int s = 0; s < 3; s++) if (o[s] > o[3]) o[s] = o[3];
-    }
 }
 
 /* The layouts libtiff's RGBA interface reads, in stored order (premultiplied RGBA on a
@@ -206,7 +92,7 @@ static int decode_through_rgba(sumi_tiff *t, uint8_t *out, int orientation) {
     return ok ? 0 : -1;
 }
 
-static int plan_band(sumi_tiff *t, band *b) {
+static int plan_band(sumi_tiff *t, sumi_tiff_band *b) {
     b->planes = t->planar == PLANARCONFIG_SEPARATE ? t->used : 1;
     b->tiled = TIFFIsTiled(t->tif);
     if (b->tiled) {
@@ -227,86 +113,169 @@ static int plan_band(sumi_tiff *t, band *b) {
         uint32_t rows_per_strip = t->height;
         TIFFGetFieldDefaulted(t->tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
         b->rows = rows_per_strip == 0 || rows_per_strip > t->height ? t->height : rows_per_strip;
+        b->strip_rows = b->rows;
         b->row_bytes = (size_t)TIFFScanlineSize64(t->tif);
-        /* One plane: rows are read in order through libtiff's scanline interface, so a file stored
-         * as one strip needs a few rows of buffer, not a second copy of the image. */
-        if (b->planes == 1) {
-            b->scanlines = 1;
-            b->rows = t->height < CHUNK_ROWS ? t->height : CHUNK_ROWS;
+        /* Rows are read in order through libtiff's scanline interface, so a file stored as one
+         * strip (of each plane) needs a few rows of buffer, not a second copy of the image. */
+        b->scanlines = 1;
+        b->rows = t->height < CHUNK_ROWS ? t->height : CHUNK_ROWS;
+        for (int p = 1; p < b->planes; p++) {
+            sumi_tiff *file = b->plane_files[p] = sumi_tiff_open(t->data, t->size, t->max_allocation);
+            if (!file || !file->tif) {
+                sumi_tiff_fail(t, "%s", file && file->message[0] ? file->message : "out of memory");
+                return -1;
+            }
         }
     }
-    uint64_t bytes = (uint64_t)b->planes * b->rows * b->row_bytes + b->tile_size;
+    uint64_t bytes = (uint64_t)b->planes * b->rows * b->row_bytes;
     if (b->row_bytes == 0 || (double)b->planes * b->rows * b->row_bytes > (double)t->max_allocation) {
         sumi_tiff_fail(t, "a strip or row of tiles of %llu bytes is more than the memory limit",
                        (unsigned long long)bytes);
         return -1;
     }
+    /* Tiles narrower than the image are read into a tile buffer and copied to their columns of
+     * the band; one as wide as the image needs no buffer of its own (one copy of a large tile). */
+    int buffered = b->tiled && b->tile_width < t->width;
     b->raw = malloc((size_t)b->planes * b->rows * b->row_bytes);
-    b->tile = b->tiled ? malloc(b->tile_size) : NULL;
-    if (!b->raw || (b->tiled && !b->tile)) {
+    b->tile = buffered ? malloc(b->tile_size) : NULL;
+    if (!b->raw || (buffered && !b->tile)) {
         sumi_tiff_fail(t, "out of memory");
         return -1;
     }
     return 0;
 }
 
-int sumi_tiff_decode(sumi_tiff *t, uint8_t *out, int orientation) {
-    if (!t->tif || t->width == 0) return -1;
-    if (orientation < 1 || orientation > 8) orientation = 1;
-    if (t->through_rgba) return decode_through_rgba(t, out, orientation);
-    band b = {0};
-    converter c = {0};
-    uint8_t *palette = NULL, *chunk = NULL;
-    int result = -1;
-    if (plan_band(t, &b) != 0) goto done;
+/* What a decode needs besides the file: the band of stored samples and the colour conversion. */
+typedef struct decoding {
+    sumi_tiff_band b;
+    sumi_tiff_converter c;
+    uint8_t *palette;
+} decoding;
+
+static void end_decoding(decoding *d) {
+    for (int p = 1; p < SUMI_TIFF_MAX_USED; p++) sumi_tiff_close(d->b.plane_files[p]);
+    free(d->b.raw);
+    free(d->b.tile);
+    free(d->palette);
+    free(d->c.lab_row);
+    free(d->c.rgb_row);
+    if (d->c.lab) cmsDeleteTransform(d->c.lab);
+}
+
+static int begin_decoding(sumi_tiff *t, decoding *d) {
+    if (plan_band(t, &d->b) != 0) return -1;
     if (t->photometric == PHOTOMETRIC_PALETTE) {
-        if (!(palette = malloc(((size_t)3) << t->bits))) {
+        if (!(d->palette = malloc(((size_t)3) << t->bits))) {
             sumi_tiff_fail(t, "out of memory");
-            goto done;
+            return -1;
         }
-        palette8(t, palette);
-        c.palette = palette;
+        sumi_tiff_palette8(t, d->palette);
+        d->c.palette = d->palette;
     }
     if (t->photometric == PHOTOMETRIC_CIELAB || t->photometric == PHOTOMETRIC_ICCLAB) {
         if (t->bits != 8 && t->bits != 16) {
             sumi_tiff_fail(t, "%u-bit Lab samples", t->bits);
-            goto done;
+            return -1;
         }
         cmsHPROFILE lab = cmsCreateLab4Profile(NULL), srgb = cmsCreate_sRGBProfile();
         if (lab && srgb)
-            c.lab = cmsCreateTransform(lab, TYPE_Lab_DBL, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
+            d->c.lab = cmsCreateTransform(lab, TYPE_Lab_DBL, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
         if (lab) cmsCloseProfile(lab);
         if (srgb) cmsCloseProfile(srgb);
-        c.lab_row = malloc((size_t)t->width * 3 * sizeof(double));
-        c.rgb_row = malloc((size_t)t->width * 3);
-        if (!c.lab || !c.lab_row || !c.rgb_row) {
+        d->c.lab_row = malloc((size_t)t->width * 3 * sizeof(double));
+        d->c.rgb_row = malloc((size_t)t->width * 3);
+        if (!d->c.lab || !d->c.lab_row || !d->c.rgb_row) {
             sumi_tiff_fail(t, "could not set up the Lab to sRGB conversion");
-            goto done;
+            return -1;
         }
     }
+    return 0;
+}
+
+/* The stored rows, upright, into `ring`: each strip (a few rows at a time for one plane, through
+ * libtiff's scanline interface) or row of tiles is read when the rows reach it, and its rows are
+ * converted straight into the ring in bands that never wrap around the ring's end. */
+static int decode_rows(sumi_tiff *t, decoding *d, const sumi_ring *ring) {
+    uint32_t band_start = 0, band_end = 0;
+    for (uint32_t y = 0; y < t->height;) {
+        if (y >= band_end) {
+            band_start = y;
+            band_end = t->height - y < d->b.rows ? t->height : y + d->b.rows;
+            if (read_band(t, &d->b, band_start, band_end - band_start) != 0) return -1;
+        }
+        uint32_t n = band_end - y, room = (uint32_t)ring->rows - y % (uint32_t)ring->rows;
+        if (n > (uint32_t)ring->band) n = (uint32_t)ring->band;
+        if (n > room) n = room;
+        if (ring->wait(ring->context, (int)(y + n)) != 0) {
+            sumi_tiff_fail(t, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        uint8_t *first = ring->base + (size_t)(y % (uint32_t)ring->rows) * ring->stride;
+        for (uint32_t r = 0; r < n; r++) sumi_tiff_convert_row(t, &d->b, &d->c, y - band_start + r, first + r * ring->stride);
+        ring->done(ring->context, (int)(y + n));
+        y += n;
+    }
+    return 0;
+}
+
+int sumi_tiff_decode_ring(sumi_tiff *t, const sumi_ring *ring) {
+    if (!t->tif || t->width == 0) return -1;
+    if (t->through_rgba) {
+        /* libtiff's RGBA interface fills a whole raster. */
+        if (ring->rows < (int)t->height) {
+            sumi_tiff_fail(t, "this TIFF layout is decoded only whole");
+            return -1;
+        }
+        if (ring->wait(ring->context, (int)t->height) != 0) {
+            sumi_tiff_fail(t, "stopped by a failure elsewhere in the pipeline");
+            return -1;
+        }
+        if (decode_through_rgba(t, ring->base, 1) != 0) return -1;
+        ring->done(ring->context, (int)t->height);
+        return 0;
+    }
+    decoding d = {0};
+    int result = begin_decoding(t, &d) == 0 ? decode_rows(t, &d, ring) : -1;
+    end_decoding(&d);
+    return result;
+}
+
+/* Turns the rows a ring over a chunk buffer hands on into their places in the oriented image. */
+typedef struct orienting {
+    uint8_t *chunk, *out;
+    int rows, done, width, height, orientation;
+} orienting;
+
+static int orienting_wait(void *context, int through) {
+    (void)context, (void)through;
+    return 0;
+}
+
+static void orienting_done(void *context, int through) {
+    orienting *o = context;
+    /* decode_rows never hands on a band that wraps around the chunk's end. */
+    sumi_orient_rows(o->chunk + (size_t)(o->done % o->rows) * (size_t)o->width * 4, through - o->done, o->done, o->width,
+                     o->height, o->out, o->orientation);
+    o->done = through;
+}
+
+int sumi_tiff_decode(sumi_tiff *t, uint8_t *out, int orientation) {
+    if (!t->tif || t->width == 0) return -1;
+    if (orientation < 1 || orientation > 8) orientation = 1;
     size_t row_rgba = (size_t)t->width * 4;
-    if (orientation != 1 && !(chunk = malloc(row_rgba * CHUNK_ROWS))) {
+    if (orientation == 1) {
+        sumi_ring whole = sumi_whole_ring(out, row_rgba, (int)t->height, (int)t->height);
+        return sumi_tiff_decode_ring(t, &whole);
+    }
+    if (t->through_rgba) return decode_through_rgba(t, out, orientation);
+    /* Turned: rows go through a chunk of CHUNK_ROWS, each band put at its place as it is done. */
+    orienting o = {malloc(row_rgba * CHUNK_ROWS), out, CHUNK_ROWS, 0, (int)t->width, (int)t->height, orientation};
+    if (!o.chunk) {
         sumi_tiff_fail(t, "out of memory");
-        goto done;
+        return -1;
     }
-    for (uint32_t y0 = 0; y0 < t->height; y0 += b.rows) {
-        uint32_t rows = t->height - y0 < b.rows ? t->height - y0 : b.rows;
-        if (read_band(t, &b, y0, rows) != 0) goto done;
-        for (uint32_t r0 = 0; r0 < rows; r0 += CHUNK_ROWS) {
-            uint32_t n = rows - r0 < CHUNK_ROWS ? rows - r0 : CHUNK_ROWS;
-            for (uint32_t r = 0; r < n; r++)
-                convert_row(t, &b, &c, r0 + r, chunk ? chunk + r * row_rgba : out + (size_t)(y0 + r0 + r) * row_rgba);
-            if (chunk) sumi_orient_rows(chunk, (int)n, (int)(y0 + r0), (int)t->width, (int)t->height, out, orientation);
-        }
-    }
-    result = 0;
-done:
-    free(b.raw);
-    free(b.tile);
-    free(chunk);
-    free(palette);
-    free(c.lab_row);
-    free(c.rgb_row);
-    if (c.lab) cmsDeleteTransform(c.lab);
+    sumi_ring chunk = {o.chunk, row_rgba, CHUNK_ROWS, CHUNK_ROWS, orienting_wait, orienting_done, &o};
+    int result = sumi_tiff_decode_ring(t, &chunk);
+    free(o.chunk);
     return result;
 }

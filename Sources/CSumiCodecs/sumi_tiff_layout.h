@@ -31,6 +31,38 @@ struct sumi_tiff {
     uint8_t *lut;          /* integer sample -> 8 bits, for up to 16 bits */
 };
 
+/* One strip, or one row of tiles, of stored samples: `planes` planes of `rows` rows each. */
+typedef struct sumi_tiff_band {
+    uint8_t *raw;
+    size_t row_bytes;   /* one row of one plane */
+    uint32_t rows;      /* rows a full band holds */
+    int planes;
+    int tiled;
+    int scanlines;      /* strips read a row at a time (libtiff decodes as it goes) */
+    /* Separate planes read a row at a time: a handle of the same file for each plane after the
+     * first, since libtiff decodes one strip at a time per handle and would start a plane's strip
+     * over at every switch between planes. */
+    sumi_tiff *plane_files[SUMI_TIFF_MAX_USED];
+    uint32_t strip_rows; /* rows a strip holds (strips only) */
+    uint32_t tile_width;
+    uint8_t *tile;
+    size_t tile_size, tile_row_bytes;
+} sumi_tiff_band;
+
+/* What converts samples to RGBA besides the layout: the palette at 8 bits, Lab to sRGB. */
+typedef struct sumi_tiff_converter {
+    const uint8_t *palette;
+    void *lab;          /* cmsHTRANSFORM, Lab D50 doubles to RGB 8 */
+    double *lab_row;
+    uint8_t *rgb_row;
+} sumi_tiff_converter;
+
+/* Palette colours at 8 bits into `colours` (3 bytes an entry, 2^bits entries). */
+void sumi_tiff_palette8(const sumi_tiff *t, uint8_t *colours);
+/* Converts stored row `r` of the band to premultiplied RGBA. */
+void sumi_tiff_convert_row(const sumi_tiff *t, const sumi_tiff_band *b, const sumi_tiff_converter *c, uint32_t r,
+                           uint8_t *out);
+
 /* Records the first problem (later ones are consequences). */
 void sumi_tiff_fail(sumi_tiff *t, const char *format, ...) __attribute__((format(printf, 2, 3)));
 

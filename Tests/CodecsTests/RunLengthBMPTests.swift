@@ -7,13 +7,8 @@ import Testing
 /// pixels must be what ImageMagick reads, and what the codes skip must be transparent.
 @Suite struct RunLengthBMPTests {
     func bmp(width: Int, height: Int, bits: Int, compression: Int, palette: [[UInt8]], data: [UInt8]) -> [UInt8] {
-        func le32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        func le16(_ v: Int) -> [UInt8] { (0..<2).map { UInt8(truncatingIfNeeded: v >> (8 * $0)) } }
-        let offset = 14 + 40 + palette.count * 4
-        return Array("BM".utf8) + le32(offset + data.count) + le32(0) + le32(offset)
-            + le32(40) + le32(width) + le32(height) + le16(1) + le16(bits) + le32(compression) + le32(data.count)
-            + le32(2835) + le32(2835) + le32(palette.count) + le32(0)
-            + palette.flatMap { [$0[2], $0[1], $0[0], 0] } + data
+        TestBMP.file(width: width, height: height, bits: bits, compression: compression, colours: palette.count,
+                     extra: TestBMP.quads(palette), pixels: data)
     }
 
     @Test func skippedPixelsAreTransparentAndRLE4NibblesAlternate() throws {

@@ -148,4 +148,21 @@ import Testing
         #expect(refused?.contains("more than max-pixels") == true, "\(refused ?? "")")
         #expect(errorMessage { _ = try ImageDecoder.decode(Array(bytes.prefix(12)), name: "short.tif") }?.hasPrefix("short.tif: ") == true)
     }
+
+    /// A strip or tile that starts past the end of the file is named as such (issue 35 item 16):
+    /// libtiff said "got 18446744071562133626 bytes" (the file's size less the offset, negative,
+    /// printed unsigned).
+    @Test func aStripPastTheEndOfTheFileIsSaidPlainly() throws {
+        var strip = TestTIFF(width: 20, height: 10, bits: [8], photometric: 1, data: [UInt8](repeating: 9, count: 200))
+        strip.firstOffset = 2_147_421_990
+        var tiled = TestTIFF(width: 20, height: 10, bits: [8], photometric: 1, data: [UInt8](repeating: 9, count: 200))
+        tiled.tileSize = (16, 16)
+        tiled.firstOffset = 2_147_421_990
+        for (name, tiff, what) in [("strip.tif", strip, "the strip at row 0"), ("tiled.tif", tiled, "the tile at 0,0")] {
+            let bytes = tiff.bytes()
+            let message = errorMessage { _ = try ImageDecoder.decode(bytes, name: name) }
+            #expect(message == "\(name): corrupt TIFF data: \(what) starts at byte 2147421990, past the end of the file (\(bytes.count) bytes)",
+                    "\(message ?? "")")
+        }
+    }
 }

@@ -57,14 +57,19 @@ import Testing
 
     @Test func aRaisedMaxPixelsStillRefusesMoreThanTheMachineHolds() throws {
         let dir = try CLI.temporaryFolder("max-pixels")
-        try Fixtures.write(Fixtures.hugePNGHeader(width: 1_000_000, height: 1_000_000), to: "\(dir)/huge.png")
+        try Fixtures.write(Fixtures.hugePNGHeader(width: 200_000, height: 200_000), to: "\(dir)/huge.png")
         let manifest = try writeManifest("""
         {"sumi": 1, "stages": [{"id": "in", "stage": "decode", "with": {"path": "\(dir)/huge.png", "max-pixels": 8000000000000000}},
                                {"stage": "encode", "with": {"path": "\(dir)/o.png"}}]}
         """, in: dir)
-        let r = try CLI.run(["run", manifest])
+        // decode holds an image to the lower of its max-pixels and the run's limit: both raised.
+        let r = try CLI.run(["run", manifest], environment: ["SUMI_MAX_PIXELS": "8000000000000000"])
         #expect(r.status == 1, "\(r.stderr)")
-        #expect(r.stderr.hasPrefix("sumi: error: m.json: stages[0] \"in\" (decode): \(dir)/huge.png: image is 1000000x1000000; its pixels need more memory than the machine has"), "\(r.stderr)")
+        #expect(r.stderr.hasPrefix("sumi: error: m.json: stages[0] \"in\" (decode): \(dir)/huge.png: image is 200000x200000; its pixels need more memory than the machine has"), "\(r.stderr)")
+        // The stage's max-pixels alone does not raise the run's limit.
+        let capped = try CLI.run(["run", manifest])
+        #expect(capped.status == 1 && capped.stderr.contains("huge.png: image is 200000x200000 (40000000000 pixels), more than max-pixels 178956970"),
+                "\(capped.stderr)")
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/o.png"))
     }
 

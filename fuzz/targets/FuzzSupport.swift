@@ -1,3 +1,4 @@
+import Glibc
 import SumiCodecs
 import SumiKit
 
@@ -46,16 +47,49 @@ struct FuzzBytes {
 /// Decodes fuzzer bytes as an image of one format: the format's magic bytes are put in front
 /// when missing, so the fuzzer stays inside that decoder.
 enum FuzzDecode {
-    static func run(_ data: UnsafePointer<UInt8>?, _ size: Int, magic: [UInt8]) -> Int32 {
+    /// `streamed`: the format's decoder also writes rows into a stream (GIF, TIFF, BMP), whose
+    /// pixels must be the whole decode's (a difference, or a failure only one of them has, aborts).
+    static func run(_ data: UnsafePointer<UInt8>?, _ size: Int, magic: [UInt8], streamed: Bool = false) -> Int32 {
         var input = FuzzBytes(data, size)
-        return run(input.rest(), magic: magic)
+        return run(input.rest(), magic: magic, streamed: streamed)
     }
 
-    static func run(_ input: [UInt8], magic: [UInt8]) -> Int32 {
+    static func run(_ input: [UInt8], magic: [UInt8], streamed: Bool = false) -> Int32 {
         var bytes = input
         if !bytes.starts(with: magic) { bytes = magic + bytes }
         // Small limits: the fuzzer looks for crashes and hangs, not for large images.
-        _ = try? ImageDecoder.decode(bytes, name: "fuzz", maxPixels: 1 << 22)
+        let whole = try? ImageDecoder.decode(bytes, name: "fuzz", maxPixels: maxPixels)
+        if streamed { checkStreamed(bytes, whole: whole) }
         return 0
+    }
+
+    static let maxPixels = 1 << 22
+
+    /// A temporary folder of this process for the file the stage reads.
+    static let folder: String = {
+        var template = Array("/tmp/sumi-fuzz-decode-XXXXXX".utf8CString)
+        return template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) } ?? "/tmp"
+    }()
+
+    /// Decodes `bytes` through `decode` into a ring of 3 rows read in odd bands (as
+    /// `StageHarness.runRing` drives it) and aborts unless it gives `whole`'s pixels, or fails
+    /// as the whole decode did.
+    static func checkStreamed(_ bytes: [UInt8], whole: Image?) {
+        let path = "\(folder)/input"
+        guard let file = fopen(path, "wb") else { return }
+        let written = bytes.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+        guard written == bytes.count else { return }
+        let pattern = RingPattern(capacity: 3, bands: [2, 3], consumerBands: [3, 1])
+        let run = try? StageHarness(DecodeStage.self).runRing(["path": .path(path), "max-pixels": .integer(maxPixels)],
+                                                              pattern: pattern)
+        var streamed: Image?
+        if case .image(let image)? = run?.value { streamed = image }
+        guard streamed?.pixels != whole?.pixels || streamed?.width != whole?.width || streamed?.height != whole?.height else { return }
+        let kept = "\(folder)/finding-\(getpid())"
+        rename(path, kept)
+        print("the streamed decode of \(kept) differs from the whole decode: "
+              + "\(streamed.map { "\($0.width)x\($0.height)" } ?? "failed") against \(whole.map { "\($0.width)x\($0.height)" } ?? "failed")")
+        abort()
     }
 }

@@ -23,9 +23,10 @@ final class GIFFile {
         return frame
     }
 
-    /// Decodes the first frame into `out` (the canvas size × 4 bytes).
-    func decode(into out: UnsafeMutableBufferPointer<UInt8>) throws(StageError) {
-        guard let base = out.baseAddress, sumi_gif_decode(handle, base) == 0 else { throw failure() }
+    /// Decodes the first frame's canvas into `stream` (begun at the canvas size) in its bands.
+    func decode(into stream: RowStream) throws(StageError) {
+        let status = RingAccess.withRing(stream, as: .producer) { sumi_gif_decode_ring(handle, $0) }
+        guard status == 0 else { throw failure() }
     }
 
     private func failure() -> StageError {

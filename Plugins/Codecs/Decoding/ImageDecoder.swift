@@ -5,7 +5,8 @@ import SumiKit
 /// installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
 /// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
 ///
-/// The size in the header is checked against `maxPixels` before any pixel memory is allocated.
+/// The size in the header is checked against the run's limits (`maxPixels`, and `maxWidth` for one
+/// row) before any pixel memory is allocated.
 /// The EXIF orientation (or XMP's, see `EXIFOrientation`) is applied when `orient` is set — a
 /// JPEG's and a TIFF's (its Orientation tag) while decoding — and `sizeHint` (given the full upright
 /// size, returning the size the consumer needs) lets a JPEG decode at a reduced DCT scale. Truncated
@@ -27,11 +28,14 @@ public enum ImageDecoder {
                    + "or a format gdk-pixbuf's loaders read: see `sumi formats`)", cause: .unsupported)
     }
 
+    /// `maxPixels` and `maxWidth` are the run's limits (`PixelLimits`): an image with more pixels,
+    /// or rows wider, is refused at its header.
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
-                              maxPixels: Int = defaultMaxPixels,
+                              maxPixels: Int = defaultMaxPixels, maxWidth: Int = PixelLimits.standard.maxWidth,
                               sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file", cause: .unsupported) }
+        let limits = PixelLimits(maxPixels: maxPixels, maxWidth: maxWidth)
         guard let format = ImageFormat(detecting: bytes) else {
             // A plugin's format (built-in formats win: they were checked first), else one of
             // gdk-pixbuf's loaders.
@@ -39,12 +43,12 @@ public enum ImageDecoder {
                 return try decode(bytes, { warn("\(name): \($0)") }, sizeHint)
             }
             guard let pixbuf = PixbufFormats.detect(Array(bytes.prefix(PixbufFormats.sniffLength))) else { throw notAnImage(name) }
-            return try PixbufDecoder.decode(bytes, format: pixbuf, name: name, maxPixels: maxPixels)
+            return try PixbufDecoder.decode(bytes, format: pixbuf, name: name, limits: limits)
         }
         if format == .heif || format == .avif {
-            return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: warn)
+            return try HEIFDecoder.decode(bytes, format: format, name: name, limits: limits, warn: warn)
         }
-        var image = try decodePixels(bytes, format: format, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
+        var image = try decodePixels(bytes, format: format, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
                                      verified: verified)
         let embedded = MetadataReader.read(bytes, format: format)
         embedded.apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
@@ -54,25 +58,53 @@ public enum ImageDecoder {
         return EXIFOrientation.applying(EXIFOrientation.orientation(of: embedded), to: image, orient: orient)
     }
 
+    /// Decodes into `stream` row by row, as the whole decode would but holding only the file and
+    /// the ring, when the image allows it: an upright JPEG (DCT-scaled by `sizeHint` as the whole
+    /// decode), PNG and WebP whose EXIF/XMP orientation is 1 (a PNG not interlaced), an upright TIFF
+    /// of a layout Sumi reads itself, any GIF and BMP (they store no orientation). Returns false,
+    /// having touched nothing, for any other image: the caller decodes it whole.
+    public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
+                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream,
+                              warn: (String) -> Void = { _ in }) throws -> Bool {
+        switch ImageFormat(detecting: bytes) {
+        case .jpeg?:
+            return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, into: stream,
+                                          warn: warn)
+        case .png? where EXIFOrientation.stored(in: bytes, format: .png) == 1:
+            return try PNGDecoder.decode(bytes, name: name, limits: limits, into: stream, warn: warn)
+        case .webp? where EXIFOrientation.stored(in: bytes, format: .webp) == 1:
+            try WebPDecoder.decode(bytes, name: name, limits: limits, into: stream, warn: warn)
+        case .tiff?:
+            return try TIFFDecoder.decode(bytes, name: name, orient: orient, limits: limits, into: stream, warn: warn)
+        case .gif?:
+            try GIFDecoder.decode(bytes, name: name, limits: limits, into: stream)
+        case .bmp?:
+            try BMPDecoder.decode(bytes, name: name, limits: limits, into: stream)
+        default:
+            return false
+        }
+        return true
+    }
+
     /// `verified`: the same bytes were decoded before without error (a list's image taken again), so
     /// checksums need not be computed again.
-    static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, maxPixels: Int,
+    static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, limits: PixelLimits,
                              sizeHint: ((Size) -> Size?)?, verified: Bool = false) throws -> Image {
         switch format {
         case .jpeg:
-            return try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint)
+            return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint)
         case .png:
-            return try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, verified: verified)
+            return try PNGDecoder.decode(bytes, name: name, limits: limits, verified: verified)
         case .webp:
-            return try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+            return try WebPDecoder.decode(bytes, name: name, limits: limits)
         case .tiff:
-            return try TIFFDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels)
+            return try TIFFDecoder.decode(bytes, name: name, orient: orient, limits: limits)
         case .gif:
-            return try GIFDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+            return try GIFDecoder.decode(bytes, name: name, limits: limits)
         case .bmp:
-            return try BMPDecoder.decode(bytes, name: name, maxPixels: maxPixels)
+            return try BMPDecoder.decode(bytes, name: name, limits: limits)
         case .heif, .avif:
-            return try HEIFDecoder.decode(bytes, format: format, name: name, maxPixels: maxPixels, warn: { _ in })
+            return try HEIFDecoder.decode(bytes, format: format, name: name, limits: limits, warn: { _ in })
         }
     }
 }

@@ -3,7 +3,7 @@ import SumiKit
 /// Decodes JPEG with libjpeg-turbo straight into the final RGBA buffer: EXIF orientation applied
 /// in the same pass, and DCT-domain downscaling when the consumer needs less than full size.
 enum JPEGDecoder {
-    static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int,
+    static func decode(_ bytes: [UInt8], name: String, orient: Bool, limits: PixelLimits,
                        sizeHint: ((Size) -> Size?)?) throws -> Image {
         let stored = EXIFOrientation.read(fromJPEG: bytes)
         let orientation = orient ? stored : 1
@@ -11,7 +11,7 @@ enum JPEGDecoder {
         return try bytes.withUnsafeBufferPointer { data in
             let decoder = try JPEGDecompressor(data, name: name)
             let header = try decoder.readHeader()
-            try header.check(name: name, format: .jpeg, maxPixels: maxPixels)
+            try header.check(name: name, format: .jpeg, limits: limits)
 
             var eighths = 8
             let full = swaps ? Size(width: Double(header.height), height: Double(header.width))
@@ -39,14 +39,14 @@ enum JPEGDecoder {
     /// Decodes an upright JPEG into `stream` band by band (DCT-scaled when `sizeHint` allows, as
     /// the whole decode). Returns false (having touched nothing) when the image needs rotating or
     /// flipping: its rows are not produced in order, and the caller decodes it whole.
-    static func decode(_ bytes: [UInt8], name: String, orient: Bool, maxPixels: Int, sizeHint: ((Size) -> Size?)?,
+    static func decode(_ bytes: [UInt8], name: String, orient: Bool, limits: PixelLimits, sizeHint: ((Size) -> Size?)?,
                        into stream: RowStream, warn: (String) -> Void = { _ in }) throws -> Bool {
         let stored = EXIFOrientation.read(fromJPEG: bytes)
         guard !orient || stored == 1 else { return false }
         return try bytes.withUnsafeBufferPointer { data in
             let decoder = try JPEGDecompressor(data, name: name)
             let header = try decoder.readHeader()
-            try header.check(name: name, format: .jpeg, maxPixels: maxPixels)
+            try header.check(name: name, format: .jpeg, limits: limits)
             var eighths = 8
             let full = Size(width: Double(header.width), height: Double(header.height))
             if let hint = sizeHint, let wanted = hint(full), wanted.width < full.width || wanted.height < full.height {

@@ -1,13 +1,13 @@
 import SumiKit
 
-/// Decodes PNG with libpng: the header is checked against the pixel limit before the pixel buffer
+/// Decodes PNG with libpng: the header is checked against the pixel limits before the pixel buffer
 /// exists, then rows are read straight into it.
 enum PNGDecoder {
-    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, verified: Bool = false) throws -> Image {
+    static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits, verified: Bool = false) throws -> Image {
         try bytes.withUnsafeBufferPointer { data in
             let decoder = try PNGDecompressor(data, name: name, verified: verified)
-            let (header, hasAlpha) = try decoder.readHeader(maxPixels: maxPixels)
-            try header.check(name: name, format: .png, maxPixels: maxPixels)
+            let (header, hasAlpha) = try decoder.readHeader(limits: limits)
+            try header.check(name: name, format: .png, limits: limits)
             let metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name,
                                          knownOpaque: !hasAlpha)
             return try Image(width: header.width, height: header.height, metadata: metadata) { out in
@@ -18,12 +18,12 @@ enum PNGDecoder {
 
     /// Decodes a non-interlaced PNG into `stream` row by row, with the same pixels and side data as
     /// the whole decode. Returns false (having touched nothing) for an interlaced file.
-    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, into stream: RowStream,
+    static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits, into stream: RowStream,
                        warn: (String) -> Void) throws -> Bool {
         try bytes.withUnsafeBufferPointer { data in
             let decoder = try PNGDecompressor(data, name: name)
-            let (header, hasAlpha) = try decoder.readHeader(maxPixels: maxPixels)
-            try header.check(name: name, format: .png, maxPixels: maxPixels)
+            let (header, hasAlpha) = try decoder.readHeader(limits: limits)
+            try header.check(name: name, format: .png, limits: limits)
             guard !decoder.isInterlaced else { return false }
             var metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name, knownOpaque: !hasAlpha)
             MetadataReader.read(bytes, format: .png).apply(to: &metadata, warn: { warn("\(name): \($0)") })

@@ -24,16 +24,16 @@ final class PNGDecompressor {
     }
 
     /// The size and whether the image can be transparent, from the chunks before the image data;
-    /// a size over `maxPixels` is refused here, before libpng allocates anything for the rows.
-    func readHeader(maxPixels: Int) throws(StageError) -> (header: ImageHeader, hasAlpha: Bool) {
+    /// a size outside `limits` is refused here, before libpng allocates anything for the rows.
+    func readHeader(limits: PixelLimits) throws(StageError) -> (header: ImageHeader, hasAlpha: Bool) {
         var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
-        switch sumi_png_decoder_read_header(handle, Int64(maxPixels), &width, &height, &alpha) {
+        switch sumi_png_decoder_read_header(handle, Int64(limits.maxPixels), Int64(limits.maxWidth), &width, &height, &alpha) {
         case 0:
             return (ImageHeader(width: Int(width), height: Int(height)), alpha != 0)
         case -2:
             let header = ImageHeader(width: Int(UInt32(bitPattern: width)), height: Int(UInt32(bitPattern: height)))
-            try header.check(name: name, format: .png, maxPixels: maxPixels)
-            throw StageError("\(name): image is \(header.width)x\(header.height), more than max-pixels \(maxPixels)")
+            try header.check(name: name, format: .png, limits: limits)
+            throw StageError.limit("\(name): image is \(header.width)x\(header.height), more than this run allows")
         default:
             throw failure()
         }

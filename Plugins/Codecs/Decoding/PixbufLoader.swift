@@ -3,17 +3,18 @@ import SumiKit
 
 /// Owns a `GdkPixbufLoader` fed from memory; unreferenced in `deinit` (closed first if needed, so
 /// gdk-pixbuf does not complain about an unfinished load). The size the loader announces is
-/// checked against max-pixels before the loader allocates its image.
+/// checked against the pixel limits before the loader allocates its image.
 final class PixbufLoader {
     private let gdk: sumi_pixbuf_api
     private let loader: OpaquePointer
     private let name: String
     private let type: String
     private let limit: UnsafeMutablePointer<sumi_pixbuf_size_limit>
+    private let limits: PixelLimits
     private var closed = false
 
     /// A loader for the gdk-pixbuf module `type` ("ico", "tga", ...).
-    init(type: String, name: String, maxPixels: Int) throws(StageError) {
+    init(type: String, name: String, limits: PixelLimits) throws(StageError) {
         let gdk: sumi_pixbuf_api
         do throws(StageError) { gdk = try PixbufLibrary.functions(for: type.uppercased()) } catch {
             throw StageError("\(name): \(error.message)")
@@ -27,7 +28,8 @@ final class PixbufLoader {
         self.name = name
         self.type = type.uppercased()
         limit = .allocate(capacity: 1)
-        limit.initialize(to: sumi_pixbuf_size_limit(max_pixels: Int64(maxPixels), width: 0, height: 0, refused: 0))
+        limit.initialize(to: sumi_pixbuf_size_limit(max_pixels: Int64(limits.maxPixels), width: 0, height: 0, refused: 0))
+        self.limits = limits
         sumi_pixbuf_limit_size(loader, limit)
     }
 
@@ -58,7 +60,7 @@ final class PixbufLoader {
         guard limit.pointee.refused != 0 else { return }
         if let error { gdk.error_free(error) }
         try ImageHeader(width: Int(limit.pointee.width), height: Int(limit.pointee.height))
-            .check(name: name, formatName: type, maxPixels: Int(limit.pointee.max_pixels))
+            .check(name: name, formatName: type, limits: limits)
         throw StageError("\(name): \(type) image of \(limit.pointee.width)x\(limit.pointee.height) refused")
     }
 

@@ -30,6 +30,13 @@ final class TIFFFile {
         guard let base = out.baseAddress, sumi_tiff_decode(handle, base, Int32(orientation)) == 0 else { throw failure() }
     }
 
+    /// Decodes upright rows into `stream` (begun at the stored size) as the strips are read; the
+    /// layout must not be `whole_only` unless the stream is as tall as the image.
+    func decode(into stream: RowStream) throws(StageError) {
+        let status = RingAccess.withRing(stream, as: .producer) { sumi_tiff_decode_ring(handle, $0) }
+        guard status == 0 else { throw failure() }
+    }
+
     private func failure() -> StageError {
         StageError("\(name): \(DecoderMessage.text(String(cString: sumi_tiff_error(handle)), format: "TIFF"))")
     }

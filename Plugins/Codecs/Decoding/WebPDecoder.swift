@@ -4,20 +4,20 @@ import SumiKit
 /// Decodes still WebP images with libwebp, row by row into a stream or into the final buffer (a
 /// ring as tall as the image, which libwebp writes directly).
 enum WebPDecoder {
-    /// The size and whether the image has alpha, from the header; a size over `maxPixels` refused.
-    private static func header(_ data: UnsafeBufferPointer<UInt8>, name: String, maxPixels: Int) throws -> (ImageHeader, hasAlpha: Bool) {
+    /// The size and whether the image has alpha, from the header; a size outside `limits` refused.
+    private static func header(_ data: UnsafeBufferPointer<UInt8>, name: String, limits: PixelLimits) throws -> (ImageHeader, hasAlpha: Bool) {
         var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
         guard sumi_webp_probe(data.baseAddress, data.count, &width, &height, &alpha) == 0 else {
             throw StageError("\(name): corrupt WebP header")
         }
         let header = ImageHeader(width: Int(width), height: Int(height))
-        try header.check(name: name, format: .webp, maxPixels: maxPixels)
+        try header.check(name: name, format: .webp, limits: limits)
         return (header, alpha != 0)
     }
 
-    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int) throws -> Image {
+    static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits) throws -> Image {
         try bytes.withUnsafeBufferPointer { data in
-            let (header, hasAlpha) = try header(data, name: name, maxPixels: maxPixels)
+            let (header, hasAlpha) = try header(data, name: name, limits: limits)
             let height = Int32(header.height)
             let metadata = ImageMetadata(sourceFormat: ImageFormat.webp.rawValue, sourcePath: name,
                                          knownOpaque: !hasAlpha)
@@ -31,10 +31,10 @@ enum WebPDecoder {
 
     /// Decodes a still WebP into `stream` row by row as libwebp finishes them, with the pixels and
     /// side data of the whole decode.
-    static func decode(_ bytes: [UInt8], name: String, maxPixels: Int, into stream: RowStream,
+    static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits, into stream: RowStream,
                        warn: (String) -> Void) throws {
         try bytes.withUnsafeBufferPointer { data in
-            let (header, hasAlpha) = try header(data, name: name, maxPixels: maxPixels)
+            let (header, hasAlpha) = try header(data, name: name, limits: limits)
             var metadata = ImageMetadata(sourceFormat: ImageFormat.webp.rawValue, sourcePath: name, knownOpaque: !hasAlpha)
             MetadataReader.read(bytes, format: .webp).apply(to: &metadata, warn: { warn("\(name): \($0)") })
             try stream.begin(ImageShape(width: header.width, height: header.height, metadata: metadata))

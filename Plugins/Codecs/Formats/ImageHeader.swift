@@ -10,20 +10,26 @@ struct ImageHeader {
 
     var pixelCount: Int { width * height }
 
-    /// Refuses a size that is empty or larger than `maxPixels`, naming the file.
-    func check(name: String, format: ImageFormat, maxPixels: Int) throws(StageError) {
-        try check(name: name, formatName: format.displayName, maxPixels: maxPixels)
+    /// Refuses a size that is empty or outside `limits` (more pixels than `maxPixels`, rows wider
+    /// than `maxWidth`), naming the file. Called on the header, before any row buffer exists: a
+    /// 45,000,000×1 image is within 50 megapixels, but one of its rows is 180 MB.
+    func check(name: String, format: ImageFormat, limits: PixelLimits) throws(StageError) {
+        try check(name: name, formatName: format.displayName, limits: limits)
     }
 
     /// The same, for a format named `formatName` in the message.
-    func check(name: String, formatName: String, maxPixels: Int) throws(StageError) {
+    func check(name: String, formatName: String, limits: PixelLimits) throws(StageError) {
         guard width > 0, height > 0 else {
             throw StageError("\(name): \(formatName) header gives an empty image (\(width)x\(height))")
         }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
-        guard !overflow, pixels <= maxPixels else {
+        guard !overflow, pixels <= limits.maxPixels else {
             let count = overflow ? "too many" : String(pixels)
-            throw StageError("\(name): image is \(width)x\(height) (\(count) pixels), more than max-pixels \(maxPixels)")
+            throw StageError.limit("\(name): image is \(width)x\(height) (\(count) pixels), more than max-pixels \(limits.maxPixels)")
+        }
+        guard width <= limits.maxWidth else {
+            throw StageError.limit("\(name): image is \(width)x\(height), rows of \(width) pixels, wider than this run allows "
+                                   + "(\(limits.maxWidth))")
         }
         // A raised max-pixels must still not ask for more memory than the machine has: the
         // allocation would abort the process instead of failing.

@@ -3,16 +3,16 @@ import SumiKit
 
 /// Decodes the primary image of a HEIF (HEIC) or AVIF file with libheif: `irot`/`imir` applied,
 /// alpha kept, the ICC profile or `nclx` colour information and the EXIF and XMP read. The size is
-/// checked against `maxPixels` from the header boxes before anything is decoded.
+/// checked against `limits` from the header boxes before anything is decoded.
 enum HEIFDecoder {
-    static func decode(_ bytes: [UInt8], format: ImageFormat, name: String, maxPixels: Int,
+    static func decode(_ bytes: [UInt8], format: ImageFormat, name: String, limits: PixelLimits,
                        warn: (String) -> Void) throws -> Image {
         // The item graph is read and its size checked before libheif sees the file.
         let plan: HEIFDecodePlan
         do throws(StageError) {
-            plan = try HEIFDecodePlan(try HEIFItemGraph(bytes), maxPixels: maxPixels)
+            plan = try HEIFDecodePlan(try HEIFItemGraph(bytes), maxPixels: limits.maxPixels)
         } catch { throw StageError("\(name): \(format.displayName) \(error.message)") }
-        try ImageHeader(width: plan.width, height: plan.height).check(name: name, format: format, maxPixels: maxPixels)
+        try ImageHeader(width: plan.width, height: plan.height).check(name: name, format: format, limits: limits)
         var input = bytes
         if let field = plan.primaryPatch {
             // `pitm` names no top-level image (a thumbnail, say): libheif is given the one to decode.

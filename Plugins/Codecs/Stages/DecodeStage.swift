@@ -16,7 +16,7 @@ public struct DecodeStage: Stage, RowStage {
     public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
                                           safeMax: Double(safeMaxPixels),
-                                          summary: "refuse images with more pixels than this, before decoding (HEIF/AVIF: every pixel decoded, a grid's tiles as well as its canvas)")
+                                          summary: "refuse images with more pixels than this or than the run allows (the lower holds), or rows wider than the run allows, before decoding (HEIF/AVIF: every pixel decoded, a grid's tiles as well as its canvas)")
 
     public static let descriptor = StageDescriptor(
         name: "decode",
@@ -44,10 +44,16 @@ public struct DecodeStage: Stage, RowStage {
         maxPixels = try parameters[Self.maxPixels]
     }
 
+    /// The limits an image read here is held to: the stage's `max-pixels` or the run's, whichever is
+    /// lower, and the run's widest row. Both are checked at the header, before any row exists.
+    func limits(_ context: StageContext) -> PixelLimits {
+        PixelLimits(maxPixels: min(maxPixels, context.options.limits.maxPixels), maxWidth: context.options.limits.maxWidth)
+    }
+
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
         let sizeHint = context.sizeHint, formats = context.formats
-        let warn = context.warn
-        guard isList else { return .image(try decode(paths[0], sizeHint: sizeHint, formats: formats, warn: warn)) }
+        let warn = context.warn, limits = limits(context)
+        guard isList else { return .image(try decode(paths[0], limits: limits, sizeHint: sizeHint, formats: formats, warn: warn)) }
         // Each file is read and recognised now (so a missing or foreign file fails here); its pixels
         // are decoded when the consumer takes the image, and again if it takes it again. Warnings
         // are given once per file. Standard input, readable once, is kept as read.
@@ -65,8 +71,9 @@ public struct DecodeStage: Stage, RowStage {
                 let fingerprint = ImageFormat(detecting: bytes) == .png
                     ? bytes.withUnsafeBytes { raw in var h = Hasher(); h.combine(bytes: raw); return h.finalize() } : nil
                 let verified = fingerprint != nil && decoded.withLock { $0 } == fingerprint
-                let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
-                                                    verified: verified, formats: formats, warn: warnings.warn)
+                let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
+                                                    maxWidth: limits.maxWidth, sizeHint: sizeHint, verified: verified,
+                                                    formats: formats, warn: warnings.warn)
                 if let fingerprint { decoded.withLock { $0 = fingerprint } }
                 return image
             })
@@ -76,38 +83,30 @@ public struct DecodeStage: Stage, RowStage {
     /// A list of images is handed over whole.
     public var producesRows: Bool { !isList }
 
-    /// Streams an upright JPEG band by band (DCT-scaled as the whole decode), a non-interlaced PNG
-    /// and a still WebP row by row when their EXIF/XMP orientation is 1; any other image (one to
-    /// turn among them) is decoded whole and then passed through the stream.
+    /// Streams what `ImageDecoder.decode(_:name:orient:limits:sizeHint:into:warn:)` can (an upright
+    /// JPEG band by band, DCT-scaled as the whole decode; PNG, WebP, TIFF, GIF and BMP row by row);
+    /// any other image (one to turn among them) is decoded whole and then passed through the stream.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
         let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
-        switch ImageFormat(detecting: bytes) {
-        case .jpeg?:
-            if try JPEGDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: context.sizeHint,
-                                      into: output, warn: context.warn) {
-                return nil
-            }
-        case .png? where EXIFOrientation.stored(in: bytes, format: .png) == 1:
-            if try PNGDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn) { return nil }
-        case .webp? where EXIFOrientation.stored(in: bytes, format: .webp) == 1:
-            try WebPDecoder.decode(bytes, name: name, maxPixels: maxPixels, into: output, warn: context.warn)
+        let limits = limits(context)
+        if try ImageDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: context.sizeHint, into: output,
+                                   warn: context.warn) {
             return nil
-        default:
-            break
         }
-        try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels,
-                                                   sizeHint: context.sizeHint, formats: context.formats, warn: context.warn))
+        try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
+                                                   maxWidth: limits.maxWidth, sizeHint: context.sizeHint,
+                                                   formats: context.formats, warn: context.warn))
         return nil
     }
 
-    func decode(_ path: String, sizeHint: (@Sendable (Size) -> Size?)?, formats: ImageFormatRegistry,
+    func decode(_ path: String, limits: PixelLimits, sizeHint: (@Sendable (Size) -> Size?)?, formats: ImageFormatRegistry,
                 warn: (String) -> Void) throws -> Image {
         let name = path == "-" ? "standard input" : path
         let bytes = try ImageDecoder.read(path, name: name, formats: formats)
-        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: maxPixels, sizeHint: sizeHint,
-                                       formats: formats, warn: warn)
+        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels, maxWidth: limits.maxWidth,
+                                       sizeHint: sizeHint, formats: formats, warn: warn)
     }
 }
 

@@ -114,11 +114,11 @@ void sumi_png_decoder_destroy(sumi_png_decoder *decoder);
 const char *sumi_png_decoder_error(const sumi_png_decoder *decoder);
 /*
  * Reads the chunks up to the image data: size, and whether the image can carry transparency.
- * Returns -2 (with the size filled in) when the image has more than `max_pixels` pixels: refused
- * before libpng allocates its row buffers.
+ * Returns -2 (with the size filled in) when the image has more than `max_pixels` pixels or rows
+ * wider than `max_width`: refused before libpng allocates its row buffers.
  */
-int sumi_png_decoder_read_header(sumi_png_decoder *decoder, long long max_pixels, int *width, int *height,
-                                 int *has_alpha);
+int sumi_png_decoder_read_header(sumi_png_decoder *decoder, long long max_pixels, long long max_width, int *width,
+                                 int *height, int *has_alpha);
 /* Whether the image is interlaced (its rows are then only final after the last pass). */
 int sumi_png_decoder_is_interlaced(const sumi_png_decoder *decoder);
 

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sumi_codecs.h"
+
 typedef struct sumi_gif sumi_gif;
 
 /// The first frame and the canvas it is drawn on: the logical screen, grown to hold the frame.
@@ -26,11 +28,14 @@ const char *_Nonnull sumi_gif_error(const sumi_gif *_Nonnull gif);
 /// Reads the records up to the first image descriptor. Returns 0, or -1 (`sumi_gif_error`).
 int sumi_gif_read_frame(sumi_gif *_Nonnull gif, sumi_gif_frame *_Nonnull frame);
 
-/// Decodes the first frame into `out` (canvas_width * canvas_height * 4 bytes, premultiplied
-/// RGBA): the frame's local colour table, else the global one, else grey levels (index i is grey
-/// i); indices past the table are black; interlaced rows put in place. Outside the frame the
-/// canvas is transparent when the frame has a transparent index, else colour 0 of the table.
-/// Returns 0, or -1 for corrupt or truncated data (`sumi_gif_error`).
-int sumi_gif_decode(sumi_gif *_Nonnull gif, uint8_t *_Nonnull out);
+/// Decodes the first frame's canvas into `ring` (canvas_width wide, canvas_height rows), premultiplied
+/// RGBA, in bands of the ring's: the frame's local colour table, else the global one, else grey
+/// levels (index i is grey i); indices past the table are black. Outside the frame the canvas is
+/// transparent when the frame has a transparent index, else colour 0 of the table. Rows flow as
+/// giflib decodes them; of an interlaced frame, whose rows come in four passes, the even rows'
+/// indices (the first three passes: a byte a pixel, half the frame) are read first, then the odd
+/// rows flow. Returns 0, or -1 for corrupt or truncated data (`sumi_gif_error`).
+int sumi_gif_decode_ring(sumi_gif *_Nonnull gif, const sumi_ring *_Nonnull ring);
+/// A whole canvas is this over a ring as tall as the canvas.
 
 #endif

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sumi_codecs.h"
+
 typedef struct sumi_tiff sumi_tiff;
 
 /// What the first directory holds (after libtiff's defaults).
@@ -19,6 +21,9 @@ typedef struct sumi_tiff_info {
     uint16_t orientation;
     /// Whether the decoded pixels carry alpha (an associated or unassociated extra sample).
     int has_alpha;
+    /// Whether the layout is decoded only whole (through libtiff's RGBA interface, which fills a
+    /// whole raster): not into a ring shorter than the image.
+    int whole_only;
 } sumi_tiff_info;
 
 /// Opens `size` bytes at `data` (which must outlive the handle) and reads the first directory.
@@ -38,6 +43,14 @@ int sumi_tiff_read_info(sumi_tiff *_Nonnull tiff, sumi_tiff_info *_Nonnull info)
 /// round(v * 255 / (2^n - 1)) (signed ones the same, negative values 0); float samples are taken as 0.0-1.0 (or SMinSampleValue to
 /// SMaxSampleValue when given) and clamped; CIELab and ICCLab are converted from Lab D50 to sRGB
 /// with lcms2; CMYK as (255 - C)(255 - K) / 255. Returns 0, or -1 with the reason in `sumi_tiff_error`.
+/// This is sumi_tiff_decode_ring's loop over the whole image (upright), or over a few rows at a
+/// time put at their oriented places.
 int sumi_tiff_decode(sumi_tiff *_Nonnull tiff, uint8_t *_Nonnull out, int orientation);
+
+/// Decodes upright rows (the stored orientation) into `ring`, as sumi_tiff_decode converts them,
+/// in bands of at most the ring's: strips are read a few rows at a time through libtiff's scanline
+/// interface (each of separate planes through a handle of its own), a row of tiles when the rows
+/// reach it, so only those rows and the ring take memory. A `whole_only` layout needs a ring as tall as the image.
+int sumi_tiff_decode_ring(sumi_tiff *_Nonnull tiff, const sumi_ring *_Nonnull ring);
 
 #endif
