@@ -53,7 +53,8 @@ PACKAGE_PKGS := patchelf dpkg-dev lintian mmdebstrap libheif-examples
 IMAGE_PKGS := buildah
 
 .PHONY: all deps test-deps bench-deps package-deps build demo test check bench baseline examples samples clean test-cluster install uninstall \
-        deb test-package image fuzz test-asan test-parity conformance test-serve man test-web docs-screenshots bench-serve
+        deb test-package image fuzz test-asan test-parity conformance test-serve man test-web docs-screenshots bench-serve \
+        example-swift
 
 all: build
 
@@ -133,6 +134,18 @@ test: test-deps
 	@if grep -q '^examples:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory examples; fi
 	SUMI_BINARY=$(CURDIR)/.build/release/sumi $(SWIFT) test -c release -Xswiftc -enable-testing --skip-build 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@if grep -q '^compose-plugin:' Makefile.plugins 2>/dev/null; then $(MAKE) --no-print-directory test-parity; fi
+
+# A Swift program outside this package that runs Sumi in-process (Examples/EmbedSwift: Sumi by path,
+# the SumiApp product): built from scratch in its own scratch folder (about 70 s on 2 cores), run
+# into a fresh folder, its caption and page checked by ImageMagick's identify and poppler's pdfinfo.
+example-swift:
+	rm -f $(CURDIR)/.build/examples/EmbedSwift/debug.yaml
+	$(SWIFT) build --package-path Examples/EmbedSwift --scratch-path $(CURDIR)/.build/examples/EmbedSwift 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
+	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
+	  "$$($(SWIFT) build --package-path Examples/EmbedSwift --scratch-path $(CURDIR)/.build/examples/EmbedSwift --show-bin-path)/EmbedSwift" "$(CURDIR)" "$$out" && \
+	  test "$$(identify -format '%m %wx%h' "$$out/caption.jpg")" = "JPEG 3000x2002" && \
+	  pdfinfo "$$out/page.pdf" | grep -q '^Pages: *1$$' && \
+	  echo "example-swift: caption.jpg and page.pdf made in-process and checked"
 
 # The edit-test loop: every unit and stage test target, in the debug build (`swift build
 # --build-tests`, as for `swift test --filter`), installing nothing. Not EndToEndTests (they run the

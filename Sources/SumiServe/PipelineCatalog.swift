@@ -16,8 +16,6 @@ struct PipelineCatalog: Sendable {
         let manifest: Manifest
         /// The output's extension when the request names no `format` (from the `output` default).
         let outputExtension: String
-        /// The ids of its `decode` stages (where `--max-pixels` is applied).
-        let decodeIDs: [String]
     }
 
     let entries: [String: Entry]
@@ -44,8 +42,7 @@ struct PipelineCatalog: Sendable {
                     let given = FileIO.fileExtension(of: output)
                     if !given.isEmpty { ext = given }
                 }
-                let decodes = manifest.stages.filter { $0.stage == "decode" }.compactMap(\.id)
-                entries[name] = Entry(name: name, path: path, manifest: manifest, outputExtension: ext, decodeIDs: decodes)
+                entries[name] = Entry(name: name, path: path, manifest: manifest, outputExtension: ext)
             }
         }
         return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: pluginPaths, warn: { Terminal.warning($0) }))

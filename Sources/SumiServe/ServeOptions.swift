@@ -18,7 +18,6 @@ struct ServeOptions {
     var timeout = 60
     var maxBody = 100_000_000
     var maxPixels = RunPolicy.maxPixels
-    var maxPixelsGiven = false
     var connectionLimit = 1024
     /// Connections at once from one IP address (`--connections-per-client`); nil: `defaultPerClient`.
     var connectionsPerClient: Int?
@@ -94,7 +93,6 @@ struct ServeOptions {
             case "--max-body": options.maxBody = try number(1, 1 << 40)
             case "--max-pixels":
                 options.maxPixels = try number(1, RunPolicy.maxPixels)
-                options.maxPixelsGiven = true
             case "--connections": options.connectionLimit = try number(1, 100_000)
             case "--connections-per-client": options.connectionsPerClient = try number(1, 100_000)
             case "--max-disk": options.maxDisk = try number(1, 1 << 30)

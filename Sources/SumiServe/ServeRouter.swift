@@ -195,9 +195,6 @@ final class ServeRouter: Sendable {
                 sets.append((key, value))
             }
         }
-        if options.maxPixelsGiven {
-            for id in entry.decodeIDs { sets.append(("\(id).max-pixels", "\(options.maxPixels)")) }
-        }
         var work = WorkerRequest(manifest: entry.path, inputs: inputs, output: folder + "/output." + ext, maxPixels: options.maxPixels)
         work.settings = sets
         work.reads = reads

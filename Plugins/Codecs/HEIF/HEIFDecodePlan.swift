@@ -76,7 +76,7 @@ struct HEIFDecodePlan {
             let what = cost.parts.isEmpty ? "" : " (\(cost.parts))"
             let beyond = maxPixels > Self.libheifPixels ? "; libheif can address \(Self.libheifPixels)" : ""
             let count = pixelsDecoded == Int.max ? "too many" : String(pixelsDecoded)
-            throw StageError("image is \(width)x\(height), item \(chosen) ('\(type)'), and decoding it makes \(count) pixels\(what), more than max-pixels \(maxPixels)\(beyond)")
+            throw StageError.limit("image is \(width)x\(height), item \(chosen) ('\(type)'), and decoding it makes \(count) pixels\(what), more than max-pixels \(maxPixels)\(beyond)")
         }
     }
 
