@@ -137,13 +137,15 @@ test: test-deps
 
 # A Swift program outside this package that runs Sumi in-process (Examples/EmbedSwift: Sumi by path,
 # the SumiApp product): built from scratch in its own scratch folder (about 70 s on 2 cores), run
-# into a fresh folder, its caption and page checked by ImageMagick's identify and poppler's pdfinfo.
+# into a fresh folder, its caption and page checked by ImageMagick's identify and poppler's pdfinfo
+# (and the caption's label by the pixels it changes on the sample photo).
 example-swift:
 	rm -f $(CURDIR)/.build/examples/EmbedSwift/debug.yaml
 	$(SWIFT) build --package-path Examples/EmbedSwift --scratch-path $(CURDIR)/.build/examples/EmbedSwift 2>&1 | grep -v 'prohibited flag(s): -pthread' ; exit $${PIPESTATUS[0]}
 	@out=$$(mktemp -d) && trap 'rm -rf "$$out"' EXIT && \
 	  "$$($(SWIFT) build --package-path Examples/EmbedSwift --scratch-path $(CURDIR)/.build/examples/EmbedSwift --show-bin-path)/EmbedSwift" "$(CURDIR)" "$$out" && \
 	  test "$$(identify -format '%m %wx%h' "$$out/caption.jpg")" = "JPEG 3000x2002" && \
+	  test "$$(compare -fuzz 20% -metric AE "$$out/caption.jpg" pipelines/samples/photo.jpg null: 2>&1 | cut -d' ' -f1)" -gt 20000 && \
 	  pdfinfo "$$out/page.pdf" | grep -q '^Pages: *1$$' && \
 	  echo "example-swift: caption.jpg and page.pdf made in-process and checked"
 

@@ -20,7 +20,7 @@ do {
     // A caption drawn where it was placed on a 390x260 preview, onto the full-size photo.
     var caption = RunRequest(pipeline: sumi + "/pipelines/caption.json")
     caption.output = out + "/caption.jpg"
-    caption.settings = [("text", "Hello from Swift"), ("offset", "120,200"), ("size", "24")]
+    caption.settings = [("text", "Hello from Swift"), ("offset", "0,70"), ("size", "24")]
     // Five phone screenshots become one tall PDF page, opening on the first screen.
     var page = RunRequest(pipeline: sumi + "/pipelines/fullpage.json")
     page.output = out + "/page.pdf"
