@@ -11,14 +11,14 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 REL=$BUILD/release
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc libtiff-4 libdeflate"
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc libtiff-4 libdeflate nettle"
 
 swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
   -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true
 [ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
 
 objects=()
-for module in SumiKit SumiEngine SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion CSumiRuntime; do
+for module in SumiKit SumiEngine SumiCrypto SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion CSumiRuntime; do
   # An object whose source file is gone (renamed or deleted since an earlier build in this folder)
   # would be linked too: left out.
   while IFS= read -r o; do

@@ -314,6 +314,9 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
         return png_encode_fail(s);
     }
     png_set_write_fn(s->png, s, write_output, flush_output);
+    /* PNG allows 2^31-1 rows and columns; libpng's own default stops at a million (the run's pixel
+       limits hold the size). */
+    png_set_user_limits(s->png, 0x7fffffff, 0x7fffffff);
     png_set_compression_buffer_size(s->png, 1 << 17);
     s->row = malloc((size_t)width * 4);
     s->previous = calloc((size_t)width * 4, 1);

@@ -142,15 +142,21 @@ int sumi_png_decoder_decode_ring(sumi_png_decoder *d, const sumi_ring *ring) {
     }
     for (int pass = 1; pass < d->passes; pass++)
         for (int y = 0; y < d->height; y++) png_read_row(d->png, ring->base + (size_t)y * ring->stride, NULL);
-    for (int y = 0; y < d->height; y++) {
-        if (ring->wait(ring->context, y + 1) != 0) {
+    /* Rows are reserved and published a band at a time, not one by one: a tall thin image (a
+       1x100,000,000 PNG) would otherwise pay two lock rounds a pixel. */
+    int band = ring->band > 0 ? ring->band : 1;
+    for (int y = 0; y < d->height;) {
+        int end = d->height - y > band ? y + band : d->height;
+        if (ring->wait(ring->context, end) != 0) {
             snprintf(d->message, sizeof d->message, "stopped by a failure elsewhere in the pipeline");
             return -1;
         }
-        uint8_t *row = ring->base + (size_t)(y % ring->rows) * ring->stride;
-        png_read_row(d->png, row, NULL);
-        if (d->has_alpha) sumi_premultiply(row, (size_t)d->width);
-        ring->done(ring->context, y + 1);
+        for (; y < end; y++) {
+            uint8_t *row = ring->base + (size_t)(y % ring->rows) * ring->stride;
+            png_read_row(d->png, row, NULL);
+            if (d->has_alpha) sumi_premultiply(row, (size_t)d->width);
+        }
+        ring->done(ring->context, end);
     }
     /* The chunks after the image data must be there too: a file cut after IDAT is truncated. */
     png_read_end(d->png, NULL);
