@@ -130,6 +130,12 @@ static enum MHD_Result on_text_piece(struct sumi_http_request *request, const ch
     return MHD_YES;
 }
 
+/* Whether the part being stored (a text field, or a file when `file`) is named `key`. */
+static int open_part_named(const struct sumi_http_request *request, const char *key, int file) {
+    if (file) return request->file_fd >= 0 && request->file_count > 0 && strcmp(request->files[(request->file_count - 1) * 2], key) == 0;
+    return request->text_open && request->query_count > 0 && strcmp(request->query[(request->query_count - 1) * 2], key) == 0;
+}
+
 /* One piece of a multipart/form-data body from libmicrohttpd's post processor. A part's first call
    has `off` 0, and may have no byte, in which case its next call has `off` 0 too. */
 enum MHD_Result sumi_http_on_form_part(void *cls, enum MHD_ValueKind kind, const char *key, const char *filename,
@@ -138,7 +144,13 @@ enum MHD_Result sumi_http_on_form_part(void *cls, enum MHD_ValueKind kind, const
     (void)kind; (void)content_type; (void)transfer_encoding;
     struct sumi_http_request *request = cls;
     if (request->form_status) return MHD_NO;
-    int starts = off == 0 && !request->part_empty;
+    /* A part whose first call had no byte may be called again at offset 0: that is the same part
+       only when it names the same field. An empty field ("shadow=") followed by another field is
+       two parts (taking the second as the first's continuation gave it the next field's value). A
+       field named twice in a row whose first value is empty is taken as one part: that empty value
+       is lost. */
+    int continues = off == 0 && request->part_empty && key && open_part_named(request, key, filename != NULL);
+    int starts = off == 0 && !continues;
     request->part_empty = off == 0 && size == 0;
     if (starts && ++request->part_count > SUMI_HTTP_FIELD_LIMIT) {
         sumi_http_form_fail(request, 413, "the form has more than the limit of %d fields", SUMI_HTTP_FIELD_LIMIT);

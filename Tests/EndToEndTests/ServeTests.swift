@@ -234,6 +234,13 @@ import Testing
         let served = try #require(pageSize(dir + "/served.pdf"))
         #expect(served == pageSize(dir + "/local.pdf"), "\(served)")
 
+        // An empty field followed by another is two fields (the web editor sends `shadow=` before
+        // `background=…`): each keeps its own value.
+        let label = try server.request("POST", "/run/caption-label", form: ["text=Hi", "shadow=", "background=#ff00ff", "padding=4"])
+        #expect(label.status == 200 && label.headers["content-type"] == "image/png", "\(label.status) \(label.text.prefix(300))")
+        let empties = try server.request("POST", "/run/caption-label", form: ["text=Hi", "shadow=", "border=", "size=30"])
+        #expect(empties.status == 400 && empties.json?["parameter"] as? String == "border", "\(empties.text)")
+
         let other = try server.request("POST", "/run/thumbnail", form: ["other=@" + Fixtures.photo])
         #expect(other.status == 400 && other.json?["parameter"] as? String == "other", "\(other.text)")
         let two = try server.request("POST", "/run/thumbnail", form: ["input=@" + Fixtures.photo, "input=@" + Fixtures.photo])
