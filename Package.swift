@@ -125,6 +125,7 @@ let package = Package(
         ),
 
         // Tests: the core, one target per stage family, end to end.
+        .testTarget(name: "SumiServeTests", dependencies: ["SumiServe", "SumiEngine", "SumiKit"], path: "Tests/SumiServeTests"),
         .testTarget(name: "SumiAppTests", dependencies: ["SumiApp", "SumiEngine", "SumiKit"], path: "Tests/SumiAppTests"),
         .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiEngine", "SumiCrypto"], path: "Tests/SumiKitTests"),
         .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs", "SumiCrypto"], path: "Tests/CodecsTests",
