@@ -57,7 +57,9 @@ public enum PNGEncoder {
             return StageError("PNG encoding failed\(text.isEmpty ? "" : ": " + text)")
         }
         var y = 0
-        let band = min(16, stream.capacity)
+        // A tall thin image is taken in bands of pixels, not of 16 rows (see `RowStream.thinBandPixels`).
+        let thin = height > RowStream.tallRows ? RowStream.thinBandPixels / max(1, width) : 0
+        let band = min(max(16, thin), stream.capacity)
         while y < height {
             let end = min(height, y + band)
             _ = try stream.waitForRows(through: end)

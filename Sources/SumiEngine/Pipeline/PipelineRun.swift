@@ -41,7 +41,7 @@ final class PipelineRun: @unchecked Sendable {
         var streams: [Int: RowStream] = [:]
         // Every image a stage streams is held to the run's pixel limits when it begins, before a row.
         for node in pipeline.nodes where plan.streamedOutput[node.index] {
-            streams[node.index] = RowStream(limits: contexts[node.index].options.limits)
+            streams[node.index] = RowStream(limits: contexts[node.index].options.limits, minimumBandPixels: RowStream.thinBandPixels)
         }
         self.streams = streams
         // Whole values are kept until every consumer that takes them has run.

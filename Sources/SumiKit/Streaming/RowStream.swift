@@ -46,6 +46,13 @@ public final class RowStream: @unchecked Sendable {
     /// encoder each hold one band while a third is in flight.
     public static let defaultCapacity = 48
 
+    /// The fewest pixels a band of a tall thin image holds in a stream the engine makes: a band of
+    /// rows of a 1×100,000,000 image would otherwise be a few pixels, and every pixel would pay a
+    /// lock round between threads. Applied to images taller than `tallRows` only, so the rings of
+    /// ordinary images keep their size.
+    public static let thinBandPixels = 1 << 16
+    public static let tallRows = 1 << 16
+
     private let lock = ConditionLock()
     private var shapeValue: ImageShape?
     private var ended = false
@@ -64,6 +71,8 @@ public final class RowStream: @unchecked Sendable {
     let requestedCapacity: Int
     /// The test's stand-in for the other side (see the type's comment); nil when threads wait.
     private let driver: (any RowStreamDriver)?
+    /// The fewest pixels in a band of a tall image (`thinBandPixels`); 0: bands of `capacity` rows.
+    private let minimumBandPixels: Int
     /// The largest image `begin` accepts (the run's `PixelLimits`); nil: any the memory allows.
     public let limits: PixelLimits?
     /// The largest band in rows that the producer may reserve, or the consumer wait for, past what
@@ -95,8 +104,12 @@ public final class RowStream: @unchecked Sendable {
     /// stream.
     /// `limits`, when given, are checked by `begin` before any row is allocated: the engine gives
     /// every stream it makes the run's limits, so no stage makes a larger image by streaming it.
-    public init(capacity: Int = RowStream.defaultCapacity, limits: PixelLimits? = nil, driver: (any RowStreamDriver)? = nil) {
+    /// `minimumBandPixels`: for an image taller than `tallRows`, the capacity grows to hold at least
+    /// that many pixels (the engine's streams give `thinBandPixels`).
+    public init(capacity: Int = RowStream.defaultCapacity, limits: PixelLimits? = nil, driver: (any RowStreamDriver)? = nil,
+                minimumBandPixels: Int = 0) {
         self.limits = limits
+        self.minimumBandPixels = max(0, minimumBandPixels)
         requestedCapacity = max(1, capacity)
         self.capacity = max(1, capacity)
         slots = max(1, capacity)
@@ -160,7 +173,10 @@ public final class RowStream: @unchecked Sendable {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
         try limits?.check(width: shape.width, height: shape.height, making: "this stage")
-        let rows = max(1, min(requestedCapacity, shape.height))
+        var rows = max(1, min(requestedCapacity, shape.height))
+        if minimumBandPixels > 0, shape.height > Self.tallRows, shape.width > 0, rows < minimumBandPixels / shape.width {
+            rows = min(shape.height, minimumBandPixels / shape.width)
+        }
         let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
         var pixels = consume given
         if pixels == nil && requestedCapacity >= shape.height {
