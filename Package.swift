@@ -127,7 +127,8 @@ let package = Package(
         // Tests: the core, one target per stage family, end to end.
         .testTarget(name: "SumiServeTests", dependencies: ["SumiServe", "SumiEngine", "SumiKit"], path: "Tests/SumiServeTests"),
         .testTarget(name: "SumiAppTests", dependencies: ["SumiApp", "SumiEngine", "SumiKit"], path: "Tests/SumiAppTests"),
-        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiEngine", "SumiCrypto"], path: "Tests/SumiKitTests"),
+        .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiCrypto"], path: "Tests/SumiKitTests"),
+        .testTarget(name: "SumiEngineTests", dependencies: ["SumiKit", "SumiEngine"], path: "Tests/SumiEngineTests"),
         .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs", "SumiCrypto"], path: "Tests/CodecsTests",
                     resources: []),
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
