@@ -56,7 +56,7 @@ public struct Invocation {
         } else {
             manifest = policy.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)), registry: registry)
             try ManifestPlugins.load(manifest, into: registry, validating: arguments.validating, policy: policy,
-                                     pluginFolders: arguments.configuredPlugins ? ManifestPlugins.folders(arguments.pluginPaths) : arguments.pluginPaths)
+                                     pluginFolders: ManifestPlugins.folders(arguments.pluginPaths, configured: arguments.configuredPlugins))
             isInline = false
             inlineColumns = nil
             inlineJSON = nil

@@ -43,8 +43,10 @@ package enum ManifestPlugins {
     }
 
     /// The configured plugin folders: the system folder an administrator installs into (see
-    /// `Installation`), `--plugin-path`, then `SUMI_PLUGIN_PATH`.
-    package static func folders(_ pluginPaths: [String]) -> [String] {
+    /// `Installation`), `--plugin-path`, then `SUMI_PLUGIN_PATH`; with `configured: false`,
+    /// `pluginPaths` alone (a served run loads only the server's `--plugin-path`).
+    package static func folders(_ pluginPaths: [String], configured: Bool = true) -> [String] {
+        guard configured else { return pluginPaths }
         var folders = Installation.systemPluginFolder.map { [$0] } ?? []
         folders += pluginPaths
         if let env = getenv("SUMI_PLUGIN_PATH") {

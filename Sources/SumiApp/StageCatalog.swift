@@ -37,7 +37,7 @@ package enum StageCatalog {
         let skipped = skippedFamilies
         for family in builtinFamilies(formats: registry.formats) where !skipped.contains(family.name) { try registry.register(family.stages) }
         registry.formats.setBuiltins(CodecsStages.builtinFormats)
-        for folder in configured ? ManifestPlugins.folders(pluginPaths) : pluginPaths {
+        for folder in ManifestPlugins.folders(pluginPaths, configured: configured) {
             try PluginLoader.loadFolder(folder, into: registry) { warn($0) }
         }
         return registry

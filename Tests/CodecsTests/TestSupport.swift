@@ -106,18 +106,14 @@ func psnr(_ a: Image, _ b: Image) -> Double {
     return mse == 0 ? .infinity : 10 * log10(255 * 255 / mse)
 }
 
-/// `make check` sets SUMI_CHECK_NO_TOOLS=1: it runs no outside program (a test that compares with
-/// one lives in a suite named *ReferenceTests, which `make test` runs and `make check` skips). There
-/// a test that would start `program` fails, with a message naming it, and the program is not started.
+/// `make check` refuses outside programs (`OutsidePrograms`): a test that would start `program`
+/// fails there with a message naming it, and the program is not started.
 func refuseOutsideProgramInCheck(_ program: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-    guard ProcessInfo.processInfo.environment["SUMI_CHECK_NO_TOOLS"] == "1" else { return }
-    let message = "make check runs no outside program (SUMI_CHECK_NO_TOOLS=1), but this test starts \(program): "
-        + "move it to a suite named *ReferenceTests or make its input in-process"
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-    throw OutsideProgramRefused(description: message)
+    guard ProcessInfo.processInfo.environment[OutsidePrograms.variable] == "1" else { return }
+    let refusal = OutsidePrograms.Refused(starting: program)
+    Issue.record(Comment(rawValue: refusal.description), sourceLocation: sourceLocation)
+    throw refusal
 }
-
-struct OutsideProgramRefused: Error, CustomStringConvertible { let description: String }
 
 /// Runs a program, returning its exit status and standard output.
 @discardableResult

@@ -61,18 +61,14 @@ enum TextTestSupport {
         URL(fileURLWithPath: path).resolvingSymlinksInPath().lastPathComponent
     }
 
-    /// `make check` sets SUMI_CHECK_NO_TOOLS=1: it runs no outside program (a test that compares with
-    /// one lives in a suite named *ReferenceTests, which `make test` runs and `make check` skips). There
-    /// a test that would start `program` fails, with a message naming it, and the program is not started.
+    /// `make check` refuses outside programs (`OutsidePrograms`): a test that would start `program`
+    /// fails there with a message naming it, and the program is not started.
     static func refuseOutsideProgramInCheck(_ program: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        guard noOutsidePrograms else { return }
-        let message = "make check runs no outside program (SUMI_CHECK_NO_TOOLS=1), but this test starts \(program): "
-            + "move it to a suite named *ReferenceTests or make its input in-process"
-        Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-        throw TestFailure(message)
+        guard ProcessInfo.processInfo.environment[OutsidePrograms.variable] == "1" else { return }
+        let refusal = OutsidePrograms.Refused(starting: program)
+        Issue.record(Comment(rawValue: refusal.description), sourceLocation: sourceLocation)
+        throw refusal
     }
-
-    static var noOutsidePrograms: Bool { ProcessInfo.processInfo.environment["SUMI_CHECK_NO_TOOLS"] == "1" }
 
     /// Runs a command and returns its standard output.
     static func run(_ tool: String, _ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
@@ -108,7 +104,7 @@ enum TextTestSupport {
     /// Writes the image as PNG composited on white (our pixels are premultiplied), for a person to
     /// look at; does nothing when ImageMagick is not installed, nor in `make check` (no outside program).
     static func savePNG(_ image: Image, _ path: String) {
-        guard !noOutsidePrograms, FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else { return }
+        guard ProcessInfo.processInfo.environment[OutsidePrograms.variable] != "1", FileManager.default.isExecutableFile(atPath: "/usr/bin/convert") else { return }
         var rgb = [UInt8](repeating: 0, count: image.width * image.height * 3)
         for i in 0..<(image.width * image.height) {
             let a = Int(image.pixels[i * 4 + 3])

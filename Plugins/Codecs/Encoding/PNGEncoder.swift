@@ -58,8 +58,7 @@ public enum PNGEncoder {
         }
         var y = 0
         // A tall thin image is taken in bands of pixels, not of 16 rows (see `RowStream.thinBandPixels`).
-        let thin = height > RowStream.tallRows ? RowStream.thinBandPixels / max(1, width) : 0
-        let band = min(max(16, thin), stream.capacity)
+        let band = min(max(16, RowStream.bandRows(width: width, height: height)), stream.capacity)
         while y < height {
             let end = min(height, y + band)
             _ = try stream.waitForRows(through: end)

@@ -46,13 +46,6 @@ public final class RowStream: @unchecked Sendable {
     /// encoder each hold one band while a third is in flight.
     public static let defaultCapacity = 48
 
-    /// The fewest pixels a band of a tall thin image holds in a stream the engine makes: a band of
-    /// rows of a 1×100,000,000 image would otherwise be a few pixels, and every pixel would pay a
-    /// lock round between threads. Applied to images taller than `tallRows` only, so the rings of
-    /// ordinary images keep their size.
-    public static let thinBandPixels = 1 << 16
-    public static let tallRows = 1 << 16
-
     private let lock = ConditionLock()
     private var shapeValue: ImageShape?
     private var ended = false
@@ -173,10 +166,8 @@ public final class RowStream: @unchecked Sendable {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
         try limits?.check(width: shape.width, height: shape.height, making: "this stage")
-        var rows = max(1, min(requestedCapacity, shape.height))
-        if minimumBandPixels > 0, shape.height > Self.tallRows, shape.width > 0, rows < minimumBandPixels / shape.width {
-            rows = min(shape.height, minimumBandPixels / shape.width)
-        }
+        let rows = max(1, min(max(requestedCapacity, Self.bandRows(width: shape.width, height: shape.height, pixels: minimumBandPixels)),
+                              shape.height))
         let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
         var pixels = consume given
         if pixels == nil && requestedCapacity >= shape.height {
