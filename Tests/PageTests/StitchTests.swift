@@ -44,28 +44,33 @@ func losslessCapturesReassembleExactly(overlap: Double) throws {
     #expect(offsets(of: result) == positions)
 }
 
-/// Lossy captures made in-process (our JPEG encoder and decoder at quality 85). At 5% overlap the
-/// offsets found are up to 2 rows off with these captures (ImageMagick's, in StitchReferenceTests,
-/// stay within 1): that overlap is checked there only.
-@Test(arguments: [0.1, 0.3, 0.55])
-func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
-    let scratch = Scratch("jpeg-stitch")
-    defer { scratch.cleanUp() }
+/// Stitches the captures of a synthetic page at `overlap`, each saved lossily by `lossy` (the
+/// capture and its index → what a phone's JPEG gives back), and checks every offset found is within
+/// one row of the true one.
+func checkLossyCapturesStitch(overlap: Double, lossy: (Image, Int) throws -> Image) throws {
     let page = Synthetic.page(width: width, height: 1100, header: header, footer: footer, seed: 21)
     let positions = Synthetic.scrollPositions(pageHeight: page.height, viewport: viewport, header: header, footer: footer, overlap: overlap)
-    var captures: [Image] = []
-    for (i, s) in positions.enumerated() {
-        let shot = Synthetic.capture(of: page, at: s, viewport: viewport, header: header, footer: footer)
-        // A lossy capture, as a phone saves it: JPEG at quality 85, decoded again.
-        let decoded = try ImageDecoder.decode(try JPEGEncoder.encode(shot, quality: 85), name: "c\(i).jpg")
-        #expect(decoded.width == width && decoded.height == viewport)
-        captures.append(Image(width: width, height: viewport, pixels: decoded.pixels))
+    let captures = try positions.enumerated().map { i, s in
+        try lossy(Synthetic.capture(of: page, at: s, viewport: viewport, header: header, footer: footer), i)
     }
     let result = try stitch(captures)
     let found = offsets(of: result)
     #expect(found.count == positions.count)
     for (a, b) in zip(found, positions) { #expect(abs(a - b) <= 1, "offset \(a), expected \(b)") }
     #expect(result.height == found.last.map { $0 + viewport } ?? 0)
+}
+
+/// Lossy captures made in-process (our JPEG encoder and decoder at quality 85). At 5% overlap the
+/// offsets found are up to 2 rows off with these captures (ImageMagick's, in StitchReferenceTests,
+/// stay within 1): that overlap is checked there only.
+@Test(arguments: [0.1, 0.3, 0.55])
+func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
+    try checkLossyCapturesStitch(overlap: overlap) { shot, i in
+        // A lossy capture, as a phone saves it: JPEG at quality 85, decoded again.
+        let decoded = try ImageDecoder.decode(try JPEGEncoder.encode(shot, quality: 85), name: "c\(i).jpg")
+        #expect(decoded.width == width && decoded.height == viewport)
+        return Image(width: width, height: viewport, pixels: decoded.pixels)
+    }
 }
 
 @Test func givenOffsetsAreUsedAsTheyAre() throws {
@@ -157,20 +162,10 @@ func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
     func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
         let scratch = Scratch("jpeg-stitch")
         defer { scratch.cleanUp() }
-        let page = Synthetic.page(width: width, height: 1100, header: header, footer: footer, seed: 21)
-        let positions = Synthetic.scrollPositions(pageHeight: page.height, viewport: viewport, header: header, footer: footer, overlap: overlap)
-        var captures: [Image] = []
-        for (i, s) in positions.enumerated() {
-            let shot = Synthetic.capture(of: page, at: s, viewport: viewport, header: header, footer: footer)
+        try checkLossyCapturesStitch(overlap: overlap) { shot, i in
             let path = scratch.file("c\(i).jpg")
             try writeWithConvert(shot, to: path, options: ["-quality", "85"])
-            let pixels = try readRGBA(path, width: width, height: viewport)
-            captures.append(Image(width: width, height: viewport, pixels: pixels))
+            return Image(width: width, height: viewport, pixels: try readRGBA(path, width: width, height: viewport))
         }
-        let result = try stitch(captures)
-        let found = offsets(of: result)
-        #expect(found.count == positions.count)
-        for (a, b) in zip(found, positions) { #expect(abs(a - b) <= 1, "offset \(a), expected \(b)") }
-        #expect(result.height == found.last.map { $0 + viewport } ?? 0)
     }
 }
