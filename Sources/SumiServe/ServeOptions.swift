@@ -56,12 +56,7 @@ struct ServeOptions {
         var keyHex: String?, saltHex: String?, keyFile: String?
         var i = 0
         while i < argv.count {
-            var name = argv[i]
-            var inline: String?
-            if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
-                inline = String(name[name.index(after: eq)...])
-                name = String(name[..<eq])
-            }
+            let (name, inline) = splitInlineValue(argv[i])
             guard names.contains(name) else {
                 throw SumiError.usage("unknown option \(name) for 'sumi serve'\(NameSuggestion.hint(name, in: names)) (try 'sumi serve --help')")
             }

@@ -55,12 +55,7 @@ struct Arguments {
         args.policy = policy
         var i = 1
         while i < argv.count {
-            var arg = argv[i]
-            var inlineValue: String?
-            if arg.hasPrefix("--"), let eq = arg.firstIndex(of: "=") {
-                inlineValue = String(arg[arg.index(after: eq)...])
-                arg = String(arg[..<eq])
-            }
+            let (arg, inlineValue) = splitInlineValue(argv[i])
             var option: ProgramOption?
             if arg.hasPrefix("-") && arg != "-" {
                 guard let known = spec.option(named: arg) else {
