@@ -152,3 +152,39 @@ struct ServeTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// A served pipeline that stays in flight until the test lets it go: the photo through the `hold`
+/// stage of the crash test plugin (Examples/crash-c, built by `make examples`), which sleeps until
+/// the file `gate` exists. A run held this way spends no CPU, so tests of draining, time-outs, full
+/// queues and killed workers neither race a slow machine nor slow it down.
+struct HeldPipeline {
+    /// `--plugin-path` and `--pipelines` for the server.
+    let arguments: [String]
+    /// The file whose creation lets every held run finish.
+    let gate: String
+
+    /// Writes the plugin folder and `held.json` (pipeline "held") below `dir`.
+    init(in dir: String) throws {
+        let built = CLI.root + "/.build/plugins/libcrash.so"
+        guard FileManager.default.fileExists(atPath: built) else {
+            throw ServeTestError("run `make examples` first: libcrash.so is missing")
+        }
+        let plugins = dir + "/held-plugins", pipelines = dir + "/held-pipelines"
+        for folder in [plugins, pipelines] { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(atPath: built, toPath: plugins + "/libcrash.so")
+        gate = dir + "/gate"
+        try """
+        {"sumi": 1, "name": "held", "params": {"input": {"type": "path"}, "output": {"type": "path", "default": "out/held.png"}},
+         "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},
+                    {"stage": "scale", "with": {"width": 64}},
+                    {"stage": "hold", "with": {"until": "\(gate)"}},
+                    {"stage": "encode", "with": {"path": "${output}"}}]}
+        """.write(toFile: pipelines + "/held.json", atomically: true, encoding: .utf8)
+        arguments = ["--plugin-path", plugins, "--pipelines", pipelines]
+    }
+
+    /// Lets every held run (and every later one) through.
+    func open() throws {
+        try Data().write(to: URL(fileURLWithPath: gate))
+    }
+}

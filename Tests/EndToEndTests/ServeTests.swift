@@ -6,26 +6,14 @@ import Testing
 /// the parameter it names, the counts of `/metrics`, draining on SIGTERM, and a killed worker
 /// costing one request. See docs/service.md.
 @Suite(.serialized) struct ServeTests {
-    /// A pipeline slow enough to be caught running (about 1 s in a release build, 10 s in a debug
-    /// one): the photo scaled to 2600 pixels, as PNG at the strongest compression.
-    static let slowManifest = """
-    {"sumi": 1, "name": "slow", "params": {"input": {"type": "path"}, "output": {"type": "path", "default": "out/slow.png"}},
+    /// A pipeline that uses a lot of memory fast (the photo enlarged to 6000 pixels, as PNG): for
+    /// --max-memory.
+    static let hugeManifest = """
+    {"sumi": 1, "name": "huge", "params": {"input": {"type": "path"}, "output": {"type": "path", "default": "out/huge.png"}},
      "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},
-                {"id": "big", "stage": "scale", "with": {"width": 2600}},
+                {"stage": "scale", "with": {"width": 6000, "enlarge": true}},
                 {"stage": "encode", "with": {"path": "${output}", "compression": 9}}]}
     """
-
-    /// A pipeline that takes far longer than a second in any build (the photo enlarged to 6000
-    /// pixels, as PNG): for time-outs.
-    static let hugeManifest = slowManifest.replacingOccurrences(of: "{\"width\": 2600}", with: "{\"width\": 6000, \"enlarge\": true}")
-
-    func slowPipelines(in dir: String) throws -> String {
-        let folder = dir + "/pipelines"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try Self.slowManifest.write(toFile: folder + "/slow.json", atomically: true, encoding: .utf8)
-        try Self.hugeManifest.write(toFile: folder + "/huge.json", atomically: true, encoding: .utf8)
-        return folder
-    }
 
     /// Request folders the server left in its TMPDIR.
     func leftovers(_ server: ServeServer) -> [String] {
@@ -127,11 +115,15 @@ import Testing
     @Test func sigtermLetsTheRunInFlightFinishAndExitsZero() throws {
         let dir = try CLI.temporaryFolder("serve-drain")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let server = try ServeServer(["--workers", "1", "--pipelines", try slowPipelines(in: dir)], folder: dir)
-        let running = try server.start("POST", "/run/slow", body: Fixtures.photo)
+        let held = try HeldPipeline(in: dir)
+        let server = try ServeServer(["--workers", "1"] + held.arguments, folder: dir)
+        let running = try server.start("POST", "/run/held", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
         kill(server.process.processIdentifier, SIGTERM)
-        #expect(running.0.isRunning, "the run ended before SIGTERM: the drain was not exercised")
+        // Draining: the run in flight is waited for, and nothing new is taken.
+        usleep(300_000)
+        #expect(running.0.isRunning && server.process.isRunning, "the run or the server ended before the run was let go")
+        try held.open()
         let status = server.stop(SIGTERM, seconds: 120)
         let answer = server.finish(running)
         #expect(answer.status == 200 && answer.body.starts(with: [0x89, 0x50]), "\(answer.status) \(answer.text.prefix(200))")
@@ -142,9 +134,10 @@ import Testing
     @Test func aKilledWorkerCostsOneRequestAndIsReplaced() throws {
         let dir = try CLI.temporaryFolder("serve-crash")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let server = try ServeServer(["--workers", "1", "--pipelines", try slowPipelines(in: dir)], folder: dir)
-        // The huge run lasts long enough in any build to be caught running.
-        let running = try server.start("POST", "/run/huge", body: Fixtures.photo)
+        let held = try HeldPipeline(in: dir)
+        let server = try ServeServer(["--workers", "1"] + held.arguments, folder: dir)
+        // The held run lasts until its worker is killed.
+        let running = try server.start("POST", "/run/held", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
         let workers = server.workers
         #expect(workers.count == 1, "\(workers)")
@@ -154,7 +147,7 @@ import Testing
         let next = try server.request("POST", "/run/thumbnail?width=40", body: Fixtures.photo)
         #expect(next.status == 200 && next.headers["content-type"] == "image/jpeg", "\(next.text)")
         #expect(try server.metric("sumi_serve_worker_restarts_total") == 1)
-        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"huge\",status=\"500\"}") == 1)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"held\",status=\"500\"}") == 1)
         #expect(server.workers.count == 1 && server.workers != workers)
         // A worker that dies while idle costs no request: it is replaced before the next one.
         for pid in server.workers { kill(pid, SIGKILL) }
@@ -168,11 +161,11 @@ import Testing
     @Test func aFullQueueIs503AndARunOverTheTimeoutIs504() throws {
         let dir = try CLI.temporaryFolder("serve-limits")
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let server = try ServeServer(["--workers", "1", "--queue", "1", "--timeout", "8", "--pipelines", try slowPipelines(in: dir)],
-                                     folder: dir)
-        let running = try server.start("POST", "/run/huge", body: Fixtures.photo)
+        let held = try HeldPipeline(in: dir)
+        let server = try ServeServer(["--workers", "1", "--queue", "1", "--timeout", "3"] + held.arguments, folder: dir)
+        let running = try server.start("POST", "/run/held", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_workers_busy") == 1 })
-        let waiting = try server.start("POST", "/run/huge", body: Fixtures.photo)
+        let waiting = try server.start("POST", "/run/held", body: Fixtures.photo)
         #expect(try server.wait(seconds: 60) { try server.metric("sumi_serve_queued") == 1 })
         let refused = try server.request("POST", "/run/thumbnail", body: Fixtures.photo)
         #expect(refused.status == 503 && refused.headers["retry-after"] == "1", "\(refused.status) \(refused.text)")
@@ -183,7 +176,7 @@ import Testing
         #expect(try server.metric("sumi_serve_worker_timeouts_total") >= 1)
         let next = try server.request("POST", "/run/thumbnail?width=40", body: Fixtures.photo)
         #expect(next.status == 200, "\(next.text)")
-        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"huge\",status=\"504\"}") == 2)
+        #expect(try server.metric("sumi_serve_requests_total{pipeline=\"held\",status=\"504\"}") == 2)
         #expect(try server.metric("sumi_serve_requests_total{pipeline=\"thumbnail\",status=\"503\"}") == 1)
         #expect(server.stop(SIGTERM, seconds: 30) == 0)
         #expect(leftovers(server).isEmpty, "\(leftovers(server))")
@@ -396,7 +389,10 @@ import Testing
         let dir = try CLI.temporaryFolder("serve-memory")
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // An idle worker holds about 16 MB; the huge run passes 24 MB within a fraction of a second.
-        let server = try ServeServer(["--workers", "1", "--max-memory", "24", "--pipelines", try slowPipelines(in: dir)], folder: dir)
+        let pipelines = dir + "/pipelines"
+        try FileManager.default.createDirectory(atPath: pipelines, withIntermediateDirectories: true)
+        try Self.hugeManifest.write(toFile: pipelines + "/huge.json", atomically: true, encoding: .utf8)
+        let server = try ServeServer(["--workers", "1", "--max-memory", "24", "--pipelines", pipelines], folder: dir)
         let started = Date()
         let over = try server.request("POST", "/run/huge", body: Fixtures.photo)
         #expect(over.status == 422 && over.text.contains("--max-memory"), "\(over.status) \(over.text)")
