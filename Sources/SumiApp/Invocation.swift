@@ -39,9 +39,11 @@ public struct Invocation {
     private let roots: RunPolicy.Roots
     private let inputGuard: InputGuard
 
-    package init(request arguments: RunRequest, policy: RunPolicy, warn: @escaping (String) -> Void = { _ in }) throws(SumiError) {
+    package init(request arguments: RunRequest, policy: RunPolicy, stages: [StageDefinition] = [],
+                 warn: @escaping (String) -> Void = { _ in }) throws(SumiError) {
         let target = arguments.pipeline
-        registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, configured: arguments.configuredPlugins, warn: warn)
+        registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, configured: arguments.configuredPlugins,
+                                             stages: stages, warn: warn)
         var manifest: Manifest
         var overrides = StageOverrides()
         if InlinePipeline.isInline(target) {

@@ -17,27 +17,36 @@ import SumiKit
 /// ```
 public struct Session: Sendable {
     public var policy: RunPolicy
+    /// Stages of the program's own, registered after the built-in ones (and before plugins), exactly
+    /// as a plugin's are: a manifest or one-line pipeline of this session can use them.
+    public var stages: [StageDefinition]
 
-    public init(policy: RunPolicy = RunPolicy()) { self.policy = policy }
+    public init(policy: RunPolicy = RunPolicy(), stages: [StageDefinition] = []) {
+        self.policy = policy
+        self.stages = stages
+    }
 
     /// The request prepared under this session's policy: plugins loaded, settings typed, inputs
     /// expanded, the batch planned and sharded. Nothing is decoded yet.
     public func prepare(_ request: RunRequest, warn: @escaping (String) -> Void = { _ in }) throws(SumiError) -> Invocation {
-        try Invocation(request: request, policy: policy, warn: warn)
+        try Invocation(request: request, policy: policy, stages: stages, warn: warn)
     }
 
     /// Prepares `request`, checks every run (a failure there throws, before any run starts), then
     /// runs them, `jobs` at once; one failing run does not stop the others. `finished` hears each
-    /// run as it ends; runs not started when `cancel` is cancelled are left out.
+    /// run as it ends, `progress` each stage of a run (by the run's index) as it starts and
+    /// finishes. Cancelling `cancel` stops the runs under way (each fails as `.cancelled`, writing
+    /// nothing) and leaves out those not started.
     @discardableResult
     public func run(_ request: RunRequest, jobs: Int = 1, cancel: Cancellation? = nil,
                     warn: @escaping @Sendable (String) -> Void = { _ in },
+                    progress: (@Sendable (_ run: Int, _ stage: StageProgress) -> Void)? = nil,
                     finished: @escaping @Sendable (RunOutcome) -> Void = { _ in }) throws(SumiError) -> [RunOutcome] {
         let invocation = try prepare(request, warn: warn)
         var tasks: [(input: String?, pipeline: Pipeline)] = []
         for run in invocation.runs { tasks.append((run.input, try invocation.pipeline(for: run))) }
         let outcomes = Mutex<[RunOutcome]>([])
-        invocation.execute(tasks, jobs: jobs, cancel: cancel, warn: warn) { outcome in
+        invocation.execute(tasks, jobs: jobs, cancel: cancel, warn: warn, progress: progress) { outcome in
             outcomes.withLock { $0.append(outcome) }
             finished(outcome)
         }
@@ -54,13 +63,9 @@ public struct RunOutcome: Sendable {
     public let index: Int
 }
 
-/// Stops a session's batch between runs: the runs already started finish, the others do not start.
-public final class Cancellation: Sendable {
-    private let cancelled = Atomic<Bool>(false)
-    public init() {}
-    public func cancel() { cancelled.store(true, ordering: .relaxed) }
-    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
-}
+/// Stops a session's runs from another thread: those under way stop (failing as `.cancelled`,
+/// writing nothing), those not started are left out.
+public typealias Cancellation = RunCancellation
 
 extension Invocation {
     /// Runs `tasks` (checked pipelines of this invocation), up to `jobs` at once, after creating the
@@ -69,7 +74,9 @@ extension Invocation {
     /// stages it dispatched; the jobs need nothing from each other, so a thread that cannot be made
     /// only means fewer jobs at once.
     package func execute(_ tasks: [(input: String?, pipeline: Pipeline)], jobs: Int, cancel: Cancellation? = nil,
-                         warn: @escaping @Sendable (String) -> Void, finished: @escaping @Sendable (RunOutcome) -> Void) {
+                         warn: @escaping @Sendable (String) -> Void,
+                         progress: (@Sendable (_ run: Int, _ stage: StageProgress) -> Void)? = nil,
+                         finished: @escaping @Sendable (RunOutcome) -> Void) {
         let confinement = policy.writeConfinement(output: request.output)
         let options = policy.runOptions
         let columns = inlineColumns
@@ -84,7 +91,10 @@ extension Invocation {
             guard cancel?.isCancelled != true else { return }
             let (input, pipeline) = tasks[index]
             do throws(SumiError) {
-                let result = try Runner(pipeline: pipeline, writeConfinement: confinement, options: options, warn: warn).run()
+                var runner = Runner(pipeline: pipeline, writeConfinement: confinement, options: options, warn: warn)
+                runner.cancellation = cancel
+                if let progress { runner.progress = { progress(index, $0) } }
+                let result = try runner.run()
                 finished(RunOutcome(input: input, result: .success(result), index: index))
             } catch {
                 finished(RunOutcome(input: input, result: .failure(columns.map { InlinePipeline.locate(error, columns: $0) } ?? error), index: index))

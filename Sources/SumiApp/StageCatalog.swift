@@ -30,13 +30,16 @@ package enum StageCatalog {
         return Set(String(cString: env).split(separator: ",").map(String.init))
     }
 
-    /// The built-ins, then the plugins of `pluginPaths` and the configured folders (the system
-    /// folder, `SUMI_PLUGIN_PATH`); `configured: false` loads `pluginPaths` alone (a served run).
-    package static func registry(pluginPaths: [String], configured: Bool = true, warn: (String) -> Void) throws(SumiError) -> StageRegistry {
+    /// The built-ins, a program's own `stages` (`Session.stages`), then the plugins of
+    /// `pluginPaths` and the configured folders (the system folder, `SUMI_PLUGIN_PATH`);
+    /// `configured: false` loads `pluginPaths` alone (a served run).
+    package static func registry(pluginPaths: [String], configured: Bool = true, stages: [StageDefinition] = [],
+                                 warn: (String) -> Void) throws(SumiError) -> StageRegistry {
         let registry = StageRegistry()
         let skipped = skippedFamilies
         for family in builtinFamilies(formats: registry.formats) where !skipped.contains(family.name) { try registry.register(family.stages) }
         registry.formats.setBuiltins(CodecsStages.builtinFormats)
+        if !stages.isEmpty { try registry.register(stages) }
         for folder in ManifestPlugins.folders(pluginPaths, configured: configured) {
             try PluginLoader.loadFolder(folder, into: registry) { warn($0) }
         }

@@ -144,4 +144,81 @@ import Testing
         guard case .failure(let error)? = failed.first?.result else { Issue.record("the damaged file ran"); return }
         #expect(error.exitCode == 1 && !FileManager.default.fileExists(atPath: folder.file("bad-out.png")), "\(error)")
     }
+
+    /// A run's stages are heard as they start and finish: each once, a consumer finishing after
+    /// its producer, the count of finished stages reaching the run's stage count.
+    @Test func aRunReportsItsStagesAsTheyStartAndFinish() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { folder.remove() }
+        var request = RunRequest(pipeline: "decode ! scale width=4 ! encode")
+        request.inputs = [folder.file("a.png")]
+        request.output = folder.file("out.png")
+        request.configuredPlugins = false
+        let heard = Mutex<[(Int, StageProgress)]>([])
+        let outcomes = try Session().run(request, progress: { run, stage in heard.withLock { $0.append((run, stage)) } })
+        #expect(try outcomes.first?.result.get().outputs.count == 1)
+        let events = heard.withLock { $0 }
+        #expect(events.allSatisfy { $0.0 == 0 && $0.1.stageCount == 3 })
+        let order = events.map { "\($0.1.stage) \($0.1.event)" }
+        for stage in ["decode", "scale", "encode"] {
+            #expect(order.filter { $0 == "\(stage) started" }.count == 1 && order.filter { $0 == "\(stage) finished" }.count == 1, "\(order)")
+            let started = try #require(order.firstIndex(of: "\(stage) started")), finished = try #require(order.firstIndex(of: "\(stage) finished"))
+            #expect(started < finished, "\(order)")
+        }
+        let finished = events.filter { $0.1.event == .finished }
+        #expect(finished.map(\.1.finishedStages) == [1, 2, 3] && finished.last?.1.fraction == 1, "\(order)")
+        #expect(finished.map(\.1.stage) == ["decode", "scale", "encode"] && finished.allSatisfy { ($0.1.milliseconds ?? -1) >= 0 })
+    }
+
+    /// A program's own stage runs in a session's pipelines as a built-in one does; cancelling while
+    /// a run is under way stops it: the stages waiting for it fail, the run fails as cancelled
+    /// (503 for the service, exit 1) and its output is not written.
+    @Test func aSessionsOwnStageRunsAndACancelledRunWritesNothing() throws {
+        let folder = try Self.folder(with: ["a.png"])
+        defer { folder.remove() }
+        let gate = Gate()
+        let descriptor = StageDescriptor(name: "gate", summary: "Passes the image once let through",
+                                         inputs: [PortSpec(name: "in", accepts: .image)], output: .image)
+        let session = Session(stages: [StageDefinition(descriptor: descriptor, origin: "test") { _ in GateStage(gate: gate) }])
+        var request = RunRequest(pipeline: "decode ! gate ! scale width=4 ! encode")
+        request.inputs = [folder.file("a.png")]
+        request.output = folder.file("out.png")
+        request.configuredPlugins = false
+
+        let cancel = Cancellation()
+        let outcome = Mutex<[RunOutcome]>([])
+        let held = request
+        let thread = Thread { outcome.withLock { $0 = (try? session.run(held, cancel: cancel)) ?? [] } }
+        thread.start()
+        #expect(gate.entered.wait(timeout: .now() + 60) == .success, "the gate stage never ran")
+        cancel.cancel()
+        gate.open.signal()
+        var waited = 0
+        while outcome.withLock({ $0.isEmpty }) && waited < 6000 { usleep(10_000); waited += 1 }
+        let result = outcome.withLock { $0.first?.result }
+        guard case .failure(let error)? = result else { Issue.record("the cancelled run did not fail: \(String(describing: result))"); return }
+        #expect(error.kind == .cancelled && error.kind.httpStatus == 503 && error.exitCode == 1, "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("out.png")))
+        #expect(cancel.isCancelled)
+
+        // Not cancelled, the same session runs the stage to the end.
+        gate.open.signal()
+        let done = try session.run(request)
+        #expect(try done.first?.result.get().outputs.first?.file.width == 4)
+    }
+}
+
+/// Lets a test hold a stage: `entered` is signalled when the stage runs, which then waits for `open`.
+final class Gate: Sendable {
+    let entered = DispatchSemaphore(value: 0)
+    let open = DispatchSemaphore(value: 0)
+}
+
+struct GateStage: StageInstance {
+    let gate: Gate
+    func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        gate.entered.signal()
+        gate.open.wait()
+        return .image(try inputs.image(Port("in")))
+    }
 }

@@ -32,6 +32,12 @@ final class PipelineRun: @unchecked Sendable {
 
     /// At most this many stage threads start (tests: a thread that cannot be made); nil: no limit.
     var threadLimit: Int?
+    /// Stops the run when cancelled (`Runner.cancellation`).
+    var cancellation: RunCancellation?
+    /// Hears each stage start and finish (`Runner.progress`).
+    var progress: (@Sendable (StageProgress) -> Void)?
+    private var cancelled = false
+    private var finishedCount = 0
 
     init(pipeline: Pipeline, plan: StreamPlan, contexts: [StageContext], file: String) {
         self.pipeline = pipeline
@@ -56,6 +62,11 @@ final class PipelineRun: @unchecked Sendable {
 
     func run() throws(SumiError) -> Runner.Result {
         let nodes = pipeline.nodes
+        let token = cancellation?.onCancel { [self] in
+            locked { cancelled = true }
+            stopAll()
+        }
+        defer { cancellation?.remove(token) }
         do {
             try PosixThreads.run(pipeline.order.map { index in { self.execute(index) } }, stop: stopAll, limit: threadLimit)
         } catch {
@@ -64,6 +75,11 @@ final class PipelineRun: @unchecked Sendable {
                             "could not start a thread for the stage: \(error.reason)")
         }
         let state = locked { (errors, outputs, timings) }
+        // A run stopped by its cancellation fails as cancelled, whatever errors the stop caused;
+        // one whose stages all ended first succeeded.
+        if !state.0.isEmpty, locked({ cancelled }) {
+            throw SumiError(.cancelled, file: file, "the run was cancelled")
+        }
         if let (node, error) = state.0.first(where: { !($0.error is RowStream.ProducerFailed) }) ?? state.0.first {
             throw Runner.placed(error, file: file, entry: nodes[node].entry)
         }
@@ -77,6 +93,7 @@ final class PipelineRun: @unchecked Sendable {
         let node = pipeline.nodes[index]
         do {
             let inputs = try gather(node)
+            report(index, .started, milliseconds: nil)
             let stopwatch = Stopwatch()
             var value: Value?
             if let stage = node.stage as? any RowStage {
@@ -177,6 +194,18 @@ final class PipelineRun: @unchecked Sendable {
             if remainingUses[index] > 0, let value { values[index] = value }
             lock.broadcast()
         }
+        report(index, .finished, milliseconds: milliseconds)
+    }
+
+    private func report(_ index: Int, _ event: StageProgress.Event, milliseconds: Double?) {
+        guard let progress else { return }
+        let finished = locked { () -> Int in
+            if event == .finished { finishedCount += 1 }
+            return finishedCount
+        }
+        let node = pipeline.nodes[index]
+        progress(StageProgress(event: event, id: node.entry.reportID, stage: node.descriptor.name, index: index,
+                               finishedStages: finished, stageCount: pipeline.nodes.count, milliseconds: milliseconds))
     }
 
     /// Records the error and stops everything: every stream and every wait fails.

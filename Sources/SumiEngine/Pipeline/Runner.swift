@@ -27,6 +27,12 @@ public struct Runner: Sendable {
     /// At most this many stage threads start, as if the system refused more (for tests); nil: no limit.
     var threadLimit: Int?
 
+    /// Stops the run from another thread (see `RunCancellation`); nil: it runs to its end.
+    public var cancellation: RunCancellation?
+
+    /// Hears each stage start (its inputs there) and finish, on the stage's thread.
+    public var progress: (@Sendable (StageProgress) -> Void)?
+
     /// `options` are by default those of the process's environment (`RunOptions.environment`).
     public init(pipeline: Pipeline, writeConfinement: WriteConfinement? = nil, options: RunOptions = .environment,
                 warn: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -56,6 +62,8 @@ public struct Runner: Sendable {
         }
         let run = PipelineRun(pipeline: pipeline, plan: StreamPlan(pipeline: pipeline), contexts: contexts, file: file)
         run.threadLimit = threadLimit
+        run.cancellation = cancellation
+        run.progress = progress
         var result = try run.run()
         result.notes = notes.notes(for: pipeline.nodes.map(\.index))
         return result

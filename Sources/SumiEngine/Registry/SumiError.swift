@@ -20,19 +20,22 @@ public struct SumiError: Error, Sendable, CustomStringConvertible {
         case plugin
         /// A fault of Sumi itself (a request it could not describe, a broken invariant).
         case `internal`
+        /// The run was stopped by its caller (`RunCancellation`).
+        case cancelled
 
         /// The exit status of `sumi`: 2 for usage, else 1 (the contract of the first version).
         public var exitStatus: Int32 { self == .usage ? 2 : 1 }
 
         /// The status `sumi serve` answers: 400 for what the request asked wrongly or too much of,
         /// 415 for a body no decoder reads, 422 for an image the run could not use, 500 for the
-        /// server's side (files, plugins, itself).
+        /// server's side (files, plugins, itself), 503 for a run stopped before its end.
         public var httpStatus: Int {
             switch self {
             case .usage, .limit: 400
             case .unsupported: 415
             case .run: 422
             case .io, .plugin, .internal: 500
+            case .cancelled: 503
             }
         }
 
