@@ -45,4 +45,26 @@ package enum StageCatalog {
         }
         return registry
     }
+
+    /// Every stage (a plugin's with its library: name, version, licence, description, ABI), every
+    /// plugin format and every library that failed to load, as one JSON array: `sumi stages --json`.
+    package static func listing(_ registry: StageRegistry) -> JSONValue {
+        let stages = registry.all.map { definition -> JSONValue in
+            guard case .object(var members) = definition.json,
+                  let library = PluginLoader.library(at: definition.origin) else { return definition.json }
+            members.append(("plugin", .object([("name", .string(library.name)), ("version", .string(library.version)),
+                                               ("licence", .string(library.licence)),
+                                               ("description", .string(library.description)),
+                                               ("abi", .number(Double(library.abiVersion)))])))
+            return .object(members)
+        }
+        let formats = registry.formats.formats.map { format in
+            JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decode != nil)),
+                              ("encode", .bool(format.encode != nil)),
+                              ("extensions", .array(format.extensions.map(JSONValue.string))),
+                              ("origin", .string(format.origin))])
+        }
+        let broken = registry.brokenLibraries.map { JSONValue.object([("broken", .string($0.path)), ("reason", .string($0.reason))]) }
+        return .array(stages + formats + broken)
+    }
 }

@@ -16,17 +16,7 @@ struct GraphCommand {
         pipelineArguments.output = nil
         let invocation = try pipelineArguments.invocation()
         // A template's unset parameters take stand-in values: the graph only needs the wiring.
-        var overrides = invocation.runs.first?.overrides ?? [:]
-        for param in invocation.manifest.params where param.defaultValue == nil && overrides[param.name] == nil {
-            overrides[param.name] = ValidateCommand.standIn(for: param.type, name: param.name)
-        }
-        let pipeline: Pipeline
-        do {
-            let values = try PipelineBuilder.parameterValues(invocation.manifest, overrides: overrides)
-            pipeline = try PipelineBuilder(registry: invocation.registry).build(invocation.manifest, values: values)
-        } catch {
-            throw invocation.locate(error)
-        }
+        let pipeline = try invocation.wiring()
         let dot = PipelineGraph.dot(pipeline)
         guard arguments.batch.svg || (arguments.output.map { FileIO.fileExtension(of: $0) == "svg" } ?? false) else {
             if let output = arguments.output {

@@ -10,23 +10,7 @@ struct ListingCommand {
         let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
         if arguments.command == .stages {
             if arguments.json {
-                let stages = registry.all.map { definition -> JSONValue in
-                    guard case .object(var members) = definition.json,
-                          let library = PluginLoader.library(at: definition.origin) else { return definition.json }
-                    members.append(("plugin", .object([("name", .string(library.name)), ("version", .string(library.version)),
-                                                       ("licence", .string(library.licence)),
-                                                       ("description", .string(library.description)),
-                                                       ("abi", .number(Double(library.abiVersion)))])))
-                    return .object(members)
-                }
-                let formats = registry.formats.formats.map { format in
-                    JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decode != nil)),
-                                      ("encode", .bool(format.encode != nil)),
-                                      ("extensions", .array(format.extensions.map(JSONValue.string))),
-                                      ("origin", .string(format.origin))])
-                }
-                let broken = registry.brokenLibraries.map { JSONValue.object([("broken", .string($0.path)), ("reason", .string($0.reason))]) }
-                Terminal.standardOutput(JSONValue.array(stages + formats + broken).serialized() + "\n")
+                Terminal.standardOutput(StageCatalog.listing(registry).serialized() + "\n")
             } else {
                 let definitions = registry.all
                 let width = definitions.map(\.descriptor.name.count).max() ?? 0

@@ -145,6 +145,29 @@ import Testing
         #expect(error.exitCode == 1 && !FileManager.default.fileExists(atPath: folder.file("bad-out.png")), "\(error)")
     }
 
+    /// `sumi validate --template` and `sumi graph` in-process: a manifest whose required parameters
+    /// have no value fails validation, lists them as a template, and still draws its wiring.
+    @Test func aTemplateListsWhatItNeedsAndDrawsItsWiring() throws {
+        let folder = try TemporaryFolder("session-template")
+        defer { folder.remove() }
+        try """
+        {"sumi": 1, "params": {"input": {"type": "path"}, "width": {"type": "integer"}, "output": {"type": "path"}},
+         "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},
+                    {"id": "small", "stage": "scale", "with": {"width": "${width}"}},
+                    {"stage": "encode", "with": {"path": "${output}"}}]}
+        """.write(toFile: folder.file("t.json"), atomically: true, encoding: .utf8)
+        var request = RunRequest(pipeline: folder.file("t.json"))
+        request.configuredPlugins = false
+        let invocation = try Session().prepare(request)
+        let verdict = try invocation.validate(template: true)
+        #expect(verdict.stageCount == 3 && verdict.needs.sorted() == ["input", "output", "width"], "\(verdict)")
+        let missing = Self.failure { _ = try invocation.validate() }
+        #expect(missing?.kind == .usage && missing?.message.contains("input") == true, "\(String(describing: missing))")
+        let wiring = try invocation.wiring()
+        #expect(wiring.nodes.map(\.descriptor.name) == ["decode", "scale", "encode"])
+        #expect(PipelineGraph.dot(wiring).contains("small"))
+    }
+
     /// A run's stages are heard as they start and finish: each once, a consumer finishing after
     /// its producer, the count of finished stages reaching the run's stage count.
     @Test func aRunReportsItsStagesAsTheyStartAndFinish() throws {
