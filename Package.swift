@@ -41,6 +41,7 @@ let package = Package(
         // them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi --version`).
         .target(
             name: "CSumiCodecs",
+            dependencies: ["CSumiRuntime"],
             path: "Sources/CSumiCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
                              .linkedLibrary("tiff"), .linkedLibrary("gif"), .linkedLibrary("lcms2"),
@@ -50,13 +51,16 @@ let package = Package(
         // function names are macros Swift cannot import.
         .target(name: "CSumiICU", path: "Sources/CSumiICU", linkerSettings: [.linkedLibrary("icuuc")]),
         // libmicrohttpd for `sumi serve`: its MHD_start_daemon is variadic, and request bodies arrive
-        // through a callback; the shim starts the daemon and streams bodies into files.
-        .target(name: "CSumiHTTP", path: "Sources/CSumiHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
+        // through a callback; the shim starts the daemon and streams bodies into files. The library
+        // (and GnuTLS with the eight libraries behind it) is opened when the service starts
+        // (`sumi_mhd.h`), so no other command maps it.
+        .target(name: "CSumiHTTP", dependencies: ["CSumiRuntime"], path: "Sources/CSumiHTTP"),
         // The version string from the VERSION file.
         .target(name: "CSumiVersion", path: "Sources/CSumiVersion",
                 cSettings: [.define("SUMI_VERSION", to: "\"\(version)\"")]),
-        // Process-level C calls the program makes once at start-up (glibc's mallopt, which Swift's
-        // Glibc module leaves out), for SumiEngine's process policy.
+        // Process-level C calls (glibc's mallopt, which Swift's Glibc module leaves out; openat2,
+        // which glibc 2.36 does not wrap) and `sumi_dl_open_table`, how the shims open a library
+        // only some runs need (libheif, gdk-pixbuf, libmicrohttpd) on first use.
         .target(name: "CSumiRuntime", path: "Sources/CSumiRuntime"),
 
         // The plugin SDK's targets: tools/sdk/Package.swift declares these lines as they are.

@@ -114,8 +114,14 @@ cat > "$WORK/topng.json" <<JSON
 JSON
 
 if wanted startup; then
-  echo "== Start-up: --version (every run pays it; libheif and gdk-pixbuf are opened only when needed)"
-  row startup "sumi --version" --runs 100 "@SUMI@ --version" "vips --version" "vips --version" "convert -version" "$CONVERT -version"
+  echo "== Start-up: --version (every run pays it; libheif, gdk-pixbuf and libmicrohttpd are opened only when needed)"
+  # The floor: a hello-world Swift program built the same way (swiftc -O, the Swift runtime shared).
+  if [ ! -x "$WORK/hello" ]; then
+    echo 'print("hello")' > "$WORK/hello.swift"
+    "$(dirname "$(command -v swift)")/swiftc" -O "$WORK/hello.swift" -o "$WORK/hello"
+  fi
+  row startup "sumi --version" --runs 100 "@SUMI@ --version" "hello-world Swift" "$WORK/hello" \
+    "vips --version" "vips --version" "convert -version" "$CONVERT -version"
 fi
 
 if wanted recode; then

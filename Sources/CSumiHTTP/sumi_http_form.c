@@ -3,7 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <microhttpd.h>
+#include "sumi_mhd.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,7 +8,7 @@
 
 #include "sumi_http.h"
 
-#include <microhttpd.h>
+#include "sumi_mhd.h"
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>

@@ -5,7 +5,9 @@
 #
 # The package root is `make install PREFIX=/usr` into a staging folder; Depends are computed by
 # dpkg-shlibdeps from the binary (the Swift runtime beside it is private to the package); libheif
-# and gdk-pixbuf, opened at run time, are Recommends (`sumi formats` says when one is missing).
+# and gdk-pixbuf, opened at run time, are Recommends (`sumi formats` says when one is missing);
+# libmicrohttpd, opened when `sumi serve` starts, is a Depends of its own (debian/control.in): the
+# service is one of the package's ways in.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${1:?usage: build-deb.sh BIN OUTDIR}")
