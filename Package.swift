@@ -37,15 +37,15 @@ let package = Package(
         systemLibrary("CNettle", "nettle", apt: "nettle-dev"),
         // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng) or varargs
         // handlers (libtiff; its CIELab is converted with lcms2 there), giflib's reader, and the
-        // tables of libheif and gdk-pixbuf, which are opened (dlopen) by the first file that needs
-        // them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi --version`).
+        // tables of libheif, libtiff and gdk-pixbuf, which are opened (dlopen) by the first file that
+        // needs them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi
+        // --version`; libtiff with zstd, xz, LERC and JBIG-KIT 1 ms of it).
         .target(
             name: "CSumiCodecs",
             dependencies: ["CSumiRuntime"],
             path: "Sources/CSumiCodecs",
             linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
-                             .linkedLibrary("tiff"), .linkedLibrary("gif"), .linkedLibrary("lcms2"),
-                             .linkedLibrary("deflate")]
+                             .linkedLibrary("gif"), .linkedLibrary("lcms2"), .linkedLibrary("deflate")]
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.

@@ -5,7 +5,7 @@
 #include "sumi_tiff.h"
 
 #include <stdio.h>
-#include <tiffio.h>
+#include "sumi_libtiff.h"
 
 /* The most samples of a pixel the decoder reads (colours, then alpha). */
 #define SUMI_TIFF_MAX_USED 8

@@ -34,10 +34,12 @@ static void free_server(struct sumi_http_server *server) {
     free(server);
 }
 
+int sumi_http_library(const char **error) { return sumi_mhd_open(error); }
+
 sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error, size_t error_size) {
     const char *missing = NULL;
     if (sumi_mhd_open(&missing) != 0) {
-        snprintf(error, error_size, "the service needs libmicrohttpd (apt-get install libmicrohttpd12): %s", missing);
+        snprintf(error, error_size, "%s", missing);
         return NULL;
     }
     struct sumi_http_server *server = calloc(1, sizeof *server);

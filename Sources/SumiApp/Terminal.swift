@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import SumiApp
 import SumiEngine
 import SumiKit
 import Synchronization

@@ -44,6 +44,11 @@ final class HTTPDaemon: @unchecked Sendable {
     private let box: Unmanaged<Box>
 
     init(_ settings: Settings, handler: @escaping @Sendable (HTTPRequest) -> Void) throws(SumiError) {
+        var missing: UnsafePointer<CChar>?
+        guard sumi_http_library(&missing) == 0 else {
+            throw SumiError(.io, "sumi serve needs libmicrohttpd (Debian package libmicrohttpd12), which could not be loaded: "
+                                 + (missing.map { String(cString: $0) } ?? "unknown error"))
+        }
         box = Unmanaged.passRetained(Box(handler))
         var error = [CChar](repeating: 0, count: 512)
         let made: OpaquePointer? = CStringList.with(settings.allowedHosts) { hosts in

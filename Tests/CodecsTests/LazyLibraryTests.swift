@@ -3,9 +3,10 @@ import Foundation
 import SumiKit
 import Testing
 
-/// libheif (with its codecs) and gdk-pixbuf are opened by the first file that needs them, not at
+/// libheif (with its codecs), libtiff (with zstd, xz, LERC, JBIG-KIT) and gdk-pixbuf are opened by
+/// the first file that needs them, libmicrohttpd (with GnuTLS) when `sumi serve` starts, not at
 /// start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
-/// copies of both libraries put first on the library path.
+/// copies of the libraries put first on the library path.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["SUMI_BINARY"] != nil, "needs the built sumi (SUMI_BINARY)"))
 struct LazyLibraryTests {
     let sumi = ProcessInfo.processInfo.environment["SUMI_BINARY"] ?? ""
@@ -51,7 +52,8 @@ struct LazyLibraryTests {
         let run = try run(["--version"], environment: ["LD_DEBUG": "files"])
         #expect(run.status == 0)
         #expect(run.errors.contains("libc.so.6"), "the loader trace is there")
-        for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio"] {
+        for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
+                        "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
     }
@@ -72,13 +74,14 @@ struct LazyLibraryTests {
         let folder = try ScratchFolder("photos")
         let libraries = folder.file("lib")
         try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
-        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0"] {
+        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12"] {
             try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
         }
         let broken = ["LD_LIBRARY_PATH": libraries]
         try folder.write(try HEIFEncoder.encode(Fixtures.smooth(width: 32, height: 16), format: .heif, quality: 80,
                                                     metadata: OutputMetadata()), to: "in.heic")
         try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        try folder.write(TestTIFF(width: 2, height: 2, bits: [8, 8, 8], photometric: 2, data: [UInt8](repeating: 128, count: 12)).bytes(), to: "in.tif")
         let manifest = try recodeManifest(in: folder)
 
         #expect(try run(["--version"], environment: broken).status == 0)
@@ -92,19 +95,27 @@ struct LazyLibraryTests {
         #expect(heif.errors.contains("in.heic") && heif.errors.contains("libheif.so.1") && heif.errors.contains("could not be loaded"),
                 "\(heif.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("heic.jpg")))
+        // TIFF input needs libtiff; the service needs libmicrohttpd (exit 1, naming it).
+        let tiffIn = try run(["run", manifest, "-i", folder.file("in.tif"), "-o", folder.file("tif.png")], environment: broken)
+        #expect(tiffIn.status == 1 && tiffIn.errors.contains("in.tif") && tiffIn.errors.contains("libtiff.so.6")
+                && tiffIn.errors.contains("could not be loaded"), "\(tiffIn.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("tif.png")))
+        let serve = try run(["serve", "--listen", "127.0.0.1:0"], environment: broken)
+        #expect(serve.status == 1 && serve.errors.contains("libmicrohttpd.so.12") && serve.errors.contains("could not be loaded"),
+                "\(serve.errors)")
         // TIFF output needs gdk-pixbuf.
         let tiff = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.tiff")], environment: broken)
         #expect(tiff.status == 1)
         #expect(tiff.errors.contains("libgdk_pixbuf-2.0.so.0"), "\(tiff.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.tiff")))
         // sumi formats tells the truth.
-        // TIFF, GIF and BMP are read with libtiff, giflib and our own reader; gdk-pixbuf's own
+        // GIF and BMP are read with giflib and our own reader; TIFF needs libtiff; gdk-pixbuf's own
         // formats (ICO here) are listed only when its loaders are there.
         let missing = try formats(environment: broken)
         for name in ["heif", "avif"] {
             #expect(missing[name]?.read == false && missing[name]?.write == false, "\(name)")
         }
-        #expect(missing["tiff"]?.read == true && missing["tiff"]?.write == false)
+        #expect(missing["tiff"]?.read == false && missing["tiff"]?.write == false)
         #expect(missing["gif"]?.read == true && missing["bmp"]?.read == true && missing["bmp"]?.write == true)
         #expect(missing["jpeg"]?.read == true && missing["jpeg"]?.write == true)
         #expect(missing["ico"] == nil)

@@ -1,6 +1,8 @@
+import CSumiCodecs
+
 /// What Sumi can do with each image format: read, write, and which side data travels (the table
-/// `sumi formats` prints). The formats behind libheif and gdk-pixbuf, which are opened only when
-/// needed, are asked of the libraries themselves (opening them): a missing library or a libheif
+/// `sumi formats` prints). The formats behind libheif, libtiff and gdk-pixbuf, which are opened only
+/// when needed, are asked of the libraries themselves (opening them): a missing library or a libheif
 /// built without an encoder shows as "no", and the formats gdk-pixbuf's installed loaders add
 /// (`PixbufFormats`) follow Sumi's own.
 public struct FormatSupport: Sendable {
@@ -25,6 +27,8 @@ public struct FormatSupport: Sendable {
 
     public static var all: [FormatSupport] {
         let pixbuf = (try? PixbufLibrary.functions(for: .tiff)) != nil
+        var tiffMissing: UnsafePointer<CChar>?
+        let tiff = sumi_tiff_library(&tiffMissing) == 0
         let heifMissing = (try? HEIFLibrary.functions()) == nil ? "; \(HEIFLibrary.name) cannot be loaded" : ""
         let own = described.map { row in
             switch ImageFormat(rawValue: row.name) {
@@ -34,8 +38,9 @@ public struct FormatSupport: Sendable {
                                      writes: HEIFLibrary.has(format, encode: true), profile: row.profile,
                                      metadata: row.metadata, notes: row.notes + heifMissing)
             case .tiff?:
-                return FormatSupport(name: row.name, reads: true, writes: pixbuf, profile: row.profile, metadata: row.metadata,
-                                     notes: row.notes + (pixbuf ? "" : "; output needs gdk-pixbuf, which cannot be loaded"))
+                return FormatSupport(name: row.name, reads: tiff, writes: pixbuf, profile: row.profile, metadata: row.metadata,
+                                     notes: row.notes + (tiff ? "" : "; input needs libtiff, which cannot be loaded")
+                                         + (pixbuf ? "" : "; output needs gdk-pixbuf, which cannot be loaded"))
             default:
                 return row
             }

@@ -26,6 +26,10 @@ typedef struct sumi_tiff_info {
     int whole_only;
 } sumi_tiff_info;
 
+/// Whether libtiff, opened on the first TIFF file rather than at start-up, can be loaded: 0, or -1
+/// with a message naming the library in `*error`.
+int sumi_tiff_library(const char *_Nullable *_Nonnull error);
+
 /// Opens `size` bytes at `data` (which must outlive the handle) and reads the first directory.
 /// `max_allocation` bounds any one allocation libtiff makes. NULL only when out of memory;
 /// otherwise check `sumi_tiff_read_info`.

@@ -54,6 +54,10 @@ typedef struct {
 } sumi_http_options;
 
 /* Starts the daemon; NULL with a message in `error` when it cannot. */
+/// Opens libmicrohttpd, which the service alone needs (once). Returns 0, or -1 with a message
+/// naming the library in `*error`.
+int sumi_http_library(const char **error);
+
 sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error, size_t error_size);
 /* The port the daemon listens on. */
 uint16_t sumi_http_port(const sumi_http_server *server);
