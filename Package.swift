@@ -28,11 +28,14 @@ let package = Package(
     ],
     targets: [
         // C libraries.
-        systemLibrary("CHarfBuzz", "harfbuzz", apt: "libharfbuzz-dev"),
+        // HarfBuzz, fontconfig and FriBidi are opened by the first text a run lays out (SumiText's
+        // TextLibraries), not linked: their module maps give types and function tables only, without
+        // pkg-config (which would link them); their headers are found below /usr/include.
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
         systemLibrary("CFreeType", "freetype2", apt: "libfreetype-dev"),
-        systemLibrary("CFontconfig", "fontconfig", apt: "libfontconfig-dev"),
+        .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
         systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
-        systemLibrary("CFribidi", "fribidi", apt: "libfribidi-dev"),
+        .systemLibrary(name: "CFribidi", path: "Sources/CFribidi", providers: [.apt(["libfribidi-dev"])]),
         systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
         systemLibrary("CNettle", "nettle", apt: "nettle-dev"),
         // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng) or varargs
@@ -49,7 +52,9 @@ let package = Package(
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.
-        .target(name: "CSumiICU", path: "Sources/CSumiICU", linkerSettings: [.linkedLibrary("icuuc")]),
+        // ICU is opened by the first text a run breaks into lines (its functions looked up by their
+        // versioned names), not linked.
+        .target(name: "CSumiICU", dependencies: ["CSumiRuntime"], path: "Sources/CSumiICU"),
         // libmicrohttpd for `sumi serve`: its MHD_start_daemon is variadic, and request bodies arrive
         // through a callback; the shim starts the daemon and streams bodies into files. The library
         // (and GnuTLS with the eight libraries behind it) is opened when the service starts
@@ -92,7 +97,7 @@ let package = Package(
         .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),
         .target(
             name: "SumiText",
-            dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi", "CSumiICU"],
+            dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi", "CSumiICU", "CSumiRuntime"],
             path: "Plugins/Text"
         ),
         .target(name: "SumiCompose", dependencies: ["SumiKit", "SumiCodecs"], path: "Plugins/Compose"),

@@ -87,6 +87,8 @@ public struct TextStage: Stage {
     let variations: FontVariations
 
     public init(parameters: Parameters) throws {
+        // HarfBuzz, fontconfig and FriBidi, opened here rather than at start-up.
+        try TextLibraries.require()
         let text = try parameters[Self.text]
         guard !text.isEmpty else { throw StageError.invalidParameter("text", "the text is empty") }
         let scalarCount = text.unicodeScalars.count

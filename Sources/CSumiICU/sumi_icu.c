@@ -7,21 +7,70 @@
 #include <unicode/utypes.h>
 #include <unicode/uversion.h>
 
+#include "sumi_dl.h"
+
+#include <pthread.h>
+
+/* ICU is opened by the first text a run breaks into lines, not at start-up (with its 30 MB of data
+   and the C++ runtime); its functions, renamed with the library's version (ubrk_open_72), are
+   looked up by those names. */
+#define SUMI_ICU_STRING(x) #x
+#define SUMI_ICU_NAME(x) SUMI_ICU_STRING(x)
+#define SUMI_ICU_LIBRARY "libicuuc.so." SUMI_ICU_NAME(U_ICU_VERSION_MAJOR_NUM)
+#define SUMI_ICU_FUNCTIONS(X) \
+    X(u_errorName) X(u_getIntPropertyValue) X(u_getPropertyValueEnum) X(u_getUnicodeVersion) \
+    X(u_hasBinaryProperty) X(ubrk_close) X(ubrk_next) X(ubrk_open)
+
+static struct {
+#define SUMI_ICU_FIELD(name) __typeof__(name) *name;
+    SUMI_ICU_FUNCTIONS(SUMI_ICU_FIELD)
+#undef SUMI_ICU_FIELD
+} icu;
+static int opened;
+static char failure[512];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void open_library(void) {
+#define SUMI_ICU_ENTRY(name) SUMI_ICU_NAME(name),
+    static const char *const names[] = { SUMI_ICU_FUNCTIONS(SUMI_ICU_ENTRY) };
+#undef SUMI_ICU_ENTRY
+    enum { count = sizeof names / sizeof names[0] };
+    _Static_assert(sizeof icu == count * sizeof(void *), "one table entry per function");
+    if (sumi_dl_open_table(SUMI_ICU_LIBRARY, names, count, (void **)&icu, failure, sizeof failure) == 0) opened = 1;
+}
+
+int sumi_icu_open(const char **error) {
+    pthread_once(&once, open_library);
+    if (!opened) *error = failure;
+    return opened ? 0 : -1;
+}
+
+/* Whether ICU is open (opening it on the first call); the functions below answer "nothing known"
+   without it, and SumiText refuses text before they are reached (TextLibraries.require). */
+static int ready(void) {
+    pthread_once(&once, open_library);
+    return opened;
+}
+
 /* The boundaries after 0 of an ICU break iterator of `type` over `text`. */
 static int32_t boundaries(UBreakIteratorType type, const char *locale, const uint16_t *text, int32_t length,
                           int32_t *breaks, int32_t capacity, int32_t *status) {
+    if (!ready()) {
+        *status = (int32_t)U_MISSING_RESOURCE_ERROR;
+        return -1;
+    }
     UErrorCode error = U_ZERO_ERROR;
-    UBreakIterator *it = ubrk_open(type, locale, (const UChar *)text, length, &error);
+    UBreakIterator *it = icu.ubrk_open(type, locale, (const UChar *)text, length, &error);
     if (U_FAILURE(error) || it == NULL) {
         *status = (int32_t)error;
-        if (it != NULL) ubrk_close(it);
+        if (it != NULL) icu.ubrk_close(it);
         return -1;
     }
     int32_t count = 0;
-    for (int32_t b = ubrk_next(it); b != UBRK_DONE && count < capacity; b = ubrk_next(it)) {
+    for (int32_t b = icu.ubrk_next(it); b != UBRK_DONE && count < capacity; b = icu.ubrk_next(it)) {
         breaks[count++] = b;
     }
-    ubrk_close(it);
+    icu.ubrk_close(it);
     *status = 0;
     return count;
 }
@@ -37,13 +86,15 @@ int32_t sumi_icu_word_breaks(const char *locale, const uint16_t *text, int32_t l
 }
 
 int32_t sumi_icu_within_syllable(uint32_t before, uint32_t after) {
-    if (u_hasBinaryProperty((UChar32)before, UCHAR_LOGICAL_ORDER_EXCEPTION)) return 1;
-    return !u_hasBinaryProperty((UChar32)after, UCHAR_LOGICAL_ORDER_EXCEPTION)
-        && u_getIntPropertyValue((UChar32)after, UCHAR_INDIC_SYLLABIC_CATEGORY) == U_INSC_VOWEL_DEPENDENT;
+    if (!ready()) return 0;
+    if (icu.u_hasBinaryProperty((UChar32)before, UCHAR_LOGICAL_ORDER_EXCEPTION)) return 1;
+    return !icu.u_hasBinaryProperty((UChar32)after, UCHAR_LOGICAL_ORDER_EXCEPTION)
+        && icu.u_getIntPropertyValue((UChar32)after, UCHAR_INDIC_SYLLABIC_CATEGORY) == U_INSC_VOWEL_DEPENDENT;
 }
 
 int32_t sumi_icu_break_unit(uint32_t c) {
-    switch (u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK)) {
+    if (!ready()) return SUMI_ICU_UNIT_OTHER;
+    switch (icu.u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK)) {
     case U_LB_ALPHABETIC: case U_LB_HEBREW_LETTER: case U_LB_NUMERIC: case U_LB_AMBIGUOUS:
         return SUMI_ICU_UNIT_LETTER;
     case U_LB_IDEOGRAPHIC: case U_LB_CONDITIONAL_JAPANESE_STARTER: case U_LB_H2: case U_LB_H3:
@@ -57,7 +108,8 @@ int32_t sumi_icu_break_unit(uint32_t c) {
 }
 
 int32_t sumi_icu_kinsoku(uint32_t c) {
-    switch (u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK)) {
+    if (!ready()) return 0;
+    switch (icu.u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK)) {
     case U_LB_CLOSE_PUNCTUATION: case U_LB_CLOSE_PARENTHESIS: case U_LB_EXCLAMATION: case U_LB_INFIX_NUMERIC:
     case U_LB_NONSTARTER: case U_LB_CONDITIONAL_JAPANESE_STARTER:
         return 1;
@@ -69,7 +121,8 @@ int32_t sumi_icu_kinsoku(uint32_t c) {
 }
 
 int32_t sumi_icu_is_upright_in_vertical(uint32_t c) {
-    switch (u_getIntPropertyValue((UChar32)c, UCHAR_VERTICAL_ORIENTATION)) {
+    if (!ready()) return 0;
+    switch (icu.u_getIntPropertyValue((UChar32)c, UCHAR_VERTICAL_ORIENTATION)) {
     case U_VO_UPRIGHT: case U_VO_TRANSFORMED_UPRIGHT: case U_VO_TRANSFORMED_ROTATED:
         return 1;
     default:
@@ -78,16 +131,22 @@ int32_t sumi_icu_is_upright_in_vertical(uint32_t c) {
 }
 
 int32_t sumi_icu_line_break_is(uint32_t c, const char *name) {
-    int32_t wanted = u_getPropertyValueEnum(UCHAR_LINE_BREAK, name);
-    return wanted >= 0 && u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK) == wanted;
+    if (!ready()) return 0;
+    int32_t wanted = icu.u_getPropertyValueEnum(UCHAR_LINE_BREAK, name);
+    return wanted >= 0 && icu.u_getIntPropertyValue((UChar32)c, UCHAR_LINE_BREAK) == wanted;
 }
 
 const char *sumi_icu_error_name(int32_t status) {
-    return u_errorName((UErrorCode)status);
+    if (!ready()) return "ICU could not be loaded";
+    return icu.u_errorName((UErrorCode)status);
 }
 
 void sumi_icu_unicode_version(char *out) {
+    if (!ready()) {
+        snprintf(out, 16, "?");
+        return;
+    }
     UVersionInfo version;
-    u_getUnicodeVersion(version);
+    icu.u_getUnicodeVersion(version);
     snprintf(out, 16, "%u.%u", (unsigned)version[0], (unsigned)version[1]);
 }

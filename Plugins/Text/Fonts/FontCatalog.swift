@@ -17,7 +17,7 @@ final class FontCatalog: Sendable {
     private let faces = Mutex<[String: FontFace]>([:])
 
     private init() {
-        state = Mutex(State(config: FcInitLoadConfigAndFonts()))
+        state = Mutex(State(config: fc.FcInitLoadConfigAndFonts()))
     }
 
     /// The fonts for `spec`, and the requested family names that are not installed.
@@ -75,15 +75,15 @@ final class FontCatalog: Sendable {
     /// do not parse.
     private static func sortedFonts(_ config: OpaquePointer, families: [String], properties: String = "",
                                     language: String?) -> [FontCoverage]? {
-        guard let pattern = properties.isEmpty ? FcPatternCreate() : FcNameParse(":" + properties) else { return nil }
-        defer { FcPatternDestroy(pattern) }
-        for family in families { _ = FcPatternAddString(pattern, "family", family) }
-        if let language, !language.isEmpty { _ = FcPatternAddString(pattern, "lang", language) }
-        _ = FcConfigSubstitute(config, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
+        guard let pattern = properties.isEmpty ? fc.FcPatternCreate() : fc.FcNameParse(":" + properties) else { return nil }
+        defer { fc.FcPatternDestroy(pattern) }
+        for family in families { _ = fc.FcPatternAddString(pattern, "family", family) }
+        if let language, !language.isEmpty { _ = fc.FcPatternAddString(pattern, "lang", language) }
+        _ = fc.FcConfigSubstitute(config, pattern, FcMatchPattern)
+        fc.FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
-        guard let set = FcFontSort(config, pattern, 1, nil, &result) else { return [] }
-        defer { FcFontSetDestroy(set) }
+        guard let set = fc.FcFontSort(config, pattern, 1, nil, &result) else { return [] }
+        defer { fc.FcFontSetDestroy(set) }
         var fonts: [FontCoverage] = []
         for i in 0..<Int(set.pointee.nfont) {
             guard let font = set.pointee.fonts[i], let coverage = FontCoverage.from(pattern: font),
@@ -95,22 +95,22 @@ final class FontCatalog: Sendable {
 
     /// Whether any installed font has this family name (case-insensitive, as fontconfig compares).
     private static func isInstalled(_ config: OpaquePointer, family: String) -> Bool {
-        guard let pattern = FcPatternCreate() else { return false }
-        defer { FcPatternDestroy(pattern) }
-        _ = FcPatternAddString(pattern, "family", family)
-        guard let objects = FcObjectSetCreate() else { return false }
-        defer { FcObjectSetDestroy(objects) }
-        _ = FcObjectSetAdd(objects, "family")
-        guard let set = FcFontList(config, pattern, objects) else { return false }
-        defer { FcFontSetDestroy(set) }
+        guard let pattern = fc.FcPatternCreate() else { return false }
+        defer { fc.FcPatternDestroy(pattern) }
+        _ = fc.FcPatternAddString(pattern, "family", family)
+        guard let objects = fc.FcObjectSetCreate() else { return false }
+        defer { fc.FcObjectSetDestroy(objects) }
+        _ = fc.FcObjectSetAdd(objects, "family")
+        guard let set = fc.FcFontList(config, pattern, objects) else { return false }
+        defer { fc.FcFontSetDestroy(set) }
         return set.pointee.nfont > 0
     }
 
     /// The first face of a font file, as fontconfig describes it.
     private static func query(file path: String) -> FontCoverage? {
         var count: Int32 = 0
-        guard let pattern = FcFreeTypeQuery(path, 0, nil, &count) else { return nil }
-        defer { FcPatternDestroy(pattern) }
+        guard let pattern = fc.FcFreeTypeQuery(path, 0, nil, &count) else { return nil }
+        defer { fc.FcPatternDestroy(pattern) }
         return FontCoverage.from(pattern: pattern)
     }
 }

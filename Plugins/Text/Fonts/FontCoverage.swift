@@ -20,39 +20,39 @@ final class FontCoverage: @unchecked Sendable {
         self.family = family
         self.isColor = isColor
         self.isOpenType = isOpenType
-        self.charset = charset.flatMap { FcCharSetCopy($0) }
+        self.charset = charset.flatMap { fc.FcCharSetCopy($0) }
     }
 
     deinit {
-        if let charset { FcCharSetDestroy(charset) }
+        if let charset { fc.FcCharSetDestroy(charset) }
     }
 
     func covers(_ scalar: UInt32) -> Bool {
         guard let charset else { return false }
-        return FcCharSetHasChar(charset, scalar) != 0
+        return fc.FcCharSetHasChar(charset, scalar) != 0
     }
 
     /// Reads file, index, family, colour and charset from a fontconfig pattern.
     static func from(pattern: OpaquePointer) -> FontCoverage? {
         var file: UnsafeMutablePointer<FcChar8>?
-        guard FcPatternGetString(pattern, "file", 0, &file) == FcResultMatch, let file else { return nil }
+        guard fc.FcPatternGetString(pattern, "file", 0, &file) == FcResultMatch, let file else { return nil }
         var index: Int32 = 0
-        _ = FcPatternGetInteger(pattern, "index", 0, &index)
+        _ = fc.FcPatternGetInteger(pattern, "index", 0, &index)
         var family: UnsafeMutablePointer<FcChar8>?
         var familyName = ""
-        if FcPatternGetString(pattern, "family", 0, &family) == FcResultMatch, let family {
+        if fc.FcPatternGetString(pattern, "family", 0, &family) == FcResultMatch, let family {
             familyName = String(cString: family)
         }
         var color: FcBool = 0
-        _ = FcPatternGetBool(pattern, "color", 0, &color)
+        _ = fc.FcPatternGetBool(pattern, "color", 0, &color)
         var format: UnsafeMutablePointer<FcChar8>?
         var isOpenType = false
-        if FcPatternGetString(pattern, "fontformat", 0, &format) == FcResultMatch, let format {
+        if fc.FcPatternGetString(pattern, "fontformat", 0, &format) == FcResultMatch, let format {
             let name = String(cString: format)
             isOpenType = name == "TrueType" || name == "CFF"
         }
         var charset: OpaquePointer?
-        _ = FcPatternGetCharSet(pattern, "charset", 0, &charset)
+        _ = fc.FcPatternGetCharSet(pattern, "charset", 0, &charset)
         return FontCoverage(path: String(cString: file), index: Int(index), family: familyName,
                             isColor: color != 0, isOpenType: isOpenType, charset: charset)
     }

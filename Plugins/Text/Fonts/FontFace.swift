@@ -55,23 +55,23 @@ final class FontFace: Sendable {
             FT_Done_FreeType(library)
             throw StageError("cannot open font \(path) (face \(index)): not a font FreeType can read")
         }
-        guard let hbFace = hb_ft_face_create_referenced(face), let font = hb_font_create(hbFace) else {
+        guard let hbFace = hb.hb_ft_face_create_referenced(face), let font = hb.hb_font_create(hbFace) else {
             FT_Done_Face(face)
             FT_Done_FreeType(library)
             throw StageError("cannot open font \(path) with HarfBuzz")
         }
-        let upem = max(1, hb_face_get_upem(hbFace))
-        hb_face_destroy(hbFace)
-        hb_font_set_scale(font, Int32(upem), Int32(upem))
+        let upem = max(1, hb.hb_face_get_upem(hbFace))
+        hb.hb_face_destroy(hbFace)
+        hb.hb_font_set_scale(font, Int32(upem), Int32(upem))
         if !variations.isEmpty {
             variations.values.withUnsafeBufferPointer { v in
-                hb_font_set_variations(font, v.baseAddress, UInt32(v.count))
+                hb.hb_font_set_variations(font, v.baseAddress, UInt32(v.count))
             }
             variations.apply(to: face, library: library)
         }
 
         var extents = hb_font_extents_t()
-        hb_font_get_h_extents(font, &extents)
+        hb.hb_font_get_h_extents(font, &extents)
         let flags = face.pointee.face_flags
         let scalable = flags & FT_Long(1 << 0) != 0
         let fixedSizes = flags & FT_Long(1 << 1) != 0
@@ -97,7 +97,7 @@ final class FontFace: Sendable {
 
     deinit {
         handles.withLock { h in
-            hb_font_destroy(h.font)
+            hb.hb_font_destroy(h.font)
             FT_Done_Face(h.face)
             FT_Done_FreeType(h.library)
         }
@@ -110,30 +110,30 @@ final class FontFace: Sendable {
                vertical: Bool = false) -> [ShapedGlyph] {
         guard !range.isEmpty else { return [] }
         return handles.withLock { h in
-            guard let buffer = hb_buffer_create() else { return [] }
-            defer { hb_buffer_destroy(buffer) }
+            guard let buffer = hb.hb_buffer_create() else { return [] }
+            defer { hb.hb_buffer_destroy(buffer) }
             text[context].withUnsafeBufferPointer { chars in
-                hb_buffer_add_utf32(buffer, chars.baseAddress, Int32(chars.count),
+                hb.hb_buffer_add_utf32(buffer, chars.baseAddress, Int32(chars.count),
                                     UInt32(range.lowerBound - context.lowerBound), Int32(range.count))
             }
-            hb_buffer_set_direction(buffer, vertical ? HB_DIRECTION_TTB : rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
-            hb_buffer_set_script(buffer, script)
+            hb.hb_buffer_set_direction(buffer, vertical ? HB_DIRECTION_TTB : rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+            hb.hb_buffer_set_script(buffer, script)
             if let language, !language.isEmpty {
-                hb_buffer_set_language(buffer, hb_language_from_string(language, -1))
+                hb.hb_buffer_set_language(buffer, hb.hb_language_from_string(language, -1))
             }
-            hb_buffer_guess_segment_properties(buffer)
+            hb.hb_buffer_guess_segment_properties(buffer)
             // At the start of a paragraph a combining mark with no base is drawn on a dotted circle
             // (U+25CC), as pango does; HarfBuzz inserts it when told the text begins here.
             if range.lowerBound == 0 {
-                hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_BOT.rawValue))
+                hb.hb_buffer_set_flags(buffer, hb_buffer_flags_t(rawValue: HB_BUFFER_FLAG_BOT.rawValue))
             }
             features.withUnsafeBufferPointer { f in
-                hb_shape(h.font, buffer, f.baseAddress, UInt32(f.count))
+                hb.hb_shape(h.font, buffer, f.baseAddress, UInt32(f.count))
             }
 
             var count: UInt32 = 0
-            guard let infos = hb_buffer_get_glyph_infos(buffer, &count),
-                  let positions = hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
+            guard let infos = hb.hb_buffer_get_glyph_infos(buffer, &count),
+                  let positions = hb.hb_buffer_get_glyph_positions(buffer, &count) else { return [] }
             var glyphs: [ShapedGlyph] = []
             glyphs.reserveCapacity(Int(count))
             for i in 0..<Int(count) {
@@ -150,7 +150,7 @@ final class FontFace: Sendable {
     func inkBox(glyph: UInt32) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
         handles.withLock { h in
             var e = hb_glyph_extents_t()
-            guard hb_font_get_glyph_extents(h.font, glyph, &e) != 0, e.width != 0, e.height != 0 else { return nil }
+            guard hb.hb_font_get_glyph_extents(h.font, glyph, &e) != 0, e.width != 0, e.height != 0 else { return nil }
             // HarfBuzz gives the top-left corner and a negative height.
             let x0 = Double(min(e.x_bearing, e.x_bearing + e.width)), x1 = Double(max(e.x_bearing, e.x_bearing + e.width))
             let y0 = Double(min(e.y_bearing, e.y_bearing + e.height)), y1 = Double(max(e.y_bearing, e.y_bearing + e.height))

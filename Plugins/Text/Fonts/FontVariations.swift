@@ -19,7 +19,7 @@ struct FontVariations: Sendable {
             let item = String(part).trimming(" ")
             guard !item.isEmpty else { continue }
             var v = hb_variation_t()
-            guard hb_variation_from_string(item, Int32(item.utf8.count), &v) != 0, v.value.isFinite else {
+            guard hb.hb_variation_from_string(item, Int32(item.utf8.count), &v) != 0, v.value.isFinite else {
                 throw StageError.invalidParameter("variations", "\"\(item)\" is not an axis setting "
                     + "(expected a tag and a value such as \"wght=700\" or \"wdth=85\")")
             }

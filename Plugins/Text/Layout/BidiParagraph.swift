@@ -17,7 +17,7 @@ struct BidiParagraph: Sendable {
             return
         }
         var types = [FriBidiCharType](repeating: FriBidiCharType(rawValue: 0), count: n)
-        fribidi_get_bidi_types(scalars, Int32(n), &types)
+        fribidi.fribidi_get_bidi_types(scalars, Int32(n), &types)
         var base: FriBidiParType
         switch direction {
         case .auto where !types.contains(where: { sumi_fribidi_is_strong_letter($0) != 0 }):
@@ -28,8 +28,8 @@ struct BidiParagraph: Sendable {
         }
         var brackets = [FriBidiBracketType](repeating: 0, count: n)
         var raw = [FriBidiLevel](repeating: 0, count: n)
-        fribidi_get_bracket_types(scalars, Int32(n), types, &brackets)
-        let maxLevel = fribidi_get_par_embedding_levels_ex(types, brackets, Int32(n), &base, &raw)
+        fribidi.fribidi_get_bracket_types(scalars, Int32(n), types, &brackets)
+        let maxLevel = fribidi.fribidi_get_par_embedding_levels_ex(types, brackets, Int32(n), &base, &raw)
         let rtl = sumi_fribidi_par_is_rtl(base) != 0
         isRightToLeft = rtl
         levels = maxLevel > 0 ? raw.map { UInt8(clamping: $0) } : [UInt8](repeating: rtl ? 1 : 0, count: n)

@@ -10,7 +10,7 @@ enum OpenTypeFeatures {
             let item = String(part).trimming(" ")
             guard !item.isEmpty else { continue }
             var feature = hb_feature_t()
-            guard hb_feature_from_string(item, Int32(item.utf8.count), &feature) != 0 else {
+            guard hb.hb_feature_from_string(item, Int32(item.utf8.count), &feature) != 0 else {
                 throw StageError.invalidParameter("features", "\"\(item)\" is not an OpenType feature "
                     + "(expected a tag such as \"palt\", \"-liga\", \"ss01\" or \"cv01=2\")")
             }

@@ -4,8 +4,8 @@ import CHarfBuzz
 /// marks) taking the script of the text around them so they shape with it.
 enum ScriptItemizer {
     static func scripts(_ scalars: [UInt32]) -> [hb_script_t] {
-        let funcs = hb_unicode_funcs_get_default()
-        var raw = scalars.map { hb_unicode_script(funcs, $0) }
+        let funcs = hb.hb_unicode_funcs_get_default()
+        var raw = scalars.map { hb.hb_unicode_script(funcs, $0) }
         func isWeak(_ s: hb_script_t) -> Bool {
             s == HB_SCRIPT_COMMON || s == HB_SCRIPT_INHERITED || s == HB_SCRIPT_UNKNOWN
         }

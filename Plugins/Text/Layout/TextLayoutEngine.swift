@@ -252,13 +252,13 @@ struct TextLayoutEngine {
 
     /// Splits a paragraph into runs of one font, bidi level and script.
     private func itemize(_ p: Paragraph, levels: [UInt8], scripts: [hb_script_t]) throws(StageError) -> [Run] {
-        let funcs = hb_unicode_funcs_get_default()
+        let funcs = hb.hb_unicode_funcs_get_default()
         var runs: [Run] = []
         var previousFont: Int?
         for (ci, c) in p.characters.enumerated() {
             let s = p.clusterStarts[ci]
             var fontIndex = chain.font(for: c)
-            let raw = hb_unicode_script(funcs, p.scalars[s])
+            let raw = hb.hb_unicode_script(funcs, p.scalars[s])
             let isCommon = raw == HB_SCRIPT_COMMON || raw == HB_SCRIPT_INHERITED
             if isCommon, let previousFont, previousFont != fontIndex, previousFont < chain.fonts.count,
                !EmojiPresentation.isEmoji(c), chain.covers(previousFont, c) {

@@ -55,13 +55,13 @@ struct VerticalLayoutEngine {
                     runs.append(Run(clusters: ci..<(ci + 1), face: face, upright: upright))
                 }
             }
-            let funcs = hb_unicode_funcs_get_default()
+            let funcs = hb.hb_unicode_funcs_get_default()
             var lengths = [Double](repeating: 0, count: characters.count)
             for i in runs.indices {
                 let run = runs[i]
                 let lo = clusterStarts[run.clusters.lowerBound]
                 let hi = run.clusters.upperBound < clusterStarts.count ? clusterStarts[run.clusters.upperBound] : scalars.count
-                let script = hb_unicode_script(funcs, scalars[lo])
+                let script = hb.hb_unicode_script(funcs, scalars[lo])
                 runs[i].glyphs = run.face.shape(scalars, range: lo..<hi, context: 0..<scalars.count, rightToLeft: false,
                                                 script: script, language: base.language, features: base.features,
                                                 vertical: run.upright)

@@ -45,6 +45,9 @@ int32_t sumi_icu_is_upright_in_vertical(uint32_t c);
 /* Whether `c` has the Line_Break property given by its short name ("CM", "NS"...). */
 int32_t sumi_icu_line_break_is(uint32_t c, const char *name);
 
+/* Opens ICU (once): 0, or -1 with a message naming the library in `*error`. Every other function
+   here needs it opened first (SumiText's TextLibraries.require does). */
+int sumi_icu_open(const char **error);
 /* The name of an ICU error code ("U_MISSING_RESOURCE_ERROR"). */
 const char *sumi_icu_error_name(int32_t status);
 
