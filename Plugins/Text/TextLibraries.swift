@@ -22,7 +22,7 @@ enum TextLibraries {
             var missing: UnsafePointer<CChar>?
             guard sumi_icu_open(&missing) == 0 else {
                 throw StageError("text needs ICU (Debian package libicu72), which could not be loaded: "
-                                 + (missing.map { String(cString: $0) } ?? "unknown error"))
+                                 + (missing.map { String(cString: $0) } ?? "unknown error"), cause: .io)
             }
             return .success(Tables(hb: try open("libharfbuzz.so.0", package: "libharfbuzz0b", names: sumi_hb_names(), count: sumi_hb_count()),
                                    fc: try open("libfontconfig.so.1", package: "libfontconfig1", names: sumi_fc_names(), count: sumi_fc_count()),
@@ -56,7 +56,7 @@ enum TextLibraries {
         }
         guard status == 0 else {
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw StageError("text needs \(soname) (Debian package \(package)), which could not be loaded: \(detail)")
+            throw StageError("text needs \(soname) (Debian package \(package)), which could not be loaded: \(detail)", cause: .io)
         }
         return UnsafeRawPointer(slots).load(as: Table.self)
     }

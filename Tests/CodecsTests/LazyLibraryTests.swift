@@ -4,8 +4,8 @@ import SumiKit
 import Testing
 
 /// libheif (with its codecs), libtiff (with zstd, xz, LERC, JBIG-KIT) and gdk-pixbuf are opened by
-/// the first file that needs them, libmicrohttpd (with GnuTLS) when `sumi serve` starts, not at
-/// start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
+/// the first file that needs them, HarfBuzz, fontconfig, FriBidi and ICU by the first text, and
+/// libmicrohttpd (with GnuTLS) when `sumi serve` starts, not at start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
 /// copies of the libraries put first on the library path.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["SUMI_BINARY"] != nil, "needs the built sumi (SUMI_BINARY)"))
 struct LazyLibraryTests {
@@ -53,7 +53,8 @@ struct LazyLibraryTests {
         #expect(run.status == 0)
         #expect(run.errors.contains("libc.so.6"), "the loader trace is there")
         for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
-                        "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit"] {
+                        "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit", "libharfbuzz", "libfontconfig",
+                        "libfribidi", "libicuuc", "libglib", "libgraphite2"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
     }
@@ -74,7 +75,7 @@ struct LazyLibraryTests {
         let folder = try ScratchFolder("photos")
         let libraries = folder.file("lib")
         try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
-        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12"] {
+        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12", "libharfbuzz.so.0"] {
             try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
         }
         let broken = ["LD_LIBRARY_PATH": libraries]
@@ -103,6 +104,11 @@ struct LazyLibraryTests {
         let serve = try run(["serve", "--listen", "127.0.0.1:0"], environment: broken)
         #expect(serve.status == 1 && serve.errors.contains("libmicrohttpd.so.12") && serve.errors.contains("could not be loaded"),
                 "\(serve.errors)")
+        // Text needs HarfBuzz: a caption is an error naming it, before any output.
+        let label = try run(["run", "text text=Hi ! encode", "-o", folder.file("label.png")], environment: broken)
+        #expect(label.status == 1 && label.errors.contains("libharfbuzz.so.0") && label.errors.contains("could not be loaded"),
+                "\(label.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("label.png")))
         // TIFF output needs gdk-pixbuf.
         let tiff = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.tiff")], environment: broken)
         #expect(tiff.status == 1)

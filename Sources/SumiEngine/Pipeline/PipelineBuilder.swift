@@ -88,7 +88,11 @@ public struct PipelineBuilder {
         for entry in manifest.stages {
             let stage: any StageInstance
             do { stage = try definitions[entry.index].make(checked[entry.index]) } catch let error as StageError {
-                throw fail(entry, error.message, parameter: error.parameter)
+                // A stage that cannot be made for want of a file or library keeps that kind; any
+                // other refusal at this point is about the manifest's values.
+                var refusal = fail(entry, error.message, parameter: error.parameter)
+                if [.io, .plugin, .limit].contains(error.cause) { refusal.kind = SumiError.Kind(error.cause) }
+                throw refusal
             } catch let error as SumiError {
                 throw error
             } catch {
