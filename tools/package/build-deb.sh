@@ -6,8 +6,7 @@
 # The package root is `make install PREFIX=/usr` into a staging folder; Depends are computed by
 # dpkg-shlibdeps from the binary (the Swift runtime beside it is private to the package); libheif
 # and gdk-pixbuf, opened at run time, are Recommends (`sumi formats` says when one is missing);
-# libmicrohttpd, opened when `sumi serve` starts, is a Depends of its own (debian/control.in): the
-# service is one of the package's ways in.
+# the other libraries opened at run time are Depends added by name (below).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BIN=$(realpath "${1:?usage: build-deb.sh BIN OUTDIR}")
@@ -43,6 +42,13 @@ depends=$(cd "$WORK" && dpkg-shlibdeps -O -l"$STAGE/usr/lib/x86_64-linux-gnu/sum
             -e "$STAGE/usr/bin/sumi" $(find "$STAGE/usr/lib/x86_64-linux-gnu/sumi" -maxdepth 1 -name '*.so*' -printf '-e %p ') 2>"$WORK/shlibdeps.log" \
           | sed -n 's/^shlibs:Depends=//p') || { cat "$WORK/shlibdeps.log" >&2; exit 1; }
 [ -n "$depends" ] || { cat "$WORK/shlibdeps.log" >&2; echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+# Libraries the binary opens when first needed (dlopen) rather than links, which dpkg-shlibdeps
+# cannot see: the service's, TIFF's and text's. They are Depends all the same (the commands that
+# need them are the package's), at least the version built against.
+for package in libmicrohttpd12 libtiff6 libharfbuzz0b libfontconfig1 libfribidi0 libicu72; do
+  version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null) || { echo "build-deb: $package is not installed" >&2; exit 1; }
+  depends+=", $package (>= ${version%%-*})"
+done
 
 size=$(du -sk --exclude=DEBIAN "$STAGE" | cut -f1)
 sed -e "s|@VERSION@|$VERSION|" -e "s|@SIZE@|$size|" -e "s|@DEPENDS@|$depends|" -e "s|@MAINTAINER@|$MAINTAINER|" \

@@ -7,7 +7,7 @@
 # compiler and pkg-config, installed before the file list is taken), `apt-get install ./sumi_*.deb`
 # runs inside it, and then, inside the root and so without the Swift toolchain: `sumi --version`,
 # `ldd` (Debian's libraries and the package's own only), the six shipped pipelines by name on their
-# samples, a caption on a HEIC photo, `man sumi`, a bash completion, a C plugin built with
+# samples, the libraries opened when first needed (installed; a TIFF read), a caption on a HEIC photo, `man sumi`, a bash completion, a C plugin built with
 # `cc $(pkg-config --cflags sumi-plugin)` (from --plugin-path and from the system plugin folder) and
 # a Swift SDK plugin built on this machine as docs/plugins.md says, against the packaged SDK. Last,
 # `apt-get purge --autoremove sumi` must leave the root's file list as it was before the install.
@@ -89,6 +89,16 @@ head -c 5 "$CHROOT/tmp/out/fullpage.pdf" | grep -q '%PDF-' || fail "fullpage.pdf
 for f in index.html app.js service.js caption.js page.js style.css; do
   [ -s "$CHROOT/usr/share/sumi/web/$f" ] || fail "the package lacks /usr/share/sumi/web/$f"
 done
+
+step "the libraries sumi opens when first needed are installed, and a TIFF is read"
+for soname in libmicrohttpd.so.12 libtiff.so.6 libharfbuzz.so.0 libfontconfig.so.1 libfribidi.so.0 libicuuc.so.72 libheif.so.1; do
+  [ -e "$CHROOT/usr/lib/x86_64-linux-gnu/$soname" ] || [ -e "$CHROOT/lib/x86_64-linux-gnu/$soname" ] \
+    || fail "$soname, which sumi opens when needed, is not installed with the package"
+done
+/usr/bin/convert "$ROOT/pipelines/samples/photo.jpg" -resize 300x "$CHROOT/tmp/photo.tif"
+inroot sumi run thumbnail -i /tmp/photo.tif -o /tmp/out/tif.jpg --set width=64 --json > "$WORK/tif.json" 2>&1 \
+  || fail "thumbnail of a TIFF: $(cat "$WORK/tif.json")"
+grep -q '"width": *64' "$WORK/tif.json" || fail "thumbnail of a TIFF: $(cat "$WORK/tif.json")"
 
 step "a caption on a HEIC photo"
 command -v heif-enc >/dev/null || fail "heif-enc (libheif-examples) is needed on the build machine"
