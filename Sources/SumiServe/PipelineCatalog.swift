@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import SumiApp
+import SumiCodecs
 import SumiEngine
 import SumiKit
 
@@ -45,7 +46,14 @@ struct PipelineCatalog: Sendable {
                 entries[name] = Entry(name: name, path: path, manifest: manifest, outputExtension: ext)
             }
         }
-        return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: pluginPaths, warn: { Terminal.warning($0) }))
+        return PipelineCatalog(entries: entries, registry: try StageCatalog.registry(pluginPaths: pluginPaths, configured: false,
+                                                                                     warn: { Terminal.warning($0) }))
+    }
+
+    /// What `format=` may name: the formats the built-in `encode` writes, then those the
+    /// `--plugin-path` plugins write (each by its name; an extension of it is taken too).
+    var writableFormats: [String] {
+        ImageFormat.writable.map(\.rawValue) + registry.formats.formats.filter { $0.encode != nil && !$0.extensions.isEmpty }.map(\.name)
     }
 
     /// `GET /pipelines`: every pipeline, by name.
@@ -75,6 +83,7 @@ struct PipelineCatalog: Sendable {
         var members: [(String, JSONValue)] = [("name", .string(entry.name))]
         if let summary = entry.manifest.summary { members.append(("summary", .string(summary))) }
         members.append(("format", .string(entry.outputExtension)))
+        members.append(("formats", .array(writableFormats.map(JSONValue.string))))
         members.append(("parameters", .array(parameters)))
         members.append(("stages", .array(stages)))
         return .object(members)

@@ -183,11 +183,7 @@ final class ServeRouter: Sendable {
             case "input", "output":
                 throw Refusal(status: 400, message: "\"\(key)\" cannot be set: the input is the request body, the output the answer", parameter: key)
             case "format":
-                guard let format = ImageFormat(fileExtension: value), ImageFormat.writable.contains(format) else {
-                    let names = ImageFormat.writable.map(\.rawValue).joined(separator: ", ")
-                    throw Refusal(status: 400, message: "format: expected one of \(names), got \"\(MessageText.cut(value))\"", parameter: "format")
-                }
-                ext = value.lowercased()
+                ext = try outputExtension(format: value)
             default:
                 if key.hasSuffix(".max-pixels") {
                     throw Refusal(status: 400, message: "max-pixels is the server's limit (--max-pixels), not a request's", parameter: key)
@@ -203,6 +199,19 @@ final class ServeRouter: Sendable {
         work.plugins = options.pluginPaths
         work.maxAnswerBytes = options.maxAnswer << 20
         return work
+    }
+
+    /// The output file's extension for `format=`: a format the built-in `encode` writes, or one a
+    /// plugin of the server's `--plugin-path` folders writes (by its name or an extension), as
+    /// `encode` itself chooses by the output's extension.
+    func outputExtension(format value: String) throws(Refusal) -> String {
+        if let format = ImageFormat(fileExtension: value), ImageFormat.writable.contains(format) { return value.lowercased() }
+        let formats = catalog.registry.formats
+        if let plugin = formats.encoder(named: value) ?? formats.encoder(forExtension: value), let ext = plugin.extensions.first {
+            return ext
+        }
+        throw Refusal(status: 400, message: "format: expected one of \(catalog.writableFormats.joined(separator: ", ")), got \"\(MessageText.cut(value))\"",
+                      parameter: "format")
     }
 
     /// Queues a run (503 when the queue is full) and answers when it ends, with `headers` added to a

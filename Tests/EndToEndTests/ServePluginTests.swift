@@ -98,4 +98,39 @@ import Testing
             #expect(r.status == 2 && r.stderr.contains("--listen"), "\(bad): \(r.status) \(r.stderr)")
         }
     }
+
+    /// `format=` names a format a `--plugin-path` plugin writes (Examples/ppm-c's "ppm"), by name or
+    /// extension, as `encode` picks it; the listing names it; without the plugin it is a 400 that
+    /// lists what may be asked for.
+    @Test func aPluginFormatIsServedByName() throws {
+        let dir = try CLI.temporaryFolder("serve-plugin-format")
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let built = CLI.root + "/.build/plugins/libppm.so"
+        try #require(FileManager.default.fileExists(atPath: built), "run `make examples` first: libppm.so is missing")
+        let plugins = dir + "/plugins"
+        try FileManager.default.createDirectory(atPath: plugins, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: built, toPath: plugins + "/libppm.so")
+        let server = try ServeServer(["--workers", "1", "--plugin-path", plugins], folder: dir)
+        let listed = try #require(try server.request("GET", "/pipelines/thumbnail").json?["formats"] as? [String])
+        #expect(listed.contains("jpeg") && listed.contains("ppm"), "\(listed)")
+        for asked in ["ppm", "PPM"] {
+            let answer = try server.request("POST", "/run/thumbnail?width=16&format=\(asked)", body: Fixtures.photo)
+            #expect(answer.status == 200 && answer.headers["content-type"] == "application/octet-stream", "\(answer.status) \(answer.text)")
+            // A binary PPM: "P6", the width 16, the height, 255, then 3 bytes a pixel.
+            let head = String(decoding: answer.body.prefix(16), as: UTF8.self).split(whereSeparator: \.isWhitespace)
+            #expect(head.count >= 4 && head[0] == "P6" && head[1] == "16" && head[3] == "255", "\(head)")
+            if let height = Int(head.count > 2 ? head[2] : "") {
+                #expect(answer.body.count >= 16 * height * 3 && answer.body.count < 16 * height * 3 + 20, "\(answer.body.count)")
+            }
+        }
+        let refused = try server.request("POST", "/run/thumbnail?format=qoi", body: Fixtures.photo)
+        #expect(refused.status == 400 && refused.json?["parameter"] as? String == "format" && refused.text.contains("ppm"),
+                "\(refused.status) \(refused.text)")
+        #expect(server.stop(SIGTERM, seconds: 30) == 0)
+        // Without the plugin the format is unknown to the server.
+        let plain = try ServeServer(["--workers", "1"], folder: dir)
+        let unknown = try plain.request("POST", "/run/thumbnail?format=ppm", body: Fixtures.photo)
+        #expect(unknown.status == 400 && !unknown.text.contains("ppm,"), "\(unknown.status) \(unknown.text)")
+        #expect(plain.stop(SIGTERM, seconds: 30) == 0)
+    }
 }
