@@ -4,6 +4,7 @@
 #include "sumi_png_inflate.h"
 
 #include <setjmp.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,24 @@ struct sumi_png_decoder {
     int plain_channels;
     size_t idat;
     char message[256];
+    /* libpng's warnings about chunks it ignored, "; "-separated (those about colour-space chunks,
+     * which the metadata reader interprets itself, left out). */
+    char warnings[256];
 };
+
+/* A warning from libpng: kept when it says that something drawn was ignored (a tRNS before PLTE),
+ * not for the colour-space chunks (iCCP, sRGB, cHRM, gAMA), which are read elsewhere. */
+static void on_read_warning(png_structp png, png_const_charp text) {
+    char *message = png_get_error_ptr(png);
+    if (!message || !text) return;
+    sumi_png_decoder *d = (sumi_png_decoder *)(void *)(message - offsetof(sumi_png_decoder, message));
+    static const char *const quiet[] = { "iCCP", "sRGB", "cHRM", "gAMA" };
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
+        if (strncmp(text, quiet[i], strlen(quiet[i])) == 0) return;
+    size_t used = strlen(d->warnings);
+    if (strstr(d->warnings, text) != NULL || used + 3 >= sizeof d->warnings) return;
+    snprintf(d->warnings + used, sizeof d->warnings - used, "%s%s", used ? "; " : "", text);
+}
 
 static void read_from_memory(png_structp png, png_bytep out, size_t length) {
     sumi_png_decoder *d = png_get_io_ptr(png);
@@ -46,7 +64,7 @@ sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int 
     if (!d) return NULL;
     d->data = data;
     d->size = size;
-    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d->message, sumi_png_on_error, sumi_png_on_warning);
+    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d->message, sumi_png_on_error, on_read_warning);
     if (d->png) d->info = png_create_info_struct(d->png);
     if (!d->png || !d->info) snprintf(d->message, sizeof d->message, "out of memory");
     /* Bytes already decoded once without error need not have their checksums computed again
@@ -67,6 +85,8 @@ void sumi_png_decoder_destroy(sumi_png_decoder *d) {
 
 const char *sumi_png_decoder_error(const sumi_png_decoder *d) { return d ? d->message : "out of memory"; }
 
+const char *sumi_png_decoder_warnings(const sumi_png_decoder *d) { return d->warnings; }
+
 int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, long long max_width, int *width,
                                  int *height, int *has_alpha) {
     if (!d->png || !d->info) return -1;
@@ -86,7 +106,13 @@ int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, long
         *height = (int)h;
         return -2;
     }
-    int trns = png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0;
+    /* A tRNS libpng cancelled (out of place: before PLTE) stays "valid" with no entries: it is
+     * ignored, as libpng ignores it, with its warning. */
+    png_bytep trans_alpha = NULL;
+    int trans_count = 0;
+    png_color_16p trans_color = NULL;
+    int trns = png_get_valid(d->png, d->info, PNG_INFO_tRNS) != 0
+        && png_get_tRNS(d->png, d->info, &trans_alpha, &trans_count, &trans_color) != 0 && trans_count > 0;
     d->idat = d->offset;
     if (depth == 8 && !trns && interlace == PNG_INTERLACE_NONE)
         d->plain_channels = color == PNG_COLOR_TYPE_RGB ? 3 : color == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : 0;
@@ -101,7 +127,8 @@ int sumi_png_decoder_read_header(sumi_png_decoder *d, long long max_pixels, long
     d->passes = png_set_interlace_handling(d->png);
     png_read_update_info(d->png, d->info);
     if (png_get_rowbytes(d->png, d->info) != (size_t)w * 4) {
-        snprintf(d->message, sizeof d->message, "unsupported PNG pixel layout");
+        snprintf(d->message, sizeof d->message, "libpng gave %zu bytes a row for %u pixels, not 4 a pixel (an internal error)",
+                 (size_t)png_get_rowbytes(d->png, d->info), (unsigned)w);
         return -1;
     }
     d->width = (int)w;

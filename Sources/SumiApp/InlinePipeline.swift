@@ -44,42 +44,47 @@ package enum InlinePipeline {
         package var index: Int?
     }
 
+    /// Splits the line into words at unquoted spaces and `!`, scalar by scalar: a value may begin
+    /// with a combining mark (`text=\u{301}…`), which as a grapheme cluster would join the `=` or the
+    /// quote before it. Columns count Unicode scalars.
     package static func tokenize(_ line: String) throws(SumiError) -> [Token] {
         var tokens: [Token] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var start = 0
         var quoted = false
-        var quote: Character?
+        var quote: Unicode.Scalar?
         var inToken = false
         var column = 0
         var escaping = false
-        for ch in line {
+        func end() {
+            if inToken { tokens.append(Token(text: String(current), column: start, quoted: quoted)) }
+            current = String.UnicodeScalarView(); inToken = false; quoted = false
+        }
+        for scalar in line.unicodeScalars {
             column += 1
             if let q = quote {
-                if escaping { current.append(ch); escaping = false; continue }
-                if q == "\"" && ch == "\\" { escaping = true; continue }
-                if ch == q { quote = nil } else { current.append(ch) }
+                if escaping { current.append(scalar); escaping = false; continue }
+                if q == "\"" && scalar == "\\" { escaping = true; continue }
+                if scalar == q { quote = nil } else { current.append(scalar) }
                 continue
             }
-            if ch == " " || ch == "\t" || ch == "\n" {
-                if inToken { tokens.append(Token(text: current, column: start, quoted: quoted)) }
-                current = ""; inToken = false; quoted = false
+            if scalar == " " || scalar == "\t" || scalar == "\n" {
+                end()
                 continue
             }
-            if ch == "!" {
-                if inToken { tokens.append(Token(text: current, column: start, quoted: quoted)) }
+            if scalar == "!" {
+                end()
                 tokens.append(Token(text: "!", column: column, quoted: false))
-                current = ""; inToken = false; quoted = false
                 continue
             }
             if !inToken { inToken = true; start = column }
-            if ch == "'" || ch == "\"" { quote = ch; quoted = true; continue }
-            current.append(ch)
+            if scalar == "'" || scalar == "\"" { quote = scalar; quoted = true; continue }
+            current.append(scalar)
         }
         if quote != nil {
             throw fail(start, "a quote opened here is never closed")
         }
-        if inToken { tokens.append(Token(text: current, column: start, quoted: quoted)) }
+        end()
         return tokens
     }
 
@@ -103,8 +108,7 @@ package enum InlinePipeline {
                 pendingLink = token.column
                 continue
             }
-            if let eq = token.text.firstIndex(of: "="), !token.text[..<eq].contains(".") {
-                let key = String(token.text[..<eq]), value = String(token.text[token.text.index(after: eq)...])
+            if let (key, value) = splitAssignment(token.text), !key.contains(".") {
                 guard !key.isEmpty else { throw fail(token.column, "\(token.text): a parameter needs a name before \"=\"") }
                 if pendingLink != nil { throw fail(token.column, "\"!\" must be followed by a stage, not the parameter \(key)=…") }
                 guard !elements.isEmpty else { throw fail(token.column, "the parameter \(key)=… comes before any stage") }

@@ -78,10 +78,10 @@ struct Arguments {
             case "--output": args.output = try optionValue()
             case "--set":
                 let pair = try optionValue()
-                guard let eq = pair.firstIndex(of: "="), eq != pair.startIndex else {
+                guard let (name, value) = splitAssignment(pair), !name.isEmpty else {
                     throw SumiError.usage("--set needs NAME=VALUE, got \"\(pair)\"")
                 }
-                args.sets.append((String(pair[..<eq]), String(pair[pair.index(after: eq)...])))
+                args.sets.append((name, value))
             case "--plugin-path": args.pluginPaths.append(try optionValue())
             case "--jobs":
                 let text = try optionValue()

@@ -3,6 +3,21 @@ import Testing
 
 /// One-line pipelines: run like manifests, errors at the column, and the round trip with --print-inline.
 @Suite struct InlinePipelineTests {
+    /// `--set` and the one-line form take a value that begins with a combining mark (Thai ั, an
+    /// acute accent): 0.3.0 refused `--set` with "needs NAME=VALUE" and misread the one-line form.
+    @Test func valuesBeginningWithACombiningMarkAreTaken() throws {
+        let dir = try CLI.temporaryFolder("combining")
+        for value in ["\u{E31}\u{E01}", "\u{301}e"] {
+            let ran = try CLI.run(["run", "pipelines/caption-label.json", "-o", "\(dir)/set.png", "--set", "text=" + value])
+            #expect(ran.status == 0 && CLI.identify("\(dir)/set.png") != nil, "\(ran.stderr)")
+            let inline = try CLI.run(["run", "text text=\(value) ! encode", "-o", "\(dir)/line.png", "--print-manifest"])
+            #expect(inline.status == 0, "\(inline.stderr)")
+            let json = try JSONSerialization.jsonObject(with: inline.stdoutData) as? [String: Any]
+            let with = ((json?["stages"] as? [[String: Any]])?.first?["with"] as? [String: Any])
+            #expect(with?["text"] as? String == value, "\(inline.stdout)")
+        }
+    }
+
     @Test func chainRunsAndReportsLikeAManifest() throws {
         let dir = try CLI.temporaryFolder("inline")
         let r = try CLI.run(["run", "decode path=\(Fixtures.photo) ! scale width=300 fit=contain ! crop size=100x100 ! encode path=\(dir)/o.webp", "--json"])

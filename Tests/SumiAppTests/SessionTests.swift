@@ -51,6 +51,21 @@ import Testing
         #expect(InlineForm.text(of: pipeline).contains("scale width=64"), "\(InlineForm.text(of: pipeline))")
     }
 
+    /// A value may begin with a combining mark, a ZWJ or a skin-tone modifier: `NAME=VALUE` and a
+    /// one-line pipeline split at the `=` scalar, which such a mark would otherwise join into one
+    /// character with it (and with an opening quote).
+    @Test(arguments: ["\u{301}abc", "\u{200D}x", "\u{1F3FD}", "\u{E31}\u{E01}", "=\u{301}"])
+    func valuesBeginningWithACombiningMarkSplitAtTheEquals(value: String) throws {
+        #expect(splitAssignment("text=" + value).map { [$0.name, $0.value] } == ["text", value])
+        #expect(splitInlineValue("--set=" + value).inline == value)
+        #expect(splitAssignment("no equals\u{301}") == nil)
+        for written in ["text text=\(value) ! encode", "text text=\"\(value)\" ! encode", "text 'text=\(value)' ! encode"] {
+            let invocation = try Self.prepare(written)
+            let text = invocation.manifest.stages.first?.with.first { $0.0 == "text" }?.1
+            #expect(text?.stringValue == value, "\(written): \(String(describing: text))")
+        }
+    }
+
     @Test func aBatchIsOneRunPerInputWithTheTemplatesOutput() throws {
         let folder = try Self.folder(with: ["a.png", "b.png"])
         defer { folder.remove() }

@@ -49,7 +49,7 @@ public enum ImageDecoder {
             return try HEIFDecoder.decode(bytes, format: format, name: name, limits: limits, warn: warn)
         }
         var image = try decodePixels(bytes, format: format, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
-                                     verified: verified)
+                                     verified: verified, warn: warn)
         let embedded = MetadataReader.read(bytes, format: format)
         embedded.apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
         // The orientation of every format but JPEG and TIFF (their readers turn while decoding),
@@ -89,12 +89,13 @@ public enum ImageDecoder {
     /// `verified`: the same bytes were decoded before without error (a list's image taken again), so
     /// checksums need not be computed again.
     static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, limits: PixelLimits,
-                             sizeHint: ((Size) -> Size?)?, verified: Bool = false) throws -> Image {
+                             sizeHint: ((Size) -> Size?)?, verified: Bool = false, warn: (String) -> Void = { _ in }) throws -> Image {
         switch format {
         case .jpeg:
             return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint)
         case .png:
-            return try PNGDecoder.decode(bytes, name: name, limits: limits, verified: verified)
+            // A list's image decoded again (verified) warned the first time.
+            return try PNGDecoder.decode(bytes, name: name, limits: limits, verified: verified, warn: verified ? { _ in } : warn)
         case .webp:
             return try WebPDecoder.decode(bytes, name: name, limits: limits)
         case .tiff:

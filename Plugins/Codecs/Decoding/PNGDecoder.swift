@@ -3,16 +3,19 @@ import SumiKit
 /// Decodes PNG with libpng: the header is checked against the pixel limits before the pixel buffer
 /// exists, then rows are read straight into it.
 enum PNGDecoder {
-    static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits, verified: Bool = false) throws -> Image {
+    static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits, verified: Bool = false,
+                       warn: (String) -> Void = { _ in }) throws -> Image {
         try bytes.withUnsafeBufferPointer { data in
             let decoder = try PNGDecompressor(data, name: name, verified: verified)
             let (header, hasAlpha) = try decoder.readHeader(limits: limits)
             try header.check(name: name, format: .png, limits: limits)
             let metadata = ImageMetadata(sourceFormat: ImageFormat.png.rawValue, sourcePath: name,
                                          knownOpaque: !hasAlpha)
-            return try Image(width: header.width, height: header.height, metadata: metadata) { out in
+            let image = try Image(width: header.width, height: header.height, metadata: metadata) { out in
                 try decoder.decode(into: out, width: header.width, height: header.height)
             }
+            if let warnings = decoder.warnings { warn(warnings) }
+            return image
         }
     }
 
@@ -29,6 +32,7 @@ enum PNGDecoder {
             MetadataReader.read(bytes, format: .png).apply(to: &metadata, warn: { warn("\(name): \($0)") })
             try stream.begin(ImageShape(width: header.width, height: header.height, metadata: metadata))
             try decoder.decode(into: stream)
+            if let warnings = decoder.warnings { warn(warnings) }
             return true
         }
     }

@@ -39,6 +39,12 @@ final class PNGDecompressor {
         }
     }
 
+    /// What libpng ignored and warned of (a tRNS before PLTE), as one line; nil when nothing.
+    var warnings: String? {
+        let text = String(cString: sumi_png_decoder_warnings(handle))
+        return text.isEmpty ? nil : "\(name): libpng ignored what it could not use: \(text)"
+    }
+
     /// Whether the rows come in interlaced passes (then they cannot be streamed in order).
     var isInterlaced: Bool { sumi_png_decoder_is_interlaced(handle) != 0 }
 

@@ -112,6 +112,9 @@ typedef struct sumi_png_decoder sumi_png_decoder;
 sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int verified);
 void sumi_png_decoder_destroy(sumi_png_decoder *decoder);
 const char *sumi_png_decoder_error(const sumi_png_decoder *decoder);
+/* What libpng warned of so far that changes what is drawn (a chunk it ignored), "; "-separated;
+   "" when nothing. */
+const char *sumi_png_decoder_warnings(const sumi_png_decoder *decoder);
 /*
  * Reads the chunks up to the image data: size, and whether the image can carry transparency.
  * Returns -2 (with the size filled in) when the image has more than `max_pixels` pixels or rows
