@@ -183,8 +183,8 @@ import Testing
         #expect(PipelineGraph.dot(wiring).contains("small"))
     }
 
-    /// A run's stages are heard as they start and finish: each once, a consumer finishing after
-    /// its producer, the count of finished stages reaching the run's stage count.
+    /// A run's stages are heard as they start and finish: each once, started before finished, the
+    /// count of finished stages reaching the run's stage count.
     @Test func aRunReportsItsStagesAsTheyStartAndFinish() throws {
         let folder = try Self.folder(with: ["a.png"])
         defer { folder.remove() }
@@ -205,7 +205,8 @@ import Testing
         }
         let finished = events.filter { $0.1.event == .finished }
         #expect(finished.map(\.1.finishedStages) == [1, 2, 3] && finished.last?.1.fraction == 1, "\(order)")
-        #expect(finished.map(\.1.stage) == ["decode", "scale", "encode"] && finished.allSatisfy { ($0.1.milliseconds ?? -1) >= 0 })
+        // Streamed stages end in any order (a decoder's last rows and the encoder's may land together).
+        #expect(Set(finished.map(\.1.stage)) == ["decode", "scale", "encode"] && finished.allSatisfy { ($0.1.milliseconds ?? -1) >= 0 })
     }
 
     /// A program's own stage runs in a session's pipelines as a built-in one does; cancelling while
