@@ -15,9 +15,14 @@ struct sumi_jpeg_error {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char message[JMSG_LENGTH_MAX + 80];
+    /* Whether a damaged file is refused (`decode strict=true`) rather than read as libjpeg reads it. */
+    int strict;
+    /* The first warning that the pixels are not all the file's (when not strict); "" when none. */
+    char warning[JMSG_LENGTH_MAX + 80];
 };
 
-/* Warnings that mean the pixels are wrong: treated as errors (libjpeg only warns and fills grey). */
+/* Warnings that mean some pixels are not the file's (libjpeg warns, fills what is missing with grey
+   and goes on, as djpeg and Pillow do): kept for the caller to report, or an error when strict. */
 static int warning_is_fatal(int code) {
     switch (code) {
     case JWRN_JPEG_EOF:
@@ -54,8 +59,11 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
     if (level < 0) {
         cinfo->err->num_warnings++;
         if (warning_is_fatal(cinfo->err->msg_code)) {
-            describe(cinfo, err->message, sizeof err->message);
-            longjmp(err->jump, 1);
+            if (err->strict) {
+                describe(cinfo, err->message, sizeof err->message);
+                longjmp(err->jump, 1);
+            }
+            if (err->warning[0] == 0) describe(cinfo, err->warning, sizeof err->warning);
         }
     }
 }
@@ -68,6 +76,7 @@ static void install_errors(struct sumi_jpeg_error *err) {
     err->manager.emit_message = on_emit_message;
     err->manager.output_message = on_output_message;
     err->message[0] = 0;
+    err->warning[0] = 0;
 }
 
 /* ---- decoding ------------------------------------------------------------------------------ */
@@ -125,6 +134,10 @@ void sumi_jpeg_decoder_destroy(sumi_jpeg_decoder *d) {
 const char *sumi_jpeg_decoder_error(const sumi_jpeg_decoder *d) {
     return d ? d->err.message : "out of memory";
 }
+
+void sumi_jpeg_decoder_set_strict(sumi_jpeg_decoder *d, int strict) { d->err.strict = strict; }
+
+const char *sumi_jpeg_decoder_warning(const sumi_jpeg_decoder *d) { return d->err.warning; }
 
 int sumi_jpeg_decoder_read_header(sumi_jpeg_decoder *d, int *width, int *height, int *components) {
     if (!d->created) return -1;

@@ -29,21 +29,39 @@ func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         png = try PNGEncoder.encode(Fixtures.translucent(width: 256, height: 192).image)
     }
 
-    @Test func truncatedJPEGIsAnError() {
-        let message = errorMessage { _ = try ImageDecoder.decode(Array(jpeg.prefix(jpeg.count / 3)), name: "photo.jpg") }
+    /// A truncated JPEG is decoded as libjpeg (djpeg, Pillow) reads it: the rows it has, the rest
+    /// grey, with a warning naming the file and `strict`; `strict` refuses it.
+    @Test func truncatedJPEGIsDecodedWithAWarningOrRefusedWhenStrict() throws {
+        let cut = Array(jpeg.prefix(jpeg.count / 3))
+        var warnings: [String] = []
+        let image = try ImageDecoder.decode(cut, name: "photo.jpg", warn: { warnings.append($0) })
+        #expect(image.width == 256 && image.height == 192)
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("photo.jpg: damaged JPEG data (truncated JPEG data")
+                && warnings[0].contains("strict=true"), "\(warnings)")
+        // The top rows are the file's (as the whole file decodes them), the last row grey.
+        let whole = try ImageDecoder.decode(jpeg, name: "photo.jpg")
+        #expect(Array(image.pixels.prefix(256 * 4 * 8)) == Array(whole.pixels.prefix(256 * 4 * 8)))
+        let last = Array(image.pixels.suffix(256 * 4))
+        #expect(stride(from: 0, to: last.count, by: 4).allSatisfy { (126...130).contains(last[$0]) && last[$0 + 3] == 255 }, "\(last.prefix(8))")
+        // The bytes are not passed on as the image's own (a PDF page would embed them).
+        #expect(image.metadata.sourceBytes == nil && whole.metadata.sourceBytes != nil)
+        let message = errorMessage { _ = try ImageDecoder.decode(cut, name: "photo.jpg", strict: true) }
         #expect(message == "photo.jpg: truncated JPEG data (premature end of file)")
     }
 
-    @Test func corruptJPEGIsAnError() {
+    @Test func corruptJPEGIsAWarningOrAnErrorWhenStrict() {
         // A marker in the middle of the entropy-coded data.
         var cut = jpeg
         let middle = cut.count / 2
         cut[middle] = 0xFF; cut[middle + 1] = 0xD9
-        let message = errorMessage { _ = try ImageDecoder.decode(cut, name: "photo.jpg") }
+        var warnings: [String] = []
+        #expect((try? ImageDecoder.decode(cut, name: "photo.jpg", warn: { warnings.append($0) }))?.height == 192)
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("photo.jpg: damaged JPEG data"), "\(warnings)")
+        let message = errorMessage { _ = try ImageDecoder.decode(cut, name: "photo.jpg", strict: true) }
         #expect(message?.hasPrefix("photo.jpg: ") == true)
         #expect(message?.contains("Corrupt JPEG data") == true || message?.contains("truncated") == true)
 
-        // A frame header that claims no rows.
+        // A frame header that claims no rows: an error either way.
         var header = jpeg
         if let sof = (0..<(header.count - 8)).first(where: { header[$0] == 0xFF && header[$0 + 1] == 0xC0 }) {
             header[sof + 5] = 0; header[sof + 6] = 0

@@ -29,10 +29,11 @@ public enum ImageDecoder {
     }
 
     /// `maxPixels` and `maxWidth` are the run's limits (`PixelLimits`): an image with more pixels,
-    /// or rows wider, is refused at its header.
+    /// or rows wider, is refused at its header. `strict`: a file its decoder reads only with damage
+    /// (a truncated or corrupt JPEG) is refused rather than decoded with a warning.
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels, maxWidth: Int = PixelLimits.standard.maxWidth,
-                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false,
+                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file", cause: .unsupported) }
         let limits = PixelLimits(maxPixels: maxPixels, maxWidth: maxWidth)
@@ -49,7 +50,7 @@ public enum ImageDecoder {
             return try HEIFDecoder.decode(bytes, format: format, name: name, limits: limits, warn: warn)
         }
         var image = try decodePixels(bytes, format: format, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
-                                     verified: verified, warn: warn)
+                                     verified: verified, strict: strict, warn: warn)
         let embedded = MetadataReader.read(bytes, format: format)
         embedded.apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
         // The orientation of every format but JPEG and TIFF (their readers turn while decoding),
@@ -64,12 +65,12 @@ public enum ImageDecoder {
     /// of a layout Sumi reads itself, any GIF and BMP (they store no orientation). Returns false,
     /// having touched nothing, for any other image: the caller decodes it whole.
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
-                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream,
+                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false,
                               warn: (String) -> Void = { _ in }) throws -> Bool {
         switch ImageFormat(detecting: bytes) {
         case .jpeg?:
             return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, into: stream,
-                                          warn: warn)
+                                          strict: strict, warn: warn)
         case .png? where EXIFOrientation.stored(in: bytes, format: .png) == 1:
             return try PNGDecoder.decode(bytes, name: name, limits: limits, into: stream, warn: warn)
         case .webp? where EXIFOrientation.stored(in: bytes, format: .webp) == 1:
@@ -89,13 +90,14 @@ public enum ImageDecoder {
     /// `verified`: the same bytes were decoded before without error (a list's image taken again), so
     /// checksums need not be computed again.
     static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, limits: PixelLimits,
-                             sizeHint: ((Size) -> Size?)?, verified: Bool = false, warn: (String) -> Void = { _ in }) throws -> Image {
+                             sizeHint: ((Size) -> Size?)?, verified: Bool = false, strict: Bool = false,
+                             warn: (String) -> Void = { _ in }) throws -> Image {
         switch format {
         case .jpeg:
-            return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint)
+            return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, strict: strict,
+                                          warn: warn)
         case .png:
-            // A list's image decoded again (verified) warned the first time.
-            return try PNGDecoder.decode(bytes, name: name, limits: limits, verified: verified, warn: verified ? { _ in } : warn)
+            return try PNGDecoder.decode(bytes, name: name, limits: limits, verified: verified, warn: warn)
         case .webp:
             return try WebPDecoder.decode(bytes, name: name, limits: limits)
         case .tiff:

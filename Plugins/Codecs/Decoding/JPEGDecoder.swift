@@ -4,12 +4,12 @@ import SumiKit
 /// in the same pass, and DCT-domain downscaling when the consumer needs less than full size.
 enum JPEGDecoder {
     static func decode(_ bytes: [UInt8], name: String, orient: Bool, limits: PixelLimits,
-                       sizeHint: ((Size) -> Size?)?) throws -> Image {
+                       sizeHint: ((Size) -> Size?)?, strict: Bool = false, warn: (String) -> Void = { _ in }) throws -> Image {
         let stored = EXIFOrientation.read(fromJPEG: bytes)
         let orientation = orient ? stored : 1
         let swaps = EXIFOrientation.swapsAxes(orientation)
         return try bytes.withUnsafeBufferPointer { data in
-            let decoder = try JPEGDecompressor(data, name: name)
+            let decoder = try JPEGDecompressor(data, name: name, strict: strict)
             let header = try decoder.readHeader()
             try header.check(name: name, format: .jpeg, limits: limits)
 
@@ -30,9 +30,15 @@ enum JPEGDecoder {
                 // The consumer plans its output from the true size, not the rounded reduced one.
                 metadata.fullSize = Size(width: Double(full.width), height: Double(full.height))
             }
-            return try Image(width: width, height: height, metadata: metadata) { out in
+            var image = try Image(width: width, height: height, metadata: metadata) { out in
                 try decoder.decode(into: out, orientation: orientation)
             }
+            if let warning = decoder.warning {
+                warn(warning)
+                // The pixels are not the file's: its bytes are not passed on in their place.
+                image.metadata.sourceBytes = nil
+            }
+            return image
         }
     }
 
@@ -40,11 +46,11 @@ enum JPEGDecoder {
     /// the whole decode). Returns false (having touched nothing) when the image needs rotating or
     /// flipping: its rows are not produced in order, and the caller decodes it whole.
     static func decode(_ bytes: [UInt8], name: String, orient: Bool, limits: PixelLimits, sizeHint: ((Size) -> Size?)?,
-                       into stream: RowStream, warn: (String) -> Void = { _ in }) throws -> Bool {
+                       into stream: RowStream, strict: Bool = false, warn: (String) -> Void = { _ in }) throws -> Bool {
         let stored = EXIFOrientation.read(fromJPEG: bytes)
         guard !orient || stored == 1 else { return false }
         return try bytes.withUnsafeBufferPointer { data in
-            let decoder = try JPEGDecompressor(data, name: name)
+            let decoder = try JPEGDecompressor(data, name: name, strict: strict)
             let header = try decoder.readHeader()
             try header.check(name: name, format: .jpeg, limits: limits)
             var eighths = 8
@@ -62,6 +68,7 @@ enum JPEGDecoder {
             JPEGSegments.read(bytes).apply(to: &metadata, warn: { warn("\(name): \($0)") })
             try stream.begin(ImageShape(width: size.width, height: size.height, metadata: metadata))
             try decoder.decode(into: stream)
+            if let warning = decoder.warning { warn(warning) }
             return true
         }
     }

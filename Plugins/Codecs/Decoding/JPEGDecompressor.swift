@@ -7,12 +7,23 @@ final class JPEGDecompressor {
     private let handle: OpaquePointer
     private let name: String
 
-    init(_ data: UnsafeBufferPointer<UInt8>, name: String) throws(StageError) {
+    /// `strict`: damaged entropy data is an error rather than a warning (see `warning`).
+    init(_ data: UnsafeBufferPointer<UInt8>, name: String, strict: Bool = false) throws(StageError) {
         guard let base = data.baseAddress, let handle = sumi_jpeg_decoder_create(base, data.count) else {
             throw StageError("\(name): out of memory")
         }
+        sumi_jpeg_decoder_set_strict(handle, strict ? 1 : 0)
         self.handle = handle
         self.name = name
+    }
+
+    /// After a decode that was not strict: what libjpeg found damaged (some pixels are then grey,
+    /// as djpeg and Pillow give them), as the warning a run shows; nil when the data was whole.
+    var warning: String? {
+        let text = String(cString: sumi_jpeg_decoder_warning(handle))
+        guard !text.isEmpty else { return nil }
+        return "\(name): damaged JPEG data (\(DecoderMessage.text(text, format: "JPEG"))): decoded as libjpeg reads it, "
+            + "what is missing grey (decode strict=true refuses such a file)"
     }
 
     deinit { sumi_jpeg_decoder_destroy(handle) }

@@ -12,6 +12,8 @@ public struct DecodeStage: Stage, RowStage {
                                           summary: "file to read (- for standard input), or a list of files")
     static let orient = Parameter<Bool>("orient", default: true,
                                         summary: "apply the stored orientation: JPEG and TIFF (their Orientation tag), PNG and WebP (EXIF), XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied")
+    static let strict = Parameter<Bool>("strict", default: false,
+                                        summary: "refuse a damaged file its decoder can read only in part (a truncated or corrupt JPEG) instead of decoding what it can, the rest grey, with a warning")
     /// The most pixels a decoded image may have in a confined run (`--safe` caps `max-pixels` to it).
     public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
@@ -26,12 +28,13 @@ public struct DecodeStage: Stage, RowStage {
             + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB",
         output: .image,
         listOutputParameter: "path",
-        parameters: [path.spec, orient.spec, maxPixels.spec])
+        parameters: [path.spec, orient.spec, maxPixels.spec, strict.spec])
 
     let paths: [String]
     let isList: Bool
     let orient: Bool
     let maxPixels: Int
+    let strict: Bool
 
     public init(parameters: Parameters) throws {
         paths = try parameters[Self.path]
@@ -42,6 +45,7 @@ public struct DecodeStage: Stage, RowStage {
         }
         orient = try parameters[Self.orient]
         maxPixels = try parameters[Self.maxPixels]
+        strict = try parameters[Self.strict]
     }
 
     /// The limits an image read here is held to: the stage's `max-pixels` or the run's, whichever is
@@ -73,7 +77,7 @@ public struct DecodeStage: Stage, RowStage {
                 let verified = fingerprint != nil && decoded.withLock { $0 } == fingerprint
                 let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
                                                     maxWidth: limits.maxWidth, sizeHint: sizeHint, verified: verified,
-                                                    formats: formats, warn: warnings.warn)
+                                                    strict: strict, formats: formats, warn: warnings.warn)
                 if let fingerprint { decoded.withLock { $0 = fingerprint } }
                 return image
             })
@@ -92,11 +96,11 @@ public struct DecodeStage: Stage, RowStage {
         let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
         let limits = limits(context)
         if try ImageDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: context.sizeHint, into: output,
-                                   warn: context.warn) {
+                                   strict: strict, warn: context.warn) {
             return nil
         }
         try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
-                                                   maxWidth: limits.maxWidth, sizeHint: context.sizeHint,
+                                                   maxWidth: limits.maxWidth, sizeHint: context.sizeHint, strict: strict,
                                                    formats: context.formats, warn: context.warn))
         return nil
     }
@@ -106,7 +110,7 @@ public struct DecodeStage: Stage, RowStage {
         let name = path == "-" ? "standard input" : path
         let bytes = try ImageDecoder.read(path, name: name, formats: formats)
         return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels, maxWidth: limits.maxWidth,
-                                       sizeHint: sizeHint, formats: formats, warn: warn)
+                                       sizeHint: sizeHint, strict: strict, formats: formats, warn: warn)
     }
 }
 

@@ -29,6 +29,12 @@ sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size);
 void sumi_jpeg_decoder_destroy(sumi_jpeg_decoder *decoder);
 /* The last error message ("" when none). */
 const char *sumi_jpeg_decoder_error(const sumi_jpeg_decoder *decoder);
+/* Strict (1): damaged entropy data (a truncated file, a bad Huffman code, a lost marker, a bogus
+   progression) is an error. Not strict (0, the default): the image is decoded as libjpeg reads it,
+   what is missing filled with grey, and the first such warning kept (sumi_jpeg_decoder_warning). */
+void sumi_jpeg_decoder_set_strict(sumi_jpeg_decoder *decoder, int strict);
+/* The first warning that some pixels are not the file's ("" when none). */
+const char *sumi_jpeg_decoder_warning(const sumi_jpeg_decoder *decoder);
 
 /*
  * The most scans a JPEG may have. Each scan of a progressive (or arithmetic-coded) JPEG passes over
@@ -46,7 +52,7 @@ int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *decoder, int scale_num, int *
 /*
  * Decodes into `out`, which holds out_width * out_height * 4 bytes, applying EXIF `orientation`
  * (1-8) on the way: for 5-8 the written image is out_height wide and out_width high. Truncated or
- * corrupt entropy data is an error, not a warning. This is sumi_jpeg_decoder_decode_ring's loop
+ * corrupt entropy data is an error when strict, else a warning. This is sumi_jpeg_decoder_decode_ring's loop
  * over `out` (upright) or over a strip whose bands are turned into place as they are done.
  */
 int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *decoder, uint8_t *out, int orientation);
