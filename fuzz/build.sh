@@ -19,11 +19,14 @@ swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
 
 objects=()
 for module in SumiKit SumiEngine SumiCrypto SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion CSumiRuntime; do
-  # An object whose source file is gone (renamed or deleted since an earlier build in this folder)
-  # would be linked too: left out.
+  # An object whose source file is gone (renamed, moved to another module or deleted since an
+  # earlier build in this folder) would be linked too: left out. A C module's sources are in
+  # Sources/<module>; a Swift module's anywhere below Sources or Plugins.
+  where=(Sources Plugins)
+  [[ "$module" == C* ]] && where=("Sources/$module")
   while IFS= read -r o; do
     source=$(basename "$o" .o)
-    if [ -n "$(find Sources Plugins -name "$source" -print -quit)" ]; then objects+=("$o"); fi
+    if [ -n "$(find "${where[@]}" -name "$source" -print -quit)" ]; then objects+=("$o"); fi
   done < <(find "$REL/$module.build" -name '*.o' | sort)
 done
 flags=(-I "$REL/Modules")

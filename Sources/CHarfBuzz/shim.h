@@ -1,5 +1,6 @@
 /* HarfBuzz's types; the library itself is opened by the first text a run lays out, not at
    start-up (SumiText's TextLibraries), and its functions are called through `sumi_hb_api`. */
+#include "../CSumiRuntime/include/sumi_dl_table.h"
 #include <harfbuzz/hb.h>
 #include <harfbuzz/hb-ft.h>
 #include <harfbuzz/hb-ot.h>
@@ -14,17 +15,4 @@
     X(hb_language_from_string) X(hb_shape) X(hb_unicode_funcs_get_default) X(hb_unicode_script) \
     X(hb_variation_from_string)
 
-typedef struct sumi_hb_api {
-#define SUMI_HB_FIELD(name) __typeof__(name) *_Nonnull name;
-    SUMI_HB_FUNCTIONS(SUMI_HB_FIELD)
-#undef SUMI_HB_FIELD
-} sumi_hb_api;
-
-/* The functions' names, in the order of `sumi_hb_api`'s fields. */
-static inline const char *_Nonnull const *_Nonnull sumi_hb_names(void) {
-#define SUMI_HB_NAME(name) #name,
-    static const char *const names[] = { SUMI_HB_FUNCTIONS(SUMI_HB_NAME) };
-#undef SUMI_HB_NAME
-    return names;
-}
-static inline int sumi_hb_count(void) { return (int)(sizeof(sumi_hb_api) / sizeof(void *)); }
+SUMI_DL_TABLE(sumi_hb, SUMI_HB_FUNCTIONS)

@@ -6,29 +6,27 @@
    through `sumi_libtiff`, filled by `sumi_libtiff_open`. */
 #include <tiffio.h>
 
+#include "sumi_dl_table.h"
+
 /* The shared library opened for TIFF (Debian's libtiff6). */
 #define SUMI_LIBTIFF_LIBRARY "libtiff.so.6"
 
-/* The libtiff functions Sumi uses, by name without the `TIFF` prefix. */
+/* The libtiff functions Sumi uses. */
 #define SUMI_LIBTIFF_FUNCTIONS(X) \
-    X(ClientOpenExt) X(Close) X(SetErrorHandler) X(SetWarningHandler) \
-    X(OpenOptionsAlloc) X(OpenOptionsFree) X(OpenOptionsSetErrorHandlerExtR) \
-    X(OpenOptionsSetWarningHandlerExtR) X(OpenOptionsSetMaxSingleMemAlloc) \
-    X(GetField) X(GetFieldDefaulted) X(SetField) X(IsTiled) X(ComputeStrip) X(ComputeTile) \
-    X(GetStrileOffset) X(GetStrileByteCount) X(ReadScanline) X(ReadEncodedStrip) X(ReadEncodedTile) \
-    X(RGBAImageOK) X(RGBAImageBegin) X(RGBAImageGet) X(RGBAImageEnd) X(TileRowSize64) X(TileSize64) X(ScanlineSize64)
+    X(TIFFClientOpenExt) X(TIFFClose) X(TIFFSetErrorHandler) X(TIFFSetWarningHandler) \
+    X(TIFFOpenOptionsAlloc) X(TIFFOpenOptionsFree) X(TIFFOpenOptionsSetErrorHandlerExtR) X(TIFFOpenOptionsSetWarningHandlerExtR) \
+    X(TIFFOpenOptionsSetMaxSingleMemAlloc) X(TIFFGetField) X(TIFFGetFieldDefaulted) X(TIFFSetField) \
+    X(TIFFIsTiled) X(TIFFComputeStrip) X(TIFFComputeTile) X(TIFFGetStrileOffset) \
+    X(TIFFGetStrileByteCount) X(TIFFReadScanline) X(TIFFReadEncodedStrip) X(TIFFReadEncodedTile) \
+    X(TIFFRGBAImageOK) X(TIFFRGBAImageBegin) X(TIFFRGBAImageGet) X(TIFFRGBAImageEnd) \
+    X(TIFFTileRowSize64) X(TIFFTileSize64) X(TIFFScanlineSize64)
 
-typedef struct sumi_libtiff_api {
-#define SUMI_LIBTIFF_FIELD(name) __typeof__(TIFF##name) *name;
-    SUMI_LIBTIFF_FUNCTIONS(SUMI_LIBTIFF_FIELD)
-#undef SUMI_LIBTIFF_FIELD
-} sumi_libtiff_api;
+SUMI_DL_TABLE(sumi_libtiff, SUMI_LIBTIFF_FUNCTIONS)
 
 /* libtiff's functions once `sumi_libtiff_open` succeeded. */
 extern sumi_libtiff_api sumi_libtiff;
 
-/* Opens libtiff (once, whichever thread asks first). Returns 0, or -1 with a message naming the
-   library in `*error`. */
+/* Opens libtiff (once). Returns 0, or -1 with a message naming the library in `*error`. */
 int sumi_libtiff_open(const char **error);
 
 #endif

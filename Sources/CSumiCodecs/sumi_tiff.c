@@ -72,8 +72,8 @@ static int on_warning(TIFF *tif, void *user, const char *module, const char *for
 /* Errors libtiff reports without a file (no handle yet) must not reach standard error. */
 static pthread_once_t quiet_once = PTHREAD_ONCE_INIT;
 static void quiet_global_handlers(void) {
-    sumi_libtiff.SetErrorHandler(NULL);
-    sumi_libtiff.SetWarningHandler(NULL);
+    sumi_libtiff.TIFFSetErrorHandler(NULL);
+    sumi_libtiff.TIFFSetWarningHandler(NULL);
 }
 
 static tmsize_t read_memory(thandle_t handle, void *buffer, tmsize_t count) {
@@ -129,24 +129,24 @@ sumi_tiff *sumi_tiff_open(const uint8_t *data, size_t size, int64_t max_allocati
         return t;
     }
     pthread_once(&quiet_once, quiet_global_handlers);
-    TIFFOpenOptions *options = sumi_libtiff.OpenOptionsAlloc();
+    TIFFOpenOptions *options = sumi_libtiff.TIFFOpenOptionsAlloc();
     if (!options) {
         free(t);
         return NULL;
     }
-    sumi_libtiff.OpenOptionsSetErrorHandlerExtR(options, on_error, t);
-    sumi_libtiff.OpenOptionsSetWarningHandlerExtR(options, on_warning, t);
-    sumi_libtiff.OpenOptionsSetMaxSingleMemAlloc(options, max_allocation > 0 ? max_allocation : 0);
-    t->tif = sumi_libtiff.ClientOpenExt("TIFF", "r", t, read_memory, write_nothing, seek_memory, close_nothing, memory_size,
+    sumi_libtiff.TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, t);
+    sumi_libtiff.TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, t);
+    sumi_libtiff.TIFFOpenOptionsSetMaxSingleMemAlloc(options, max_allocation > 0 ? max_allocation : 0);
+    t->tif = sumi_libtiff.TIFFClientOpenExt("TIFF", "r", t, read_memory, write_nothing, seek_memory, close_nothing, memory_size,
                                map_memory, unmap_nothing, options);
-    sumi_libtiff.OpenOptionsFree(options);
+    sumi_libtiff.TIFFOpenOptionsFree(options);
     if (!t->tif) sumi_tiff_fail(t, "not a readable TIFF file");
     return t;
 }
 
 void sumi_tiff_close(sumi_tiff *t) {
     if (!t) return;
-    if (t->tif) sumi_libtiff.Close(t->tif);
+    if (t->tif) sumi_libtiff.TIFFClose(t->tif);
     free(t->lut);
     free(t);
 }
@@ -170,20 +170,20 @@ static int reads_itself(sumi_tiff *t) {
 static int read_layout(sumi_tiff *t) {
     TIFF *tif = t->tif;
     uint16_t *extra_kinds = NULL, extra = 0;
-    if (!sumi_libtiff.GetField(tif, TIFFTAG_IMAGEWIDTH, &t->width) || !sumi_libtiff.GetField(tif, TIFFTAG_IMAGELENGTH, &t->height)) {
+    if (!sumi_libtiff.TIFFGetField(tif, TIFFTAG_IMAGEWIDTH, &t->width) || !sumi_libtiff.TIFFGetField(tif, TIFFTAG_IMAGELENGTH, &t->height)) {
         sumi_tiff_fail(t, "no image size");
         return -1;
     }
-    sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &t->bits);
-    sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &t->samples);
-    sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &t->format);
-    sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &t->planar);
-    sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &t->compression);
-    sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra, &extra_kinds);
-    if (!sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &t->orientation) || t->orientation < 1 || t->orientation > 8)
+    sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_BITSPERSAMPLE, &t->bits);
+    sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLESPERPIXEL, &t->samples);
+    sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_SAMPLEFORMAT, &t->format);
+    sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_PLANARCONFIG, &t->planar);
+    sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_COMPRESSION, &t->compression);
+    sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_EXTRASAMPLES, &extra, &extra_kinds);
+    if (!sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_ORIENTATION, &t->orientation) || t->orientation < 1 || t->orientation > 8)
         t->orientation = 1;
-    if (!sumi_libtiff.GetFieldDefaulted(tif, TIFFTAG_INKSET, &t->ink_set)) t->ink_set = INKSET_CMYK;
-    if (!sumi_libtiff.GetField(tif, TIFFTAG_PHOTOMETRIC, &t->photometric))
+    if (!sumi_libtiff.TIFFGetFieldDefaulted(tif, TIFFTAG_INKSET, &t->ink_set)) t->ink_set = INKSET_CMYK;
+    if (!sumi_libtiff.TIFFGetField(tif, TIFFTAG_PHOTOMETRIC, &t->photometric))
         t->photometric = t->samples - extra >= 3 ? PHOTOMETRIC_RGB : PHOTOMETRIC_MINISBLACK;
     if (t->samples < 1 || extra >= t->samples) {
         sumi_tiff_fail(t, "%u samples per pixel with %u extra samples", t->samples, extra);
@@ -200,14 +200,14 @@ static int read_layout(sumi_tiff *t) {
     t->through_rgba = !reads_itself(t);
     if (t->through_rgba) {
         char reason[1024] = "";
-        if (!sumi_libtiff.RGBAImageOK(tif, reason)) {
+        if (!sumi_libtiff.TIFFRGBAImageOK(tif, reason)) {
             sumi_tiff_fail(t, "%s", reason[0] ? reason : "unsupported TIFF layout");
             return -1;
         }
         return 0;
     }
     if (t->photometric == PHOTOMETRIC_YCBCR) {
-        sumi_libtiff.SetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
+        sumi_libtiff.TIFFSetField(tif, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);
         t->photometric = PHOTOMETRIC_RGB;
     }
     int needed = t->photometric == PHOTOMETRIC_RGB || t->photometric == PHOTOMETRIC_CIELAB
@@ -237,7 +237,7 @@ static int read_layout(sumi_tiff *t) {
         return -1;
     }
     if (t->photometric == PHOTOMETRIC_PALETTE
-        && !sumi_libtiff.GetField(tif, TIFFTAG_COLORMAP, &t->red, &t->green, &t->blue)) {
+        && !sumi_libtiff.TIFFGetField(tif, TIFFTAG_COLORMAP, &t->red, &t->green, &t->blue)) {
         sumi_tiff_fail(t, "a palette image without a colour map");
         return -1;
     }
@@ -245,7 +245,7 @@ static int read_layout(sumi_tiff *t) {
     t->high = 1;
     if (t->format == SAMPLEFORMAT_IEEEFP) {
         double low, high;
-        if (sumi_libtiff.GetField(tif, TIFFTAG_SMINSAMPLEVALUE, &low) && sumi_libtiff.GetField(tif, TIFFTAG_SMAXSAMPLEVALUE, &high)
+        if (sumi_libtiff.TIFFGetField(tif, TIFFTAG_SMINSAMPLEVALUE, &low) && sumi_libtiff.TIFFGetField(tif, TIFFTAG_SMAXSAMPLEVALUE, &high)
             && isfinite(low) && isfinite(high) && high > low) {
             t->low = low;
             t->high = high;

@@ -16,8 +16,8 @@ enum { CHUNK_ROWS = 64 };
  * libtiff would report "got <file size - offset> bytes" with the difference negative and printed
  * unsigned (18446744071562133626). `what` and `x`, `y` name it in the message. */
 static int check_start(sumi_tiff *t, uint32_t strile, const char *what, uint32_t x, uint32_t y) {
-    uint64_t offset = sumi_libtiff.GetStrileOffset(t->tif, strile);
-    if (offset <= t->size || sumi_libtiff.GetStrileByteCount(t->tif, strile) == 0) return 0;
+    uint64_t offset = sumi_libtiff.TIFFGetStrileOffset(t->tif, strile);
+    if (offset <= t->size || sumi_libtiff.TIFFGetStrileByteCount(t->tif, strile) == 0) return 0;
     if (x == UINT32_MAX)
         sumi_tiff_fail(t, "the %s at row %u starts at byte %llu, past the end of the file (%zu bytes)", what, y,
                        (unsigned long long)offset, t->size);
@@ -34,8 +34,8 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
             sumi_tiff *file = p == 0 ? t : b->plane_files[p];
             for (uint32_t r = 0; r < rows; r++)
                 if (((y0 + r) % b->strip_rows == 0
-                     && check_start(t, sumi_libtiff.ComputeStrip(t->tif, y0 + r, (uint16_t)p), "strip", UINT32_MAX, y0 + r) != 0)
-                    || sumi_libtiff.ReadScanline(file->tif, plane + r * b->row_bytes, y0 + r, (uint16_t)p) < 0) {
+                     && check_start(t, sumi_libtiff.TIFFComputeStrip(t->tif, y0 + r, (uint16_t)p), "strip", UINT32_MAX, y0 + r) != 0)
+                    || sumi_libtiff.TIFFReadScanline(file->tif, plane + r * b->row_bytes, y0 + r, (uint16_t)p) < 0) {
                     /* A plane's own handle collected libtiff's reason. */
                     if (file != t && file->message[0]) sumi_tiff_fail(t, "%s", file->message);
                     sumi_tiff_fail(t, "row %u is cut off or unreadable", y0 + r);
@@ -45,9 +45,9 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
         }
         if (!b->tiled) {
             tmsize_t want = (tmsize_t)(rows * b->row_bytes);
-            uint32_t strip = sumi_libtiff.ComputeStrip(t->tif, y0, (uint16_t)p);
+            uint32_t strip = sumi_libtiff.TIFFComputeStrip(t->tif, y0, (uint16_t)p);
             if (check_start(t, strip, "strip", UINT32_MAX, y0) != 0) return -1;
-            tmsize_t got = sumi_libtiff.ReadEncodedStrip(t->tif, strip, plane, want);
+            tmsize_t got = sumi_libtiff.TIFFReadEncodedStrip(t->tif, strip, plane, want);
             if (got < want) {
                 sumi_tiff_fail(t, "the strip at row %u is cut off or unreadable", y0);
                 return -1;
@@ -55,12 +55,12 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
             continue;
         }
         for (uint32_t x = 0, column = 0; x < t->width; x += b->tile_width, column++) {
-            uint32_t tile = sumi_libtiff.ComputeTile(t->tif, x, y0, 0, (uint16_t)p);
+            uint32_t tile = sumi_libtiff.TIFFComputeTile(t->tif, x, y0, 0, (uint16_t)p);
             if (check_start(t, tile, "tile", x, y0) != 0) return -1;
             /* A tile as wide as the image (no tile buffer) is read straight into the band. */
             uint8_t *into = b->tile ? b->tile : plane;
             tmsize_t want = b->tile ? (tmsize_t)b->tile_size : (tmsize_t)(b->rows * b->row_bytes);
-            if (sumi_libtiff.ReadEncodedTile(t->tif, tile, into, want) < want) {
+            if (sumi_libtiff.TIFFReadEncodedTile(t->tif, tile, into, want) < want) {
                 sumi_tiff_fail(t, "the tile at %u,%u is cut off or unreadable", x, y0);
                 return -1;
             }
@@ -78,14 +78,14 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
 static int decode_through_rgba(sumi_tiff *t, uint8_t *out, int orientation) {
     TIFFRGBAImage image;
     char reason[1024] = "";
-    if (!sumi_libtiff.RGBAImageBegin(&image, t->tif, 0, reason)) {
+    if (!sumi_libtiff.TIFFRGBAImageBegin(&image, t->tif, 0, reason)) {
         sumi_tiff_fail(t, "%s", reason[0] ? reason : "unsupported TIFF layout");
         return -1;
     }
     image.req_orientation = image.orientation; /* no flips: orientation is applied below */
     uint8_t *raster = orientation == 1 ? out : malloc((size_t)t->width * t->height * 4);
-    int ok = raster && sumi_libtiff.RGBAImageGet(&image, (uint32_t *)raster, t->width, t->height);
-    sumi_libtiff.RGBAImageEnd(&image);
+    int ok = raster && sumi_libtiff.TIFFRGBAImageGet(&image, (uint32_t *)raster, t->width, t->height);
+    sumi_libtiff.TIFFRGBAImageEnd(&image);
     if (ok && orientation != 1) sumi_orient_rows(raster, (int)t->height, 0, (int)t->width, (int)t->height, out, orientation);
     if (raster != out) free(raster);
     if (!ok) sumi_tiff_fail(t, raster ? "unreadable image data" : "out of memory");
@@ -94,14 +94,14 @@ static int decode_through_rgba(sumi_tiff *t, uint8_t *out, int orientation) {
 
 static int plan_band(sumi_tiff *t, sumi_tiff_band *b) {
     b->planes = t->planar == PLANARCONFIG_SEPARATE ? t->used : 1;
-    b->tiled = sumi_libtiff.IsTiled(t->tif);
+    b->tiled = sumi_libtiff.TIFFIsTiled(t->tif);
     if (b->tiled) {
         uint32_t tile_height = 0;
-        sumi_libtiff.GetField(t->tif, TIFFTAG_TILEWIDTH, &b->tile_width);
-        sumi_libtiff.GetField(t->tif, TIFFTAG_TILELENGTH, &tile_height);
+        sumi_libtiff.TIFFGetField(t->tif, TIFFTAG_TILEWIDTH, &b->tile_width);
+        sumi_libtiff.TIFFGetField(t->tif, TIFFTAG_TILELENGTH, &tile_height);
         uint64_t row_bits = (uint64_t)b->tile_width * (b->planes > 1 ? 1 : t->samples) * t->bits;
-        b->tile_row_bytes = (size_t)sumi_libtiff.TileRowSize64(t->tif);
-        b->tile_size = (size_t)sumi_libtiff.TileSize64(t->tif);
+        b->tile_row_bytes = (size_t)sumi_libtiff.TIFFTileRowSize64(t->tif);
+        b->tile_size = (size_t)sumi_libtiff.TIFFTileSize64(t->tif);
         if (b->tile_width == 0 || tile_height == 0 || row_bits % 8 || b->tile_row_bytes * 8 != row_bits
             || b->tile_size < b->tile_row_bytes * tile_height) {
             sumi_tiff_fail(t, "unsupported tile layout (%ux%u tiles)", b->tile_width, tile_height);
@@ -111,10 +111,10 @@ static int plan_band(sumi_tiff *t, sumi_tiff_band *b) {
         b->row_bytes = b->tile_row_bytes * ((t->width + b->tile_width - 1) / b->tile_width);
     } else {
         uint32_t rows_per_strip = t->height;
-        sumi_libtiff.GetFieldDefaulted(t->tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
+        sumi_libtiff.TIFFGetFieldDefaulted(t->tif, TIFFTAG_ROWSPERSTRIP, &rows_per_strip);
         b->rows = rows_per_strip == 0 || rows_per_strip > t->height ? t->height : rows_per_strip;
         b->strip_rows = b->rows;
-        b->row_bytes = (size_t)sumi_libtiff.ScanlineSize64(t->tif);
+        b->row_bytes = (size_t)sumi_libtiff.TIFFScanlineSize64(t->tif);
         /* Rows are read in order through libtiff's scanline interface, so a file stored as one
          * strip (of each plane) needs a few rows of buffer, not a second copy of the image. */
         b->scanlines = 1;

@@ -88,7 +88,7 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
     };
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ITC | (ipv6 ? MHD_USE_IPv6 : 0);
     errno = 0;
-    server->daemon = sumi_mhd.start_daemon(flags, options->port, NULL, NULL, sumi_http_on_request, server,
+    server->daemon = sumi_mhd.MHD_start_daemon(flags, options->port, NULL, NULL, sumi_http_on_request, server,
                                       MHD_OPTION_ARRAY, items, MHD_OPTION_END);
     if (!server->daemon) {
         snprintf(error, error_size, ipv6 ? "cannot listen on [%s]:%u%s%s" : "cannot listen on %s:%u%s%s", options->address, (unsigned)options->port,
@@ -102,12 +102,12 @@ sumi_http_server *sumi_http_start(const sumi_http_options *options, char *error,
 }
 
 uint16_t sumi_http_port(const sumi_http_server *server) {
-    const union MHD_DaemonInfo *info = sumi_mhd.get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info = sumi_mhd.MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info ? info->port : 0;
 }
 
 void sumi_http_quiesce(sumi_http_server *server) {
-    MHD_socket socket = sumi_mhd.quiesce_daemon(server->daemon);
+    MHD_socket socket = sumi_mhd.MHD_quiesce_daemon(server->daemon);
     if (socket != MHD_INVALID_SOCKET) close(socket);
 }
 
@@ -115,7 +115,7 @@ void sumi_http_stop(sumi_http_server *server) {
     if (!server) return;
     atomic_store(&server->stopping, 1);
     if (server->sweeping) pthread_join(server->sweeper, NULL);
-    sumi_mhd.stop_daemon(server->daemon);
+    sumi_mhd.MHD_stop_daemon(server->daemon);
     free_server(server);
 }
 
@@ -125,7 +125,7 @@ void sumi_http_drain(sumi_http_server *server) {
 }
 
 unsigned sumi_http_connections(const sumi_http_server *server) {
-    const union MHD_DaemonInfo *info = sumi_mhd.get_daemon_info(server->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    const union MHD_DaemonInfo *info = sumi_mhd.MHD_get_daemon_info(server->daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
     return info ? info->num_connections : 0;
 }
 
@@ -158,7 +158,7 @@ const char *sumi_http_file_path(const sumi_http_request *request, size_t index) 
     return index < request->file_count ? request->files[index * 2 + 1] : NULL;
 }
 const char *sumi_http_header(const sumi_http_request *request, const char *name) {
-    return sumi_mhd.lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
+    return sumi_mhd.MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, name);
 }
 
 int sumi_http_respond(sumi_http_request *request, unsigned status, const char *const *headers,
@@ -166,7 +166,7 @@ int sumi_http_respond(sumi_http_request *request, unsigned status, const char *c
     sumi_http_client_waiting(request->client, request->server, NULL);
     struct MHD_Response *response = fd >= 0
         ? sumi_http_file_response(request, fd, (uint64_t)size)
-        : sumi_mhd.create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
+        : sumi_mhd.MHD_create_response_from_buffer(size, (void *)bytes, MHD_RESPMEM_MUST_COPY);
     if (!response && fd >= 0) close(fd);
     if (response) sumi_http_add_headers(response, headers);
     /* The answer's file stays in the request's folder until it is sent. */
@@ -178,7 +178,7 @@ int sumi_http_respond(sumi_http_request *request, unsigned status, const char *c
     request->answer = response;
     request->answered = 1;
     request->status = status;
-    if (request->suspended) sumi_mhd.resume_connection(request->connection);
+    if (request->suspended) sumi_mhd.MHD_resume_connection(request->connection);
     pthread_mutex_unlock(&request->lock);
     return response ? 0 : -1;
 }

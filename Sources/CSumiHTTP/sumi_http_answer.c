@@ -11,21 +11,21 @@
 
 void sumi_http_add_headers(struct MHD_Response *response, const char *const *headers) {
     if (headers) {
-        for (size_t i = 0; headers[i] && headers[i + 1]; i += 2) sumi_mhd.add_response_header(response, headers[i], headers[i + 1]);
+        for (size_t i = 0; headers[i] && headers[i + 1]; i += 2) sumi_mhd.MHD_add_response_header(response, headers[i], headers[i + 1]);
     }
-    if (!sumi_mhd.get_response_header(response, "X-Content-Type-Options"))
-        sumi_mhd.add_response_header(response, "X-Content-Type-Options", "nosniff");
+    if (!sumi_mhd.MHD_get_response_header(response, "X-Content-Type-Options"))
+        sumi_mhd.MHD_add_response_header(response, "X-Content-Type-Options", "nosniff");
 }
 
 enum MHD_Result sumi_http_queue_json(struct MHD_Connection *connection, unsigned status, const char *json,
                                      const char *retry_after, int closing) {
-    struct MHD_Response *response = sumi_mhd.create_response_from_buffer(strlen(json), (void *)json, MHD_RESPMEM_MUST_COPY);
+    struct MHD_Response *response = sumi_mhd.MHD_create_response_from_buffer(strlen(json), (void *)json, MHD_RESPMEM_MUST_COPY);
     if (!response) return MHD_NO;
     const char *headers[] = {"Content-Type", "application/json", retry_after ? "Retry-After" : NULL, retry_after, NULL};
     sumi_http_add_headers(response, headers);
-    if (closing) sumi_mhd.add_response_header(response, "Connection", "close");
-    enum MHD_Result result = sumi_mhd.queue_response(connection, status, response);
-    sumi_mhd.destroy_response(response);
+    if (closing) sumi_mhd.MHD_add_response_header(response, "Connection", "close");
+    enum MHD_Result result = sumi_mhd.MHD_queue_response(connection, status, response);
+    sumi_mhd.MHD_destroy_response(response);
     return result;
 }
 
@@ -92,7 +92,7 @@ struct MHD_Response *sumi_http_file_response(struct sumi_http_request *request, 
     answer->fd = fd;
     answer->client = request->client;
     answer->server = request->server;
-    struct MHD_Response *response = sumi_mhd.create_response_from_callback(size, SUMI_HTTP_ANSWER_PIECE, read_piece, answer, free_answer);
+    struct MHD_Response *response = sumi_mhd.MHD_create_response_from_callback(size, SUMI_HTTP_ANSWER_PIECE, read_piece, answer, free_answer);
     if (!response) free(answer);
     return response;
 }

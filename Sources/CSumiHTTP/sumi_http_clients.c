@@ -24,7 +24,7 @@ void sumi_http_on_connection(void *cls, struct MHD_Connection *connection, void 
                           enum MHD_ConnectionNotificationCode code) {
     struct sumi_http_server *server = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *info = sumi_mhd.get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+        const union MHD_ConnectionInfo *info = sumi_mhd.MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
         struct sumi_http_client *client = calloc(1, sizeof *client);
         if (!client || !info) { free(client); return; }
         client->fd = info->connect_fd;

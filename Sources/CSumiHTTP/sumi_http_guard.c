@@ -25,7 +25,7 @@ static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const c
 /* Request smuggling through a lenient proxy: two lengths, or a length beside chunked coding. */
 static unsigned check_framing(struct MHD_Connection *connection, char *message, size_t size) {
     struct framing framing = {0, 0};
-    sumi_mhd.get_connection_values(connection, MHD_HEADER_KIND, count_framing, &framing);
+    sumi_mhd.MHD_get_connection_values(connection, MHD_HEADER_KIND, count_framing, &framing);
     if (framing.content_lengths > 1) {
         snprintf(message, size, "the request has %u Content-Length headers; one is allowed", framing.content_lengths);
         return 400;
@@ -109,7 +109,7 @@ static int names_this_server(struct sumi_http_server *server, const char *author
 }
 
 static unsigned check_host(struct sumi_http_request *request, char *message, size_t size) {
-    const char *host = sumi_mhd.lookup_connection_value(request->connection, MHD_HEADER_KIND, "Host");
+    const char *host = sumi_mhd.MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, "Host");
     if (!host || names_this_server(request->server, host, 80)) return 0;
     const char *address = request->server->address;
     snprintf(message, size, "the Host header names neither this server (%s%s%s:%u, localhost) nor a name given with --allow-host",
@@ -123,9 +123,9 @@ static int changes_state(const char *method) {
 
 /* A state-changing request sent by a page of another origin (CSRF): its Origin names another host. */
 static unsigned check_origin(struct sumi_http_request *request, const char *method, char *message, size_t size) {
-    const char *origin = sumi_mhd.lookup_connection_value(request->connection, MHD_HEADER_KIND, "Origin");
+    const char *origin = sumi_mhd.MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, "Origin");
     if (!origin || !changes_state(method)) return 0;
-    const char *host = sumi_mhd.lookup_connection_value(request->connection, MHD_HEADER_KIND, "Host");
+    const char *host = sumi_mhd.MHD_lookup_connection_value(request->connection, MHD_HEADER_KIND, "Host");
     const char *authority = strstr(origin, "://");
     if (authority) {
         unsigned fallback = strncasecmp(origin, "https://", 8) == 0 ? 443 : 80;

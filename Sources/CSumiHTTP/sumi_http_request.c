@@ -48,7 +48,7 @@ int sumi_http_hold(struct sumi_http_request *request, unsigned long long bytes, 
    request ends, and as soon as it is refused. */
 static void drop_folder(struct sumi_http_request *request) {
     /* The post processor first: destroying it hands over its last part. */
-    if (request->form) { sumi_mhd.destroy_post_processor(request->form); request->form = NULL; }
+    if (request->form) { sumi_mhd.MHD_destroy_post_processor(request->form); request->form = NULL; }
     if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
     if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
     if (!request->folder_removed) sumi_http_remove_folder(request->folder);
@@ -69,7 +69,7 @@ static void free_request(struct sumi_http_request *request) {
     free(request->path);
     free(request->body_path);
     free(request->watch.boundary);
-    if (request->answer) sumi_mhd.destroy_response(request->answer);
+    if (request->answer) sumi_mhd.MHD_destroy_response(request->answer);
     pthread_mutex_destroy(&request->lock);
     free(request);
 }
@@ -79,9 +79,9 @@ static void free_request(struct sumi_http_request *request) {
    client before it has read the answer. */
 static int body_on_its_way(struct sumi_http_request *request) {
     struct MHD_Connection *connection = request->connection;
-    const char *length = sumi_mhd.lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
-    const char *coding = sumi_mhd.lookup_connection_value(connection, MHD_HEADER_KIND, "Transfer-Encoding");
-    const char *expect = sumi_mhd.lookup_connection_value(connection, MHD_HEADER_KIND, "Expect");
+    const char *length = sumi_mhd.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    const char *coding = sumi_mhd.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Transfer-Encoding");
+    const char *expect = sumi_mhd.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Expect");
     return ((length && strtoull(length, NULL, 10) > 0) || coding) && !(expect && strcasecmp(expect, "100-continue") == 0);
 }
 
@@ -139,7 +139,7 @@ void *sumi_http_on_uri(void *cls, const char *uri, struct MHD_Connection *connec
    body goes (a file, or the form's post processor). */
 static enum MHD_Result begin_body(struct sumi_http_server *server, struct sumi_http_request *request) {
     struct MHD_Connection *connection = request->connection;
-    const char *length = sumi_mhd.lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
+    const char *length = sumi_mhd.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Length");
     unsigned long long declared = length ? strtoull(length, NULL, 10) : 0;
     if (declared > server->max_body) return refuse_body(request);
     if (sumi_http_hold(request, declared, 0) != 0) return refuse_disk(request);
@@ -151,11 +151,11 @@ static enum MHD_Result begin_body(struct sumi_http_server *server, struct sumi_h
     request->body_path = malloc(size);
     if (!request->folder || !request->body_path) return MHD_NO;
     snprintf(request->body_path, size, "%s/body", template);
-    const char *type = sumi_mhd.lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
+    const char *type = sumi_mhd.MHD_lookup_connection_value(connection, MHD_HEADER_KIND, "Content-Type");
     if (type && strncasecmp(type, "multipart/form-data", 19) == 0) {
         request->is_form = 1;
         if (sumi_http_form_watch_start(request, type) == 0)
-            request->form = sumi_mhd.create_post_processor(connection, 64 * 1024, sumi_http_on_form_part, request);
+            request->form = sumi_mhd.MHD_create_post_processor(connection, 64 * 1024, sumi_http_on_form_part, request);
         if (!request->form) return refuse(request, 400, "a multipart/form-data body without a usable boundary", NULL);
         return MHD_YES;
     }
@@ -169,11 +169,11 @@ static enum MHD_Result begin(struct sumi_http_server *server, struct sumi_http_r
     request->method = strdup(method);
     request->path = strdup(url);
     if (!request->method || !request->path) return MHD_NO;
-    const union MHD_ConnectionInfo *info = sumi_mhd.get_connection_info(request->connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    const union MHD_ConnectionInfo *info = sumi_mhd.MHD_get_connection_info(request->connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     request->client = info ? info->socket_context : NULL;
     int posting = strcmp(method, "POST") == 0;
     sumi_http_client_head(request, posting);
-    sumi_mhd.get_connection_values(request->connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
+    sumi_mhd.MHD_get_connection_values(request->connection, MHD_GET_ARGUMENT_KIND, collect_query, request);
     char message[400];
     unsigned status = sumi_http_check_head(request, method, message, sizeof message);
     if (status) {
@@ -197,7 +197,7 @@ static enum MHD_Result receive(struct sumi_http_server *server, struct sumi_http
     request->body_size = total;
     if (request->client) sumi_http_client_moved(request->client, server, size);
     if (request->form) {
-        int failed = sumi_http_form_watch(request, data, size) != 0 || sumi_mhd.post_process(request->form, data, size) != MHD_YES;
+        int failed = sumi_http_form_watch(request, data, size) != 0 || sumi_mhd.MHD_post_process(request->form, data, size) != MHD_YES;
         if (failed || request->form_status) {
             unsigned status = request->form_status ? request->form_status : 400;
             return refuse(request, status, request->form_status ? request->form_message : "the multipart/form-data body cannot be read", NULL);
@@ -215,7 +215,7 @@ static enum MHD_Result dispatch(struct sumi_http_server *server, struct sumi_htt
         sumi_http_client_transfer(request->client, server, 0);
         if (request->body_fd >= 0) { close(request->body_fd); request->body_fd = -1; }
         /* Destroying the form's processor hands over its last part, so the part's file closes after. */
-        if (request->form) { sumi_mhd.destroy_post_processor(request->form); request->form = NULL; }
+        if (request->form) { sumi_mhd.MHD_destroy_post_processor(request->form); request->form = NULL; }
         if (request->file_fd >= 0) { close(request->file_fd); request->file_fd = -1; }
         if (request->form_status) return refuse(request, request->form_status, request->form_message, NULL);
         sumi_http_client_waiting(request->client, server, request);
@@ -226,14 +226,14 @@ static enum MHD_Result dispatch(struct sumi_http_server *server, struct sumi_htt
     if (request->answered && !request->answer) {
         result = MHD_NO;
     } else if (request->answer) {
-        result = sumi_mhd.queue_response(request->connection, request->status, request->answer);
-        sumi_mhd.destroy_response(request->answer);
+        result = sumi_mhd.MHD_queue_response(request->connection, request->status, request->answer);
+        sumi_mhd.MHD_destroy_response(request->answer);
         request->answer = NULL;
         request->suspended = 0;
         if (request->streams) sumi_http_client_transfer(request->client, server, 1);
     } else if (!request->suspended) {
         request->suspended = 1;
-        sumi_mhd.suspend_connection(request->connection);
+        sumi_mhd.MHD_suspend_connection(request->connection);
     }
     pthread_mutex_unlock(&request->lock);
     return result;

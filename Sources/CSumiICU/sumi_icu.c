@@ -9,47 +9,28 @@
 
 #include "sumi_dl.h"
 
-#include <pthread.h>
-
 /* ICU is opened by the first text a run breaks into lines, not at start-up (with its 30 MB of data
    and the C++ runtime); its functions, renamed with the library's version (ubrk_open_72), are
    looked up by those names. */
-#define SUMI_ICU_STRING(x) #x
-#define SUMI_ICU_NAME(x) SUMI_ICU_STRING(x)
-#define SUMI_ICU_LIBRARY "libicuuc.so." SUMI_ICU_NAME(U_ICU_VERSION_MAJOR_NUM)
+#define SUMI_ICU_VERSION_TEXT(x) #x
+#define SUMI_ICU_VERSION(x) SUMI_ICU_VERSION_TEXT(x)
+#define SUMI_ICU_LIBRARY "libicuuc.so." SUMI_ICU_VERSION(U_ICU_VERSION_MAJOR_NUM)
 #define SUMI_ICU_FUNCTIONS(X) \
     X(u_errorName) X(u_getIntPropertyValue) X(u_getPropertyValueEnum) X(u_getUnicodeVersion) \
     X(u_hasBinaryProperty) X(ubrk_close) X(ubrk_next) X(ubrk_open)
 
-static struct {
-#define SUMI_ICU_FIELD(name) __typeof__(name) *name;
-    SUMI_ICU_FUNCTIONS(SUMI_ICU_FIELD)
-#undef SUMI_ICU_FIELD
-} icu;
-static int opened;
-static char failure[512];
-static pthread_once_t once = PTHREAD_ONCE_INIT;
+SUMI_DL_TABLE(sumi_icu, SUMI_ICU_FUNCTIONS)
 
-static void open_library(void) {
-#define SUMI_ICU_ENTRY(name) SUMI_ICU_NAME(name),
-    static const char *const names[] = { SUMI_ICU_FUNCTIONS(SUMI_ICU_ENTRY) };
-#undef SUMI_ICU_ENTRY
-    enum { count = sizeof names / sizeof names[0] };
-    _Static_assert(sizeof icu == count * sizeof(void *), "one table entry per function");
-    if (sumi_dl_open_table(SUMI_ICU_LIBRARY, names, count, (void **)&icu, failure, sizeof failure) == 0) opened = 1;
-}
+static sumi_icu_api icu;
+static struct sumi_dl_library library = SUMI_DL_LIBRARY(SUMI_ICU_LIBRARY, sumi_icu_names, &icu);
 
-int sumi_icu_open(const char **error) {
-    pthread_once(&once, open_library);
-    if (!opened) *error = failure;
-    return opened ? 0 : -1;
-}
+int sumi_icu_open(const char **error) { return sumi_dl_open_library(&library, error); }
 
 /* Whether ICU is open (opening it on the first call); the functions below answer "nothing known"
    without it, and SumiText refuses text before they are reached (TextLibraries.require). */
 static int ready(void) {
-    pthread_once(&once, open_library);
-    return opened;
+    const char *ignored = NULL;
+    return sumi_icu_open(&ignored) == 0;
 }
 
 /* The boundaries after 0 of an ICU break iterator of `type` over `text`. */

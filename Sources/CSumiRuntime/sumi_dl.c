@@ -22,3 +22,18 @@ int sumi_dl_open_table(const char *soname, const char *const *names, size_t coun
     }
     return 0;
 }
+
+int sumi_dl_open_library(struct sumi_dl_library *library, const char **error) {
+    /* Once open, asking again is one atomic load (ICU is asked for every character laid out). */
+    if (__atomic_load_n(&library->state, __ATOMIC_ACQUIRE) > 0) return 0;
+    pthread_mutex_lock(&library->lock);
+    if (library->state == 0) {
+        int opened = sumi_dl_open_table(library->soname, library->names(), library->count, library->table,
+                                        library->failure, sizeof library->failure) == 0;
+        __atomic_store_n(&library->state, opened ? 1 : -1, __ATOMIC_RELEASE);
+    }
+    int state = library->state;
+    pthread_mutex_unlock(&library->lock);
+    if (state < 0) *error = library->failure;
+    return state > 0 ? 0 : -1;
+}
