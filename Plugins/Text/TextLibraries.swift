@@ -45,15 +45,13 @@ enum TextLibraries {
         }
     }
 
-    private static func open<Table>(_ soname: String, package: String, names: UnsafePointer<UnsafePointer<CChar>>,
+    private static func open<Table>(_ soname: String, package: String, names: UnsafePointer<UnsafePointer<CChar>?>,
                                     count: Int32) throws(StageError) -> Table {
         precondition(MemoryLayout<Table>.size == Int(count) * MemoryLayout<UnsafeRawPointer>.size, "one table entry per function")
         let slots = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: Int(count))
         defer { slots.deallocate() }
         var message = [CChar](repeating: 0, count: 512)
-        let status = names.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: Int(count)) { list in
-            sumi_dl_open_table(soname, list, Int(count), slots, &message, message.count)
-        }
+        let status = sumi_dl_open_table(soname, names, Int(count), slots, &message, message.count)
         guard status == 0 else {
             let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw StageError("text needs \(soname) (Debian package \(package)), which could not be loaded: \(detail)", cause: .io)

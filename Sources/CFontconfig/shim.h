@@ -12,4 +12,6 @@
     X(FcPatternDestroy) X(FcPatternGetBool) X(FcPatternGetCharSet) X(FcPatternGetInteger) \
     X(FcPatternGetString)
 
+#pragma clang assume_nonnull begin
 SUMI_DL_TABLE(sumi_fc, SUMI_FC_FUNCTIONS)
+#pragma clang assume_nonnull end

@@ -14,4 +14,6 @@ static inline int sumi_fribidi_is_strong_letter(FriBidiCharType t) { return FRIB
 #define SUMI_FRIBIDI_FUNCTIONS(X) \
     X(fribidi_get_bidi_types) X(fribidi_get_bracket_types) X(fribidi_get_par_embedding_levels_ex)
 
+#pragma clang assume_nonnull begin
 SUMI_DL_TABLE(sumi_fribidi, SUMI_FRIBIDI_FUNCTIONS)
+#pragma clang assume_nonnull end

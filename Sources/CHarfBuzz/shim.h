@@ -15,4 +15,6 @@
     X(hb_language_from_string) X(hb_shape) X(hb_unicode_funcs_get_default) X(hb_unicode_script) \
     X(hb_variation_from_string)
 
+#pragma clang assume_nonnull begin
 SUMI_DL_TABLE(sumi_hb, SUMI_HB_FUNCTIONS)
+#pragma clang assume_nonnull end

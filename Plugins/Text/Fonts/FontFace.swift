@@ -71,7 +71,7 @@ final class FontFace: Sendable {
         }
 
         var extents = hb_font_extents_t()
-        hb.hb_font_get_h_extents(font, &extents)
+        _ = hb.hb_font_get_h_extents(font, &extents)
         let flags = face.pointee.face_flags
         let scalable = flags & FT_Long(1 << 0) != 0
         let fixedSizes = flags & FT_Long(1 << 1) != 0

@@ -5,13 +5,15 @@
    by their C names: SUMI_DL_TABLE(sumi_hb, SUMI_HB_FUNCTIONS) declares the struct `sumi_hb_api`,
    one pointer a function, in the list's order (typed from the library's own declarations), and
    `sumi_hb_names()`/`sumi_hb_count()`: the symbol names to look up (a name its header renames, as
-   ICU's versioned ones, after renaming) and how many. `sumi_dl_open_library` fills such a table. */
-#define SUMI_DL_FIELD(function) __typeof__(function) *_Nonnull function;
+   ICU's versioned ones, after renaming) and how many. `sumi_dl_open_library` fills such a table.
+   A header Swift imports wraps it in `#pragma clang assume_nonnull`, so that the pointers are not
+   optionals there. */
+#define SUMI_DL_FIELD(function) __typeof__(function) *function;
 #define SUMI_DL_STRING(text) #text
 #define SUMI_DL_NAME(function) SUMI_DL_STRING(function),
 #define SUMI_DL_TABLE(NAME, FUNCTIONS)                                                              \
     typedef struct NAME##_api { FUNCTIONS(SUMI_DL_FIELD) } NAME##_api;                              \
-    static inline const char *_Nonnull const *_Nonnull NAME##_names(void) {                        \
+    static inline const char *const *NAME##_names(void) {                                          \
         static const char *const names[] = { FUNCTIONS(SUMI_DL_NAME) };                             \
         return names;                                                                               \
     }                                                                                               \
