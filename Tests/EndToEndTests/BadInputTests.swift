@@ -4,8 +4,11 @@ import Testing
 /// Hostile and broken inputs through the CLI: a clear error naming the place, the right exit code,
 /// no crash, and no output file created or damaged.
 @Suite struct BadInputTests {
-    func run(input: String, output: String) throws -> CLI.Result {
-        try CLI.run(["run", "pipelines/thumbnail.json", "-i", input, "-o", output, "--set", "width=64"])
+    /// The thumbnail of `input`; `strict`: a damaged JPEG is refused (`decode strict=true`), as
+    /// every broken file is here, rather than decoded with a warning.
+    func run(input: String, output: String, strict: Bool = true) throws -> CLI.Result {
+        try CLI.run(["run", "pipelines/thumbnail.json", "-i", input, "-o", output, "--set", "width=64"]
+                    + (strict ? ["--set", "photo.strict=true"] : []))
     }
 
     @Test func brokenImagesFailCleanly() throws {
@@ -29,6 +32,11 @@ import Testing
         }
         let huge = try run(input: "\(dir)/huge.png", output: "\(dir)/h.png")
         #expect(huge.stderr.contains("100000"), "\(huge.stderr)")
+        // Not strict, the truncated JPEG is decoded as libjpeg reads it, with a warning naming it.
+        let lenient = try run(input: "\(dir)/third.jpg", output: "\(dir)/third.png", strict: false)
+        #expect(lenient.status == 0 && lenient.stderr.contains("sumi: warning: ") && lenient.stderr.contains("third.jpg: damaged JPEG data"),
+                "\(lenient.stderr)")
+        #expect(CLI.identify("\(dir)/third.png")?.width == 64)
     }
 
     @Test func missingInput() throws {

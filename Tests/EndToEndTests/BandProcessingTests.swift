@@ -86,7 +86,9 @@ import Testing
         for input in ["cut.jpg", "cut.png", "cut.webp"] {
             for (pipeline, extra) in [("caption", Self.caption), ("thumbnail", [])] {
                 for output in ["out.jpg", "out.png"] {
-                    let r = try CLI.run(["run", "pipelines/\(pipeline).json", "-i", "\(dir)/\(input)", "-o", "\(dir)/\(output)"] + extra)
+                    // strict: the truncated JPEG fails too, rather than being decoded with a warning.
+                    let r = try CLI.run(["run", "pipelines/\(pipeline).json", "-i", "\(dir)/\(input)", "-o", "\(dir)/\(output)",
+                                         "--set", "photo.strict=true"] + extra)
                     #expect(r.status == 1, "\(pipeline) \(input) -> \(output): \(r.status) \(r.stderr)")
                     #expect(r.stderr.hasPrefix("sumi: error: \(pipeline).json: stages[0] \"photo\" (decode): \(dir)/\(input): "),
                             "\(r.stderr)")

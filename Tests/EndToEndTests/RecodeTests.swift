@@ -26,11 +26,11 @@ import Testing
         #expect(stages == ["in", "out"])
     }
 
-    @Test func truncatedSourceFailsOnTheDecoderAndWritesNothing() throws {
+    @Test func truncatedSourceFailsOnTheStrictDecoderAndWritesNothing() throws {
         let dir = try CLI.temporaryFolder("recode-bad")
         let photo = try Fixtures.bytes(Fixtures.photo)
         try Fixtures.write(Array(photo.prefix(photo.count / 2)), to: dir + "/half.jpg")
-        let r = try CLI.run(["run", try manifest(in: dir), "-i", dir + "/half.jpg", "-o", dir + "/o.jpg"])
+        let r = try CLI.run(["run", try manifest(in: dir), "-i", dir + "/half.jpg", "-o", dir + "/o.jpg", "--set", "in.strict=true"])
         #expect(r.status == 1)
         #expect(r.stderr.hasPrefix("sumi: error: recode.json: stages[0] \"in\" (decode): "), "\(r.stderr)")
         #expect(r.stderr.contains("half.jpg"))

@@ -37,7 +37,8 @@ import Testing
         for c in copies { try FileManager.default.copyItem(atPath: Fixtures.photo, toPath: c) }
         try Fixtures.write(Array(try Fixtures.bytes(Fixtures.photo).prefix(20000)), to: "\(dir)/cut.jpg")
         let r = try CLI.run(["run", "pipelines/thumbnail.json"] + (copies + ["\(dir)/cut.jpg"]).flatMap { ["-i", $0] }
-                            + ["-o", "\(dir)/thumbs/{stem}.png", "--set", "width=64", "--jobs", "2", "--json", "--quiet"])
+                            + ["-o", "\(dir)/thumbs/{stem}.png", "--set", "width=64", "--set", "photo.strict=true", "--jobs", "2",
+                               "--json", "--quiet"])
         #expect(r.status == 1)
         for n in 0..<3 { #expect(CLI.identify("\(dir)/thumbs/p\(n).png")?.width == 64) }
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/thumbs/cut.png"))
