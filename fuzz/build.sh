@@ -30,8 +30,15 @@ for module in SumiKit SumiEngine SumiCrypto SumiCodecs SumiTransform SumiText Su
   done < <(find "$REL/$module.build" -name '*.o' | sort)
 done
 flags=(-I "$REL/Modules")
-for map in Sources/C*/module.modulemap "$REL"/CSumi*.build/module.modulemap; do
-  [ -f "$map" ] && flags+=(-Xcc "-fmodule-map-file=$map")
+# The system libraries' module maps, those a C module declares itself, and those SwiftPM wrote for
+# the others (not one left from before a module had its own: two maps of one module clash).
+for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap "$REL"/CSumi*.build/module.modulemap; do
+  [ -f "$map" ] || continue
+  case "$map" in
+    "$REL"/*) module=$(basename "$(dirname "$map")" .build)
+              [ -f "Sources/$module/include/module.modulemap" ] && continue ;;
+  esac
+  flags+=(-Xcc "-fmodule-map-file=$map")
 done
 flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include -Xcc -I -Xcc Sources/CSumiICU/include)
 for f in $(pkg-config --cflags $PKGS); do flags+=(-Xcc "$f"); done
