@@ -30,6 +30,10 @@ static int check_start(sumi_tiff *t, uint32_t strile, const char *what, uint32_t
 static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows) {
     for (int p = 0; p < b->planes; p++) {
         uint8_t *plane = b->raw + (size_t)p * b->rows * b->row_bytes;
+        /* A codec that only warns of damage (a CCITT line of the wrong length) leaves the rest of
+         * its strip unwritten: zeros there, as tiff2rgba and Pillow give (white for min-is-white),
+         * never the band before's bytes. */
+        memset(plane, 0, (size_t)b->rows * b->row_bytes);
         if (b->scanlines) {
             sumi_tiff *file = p == 0 ? t : b->plane_files[p];
             for (uint32_t r = 0; r < rows; r++)
@@ -60,6 +64,7 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
             /* A tile as wide as the image (no tile buffer) is read straight into the band. */
             uint8_t *into = b->tile ? b->tile : plane;
             tmsize_t want = b->tile ? (tmsize_t)b->tile_size : (tmsize_t)(b->rows * b->row_bytes);
+            if (b->tile) memset(b->tile, 0, b->tile_size);
             if (sumi_libtiff.TIFFReadEncodedTile(t->tif, tile, into, want) < want) {
                 sumi_tiff_fail(t, "the tile at %u,%u is cut off or unreadable", x, y0);
                 return -1;
@@ -78,7 +83,10 @@ static int read_band(sumi_tiff *t, sumi_tiff_band *b, uint32_t y0, uint32_t rows
 static int decode_through_rgba(sumi_tiff *t, uint8_t *out, int orientation) {
     TIFFRGBAImage image;
     char reason[1024] = "";
-    if (!sumi_libtiff.TIFFRGBAImageBegin(&image, t->tif, 0, reason)) {
+    /* Stop at libtiff's first error (a damaged CCITT strip): what it could not decode would be
+     * whatever the raster held, never pixels to pass on silently. */
+    int quiet_before = t->message[0] == 0;
+    if (!sumi_libtiff.TIFFRGBAImageBegin(&image, t->tif, 1, reason)) {
         sumi_tiff_fail(t, "%s", reason[0] ? reason : "unsupported TIFF layout");
         return -1;
     }
@@ -86,6 +94,7 @@ static int decode_through_rgba(sumi_tiff *t, uint8_t *out, int orientation) {
     uint8_t *raster = orientation == 1 ? out : malloc((size_t)t->width * t->height * 4);
     int ok = raster && sumi_libtiff.TIFFRGBAImageGet(&image, (uint32_t *)raster, t->width, t->height);
     sumi_libtiff.TIFFRGBAImageEnd(&image);
+    if (quiet_before && t->message[0]) ok = 0; /* libtiff reported an error on the way */
     if (ok && orientation != 1) sumi_orient_rows(raster, (int)t->height, 0, (int)t->width, (int)t->height, out, orientation);
     if (raster != out) free(raster);
     if (!ok) sumi_tiff_fail(t, raster ? "unreadable image data" : "out of memory");
