@@ -4,7 +4,6 @@
 #include "sumi_png_inflate.h"
 
 #include <setjmp.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +37,9 @@ struct sumi_png_decoder {
 /* A warning from libpng: kept when it says that something drawn was ignored (a tRNS before PLTE),
  * not for the colour-space chunks (iCCP, sRGB, cHRM, gAMA), which are read elsewhere. */
 static void on_read_warning(png_structp png, png_const_charp text) {
-    char *message = png_get_error_ptr(png);
-    if (!message || !text) return;
-    sumi_png_decoder *d = (sumi_png_decoder *)(void *)(message - offsetof(sumi_png_decoder, message));
+    /* libpng warns only while it reads, through read_from_memory, whose I/O pointer is the decoder. */
+    sumi_png_decoder *d = png_get_io_ptr(png);
+    if (!d || !text) return;
     static const char *const quiet[] = { "iCCP", "sRGB", "cHRM", "gAMA" };
     for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
         if (strncmp(text, quiet[i], strlen(quiet[i])) == 0) return;

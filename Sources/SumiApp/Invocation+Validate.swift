@@ -17,12 +17,7 @@ extension Invocation {
         var verdict = Verdict(stageCount: 0, needs: [])
         for run in runs {
             var overrides = run.overrides
-            if template {
-                for param in manifest.params where param.defaultValue == nil && overrides[param.name] == nil {
-                    verdict.needs.append(param.name)
-                    overrides[param.name] = Self.standIn(for: param.type, name: param.name)
-                }
-            }
+            if template { verdict.needs += fillStandIns(&overrides) }
             verdict.stageCount = try pipeline(for: run, overrides: overrides).nodes.count
         }
         return verdict
@@ -33,15 +28,25 @@ extension Invocation {
     /// checks of inputs and outputs a run needs.
     public func wiring() throws(SumiError) -> Pipeline {
         var overrides = runs.first?.overrides ?? [:]
-        for param in manifest.params where param.defaultValue == nil && overrides[param.name] == nil {
-            overrides[param.name] = Self.standIn(for: param.type, name: param.name)
-        }
+        fillStandIns(&overrides)
         do {
             let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides)
             return try PipelineBuilder(registry: registry).build(manifest, values: values)
         } catch {
             throw locate(error)
         }
+    }
+
+    /// Gives each required parameter `overrides` leaves without a value a stand-in; returns their
+    /// names.
+    @discardableResult
+    private func fillStandIns(_ overrides: inout [String: ParamValue]) -> [String] {
+        var filled: [String] = []
+        for param in manifest.params where param.defaultValue == nil && overrides[param.name] == nil {
+            filled.append(param.name)
+            overrides[param.name] = Self.standIn(for: param.type, name: param.name)
+        }
+        return filled
     }
 
     /// A well-formed value of `type` to check a template with (a path stands for a PNG file so that

@@ -65,11 +65,7 @@ struct RowCounter: Stage, RowStage {
 /// naming the stage instead of hanging.
 @Suite struct RunFailureTests {
     func pipeline(_ text: String) throws -> Pipeline {
-        let registry = try testRegistry()
-        try registry.register([StageDefinition(TallProducer.self), StageDefinition(RowCounter.self),
-                               StageDefinition(NothingStage.self)])
-        let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/manifests/fail.json") // a name only
-        return try PipelineBuilder(registry: registry).build(manifest, values: [:])
+        try build(text, adding: [TallProducer.self, RowCounter.self, NothingStage.self], file: "fail.json")
     }
 
     /// Runs `runner` on its own thread; the error it threw, or a recorded issue when it did not end

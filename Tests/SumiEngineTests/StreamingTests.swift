@@ -72,11 +72,7 @@ struct ShapeReader: Stage {
 
 @Suite(.serialized) struct StreamingTests {
     func pipeline(_ text: String) throws -> Pipeline {
-        let registry = try testRegistry()
-        try registry.register([StageDefinition(HalfwayProducer.self), StageDefinition(RowSummer.self),
-                               StageDefinition(ShapeReader.self)])
-        let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/manifests/stream.json") // a name only
-        return try PipelineBuilder(registry: registry).build(manifest, values: [:])
+        try build(text, adding: [HalfwayProducer.self, RowSummer.self, ShapeReader.self], file: "stream.json")
     }
 
     @Test func producerAndOnlyConsumerRunTogether() throws {

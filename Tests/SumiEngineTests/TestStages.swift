@@ -122,10 +122,14 @@ extension StageDefinition {
 }
 
 /// Loads a manifest from text and builds it with its defaults.
-func build(_ text: String, overrides: [String: ParamValue] = [:]) throws -> Pipeline {
-    let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/manifests/test.json") // a name only: nothing is read or written there
+/// `stages` are registered beside the test stages; `file` names the manifest in messages.
+func build(_ text: String, overrides: [String: ParamValue] = [:], adding stages: [any Stage.Type] = [],
+           file: String = "test.json") throws -> Pipeline {
+    let registry = try testRegistry()
+    if !stages.isEmpty { try registry.register(stages.map { StageDefinition($0) }) }
+    let manifest = try ManifestLoader.parse(Array(text.utf8), path: "/manifests/" + file) // a name only: nothing is read or written there
     let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides)
-    return try PipelineBuilder(registry: try testRegistry()).build(manifest, values: values)
+    return try PipelineBuilder(registry: registry).build(manifest, values: values)
 }
 
 /// The message of the error `body` throws, or nil.

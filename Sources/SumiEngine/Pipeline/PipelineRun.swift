@@ -74,10 +74,10 @@ final class PipelineRun: @unchecked Sendable {
             throw SumiError(.run, file: file, stage: nodes[pipeline.order[error.index]].entry.place,
                             "could not start a thread for the stage: \(error.reason)")
         }
-        let state = locked { (errors, outputs, timings) }
+        let state = locked { (errors, outputs, timings, cancelled) }
         // A run stopped by its cancellation fails as cancelled, whatever errors the stop caused;
         // one whose stages all ended first succeeded.
-        if !state.0.isEmpty, locked({ cancelled }) {
+        if !state.0.isEmpty, state.3 {
             throw SumiError(.cancelled, file: file, "the run was cancelled")
         }
         if let (node, error) = state.0.first(where: { !($0.error is RowStream.ProducerFailed) }) ?? state.0.first {
