@@ -38,7 +38,6 @@ package enum StageCatalog {
         let registry = StageRegistry()
         let skipped = skippedFamilies
         for family in builtinFamilies(formats: registry.formats) where !skipped.contains(family.name) { try registry.register(family.stages) }
-        registry.formats.setBuiltins(CodecsStages.builtinFormats)
         if !stages.isEmpty { try registry.register(stages) }
         for folder in ManifestPlugins.folders(pluginPaths, configured: configured) {
             try PluginLoader.loadFolder(folder, into: registry) { warn($0) }
@@ -58,9 +57,9 @@ package enum StageCatalog {
                                                ("abi", .number(Double(library.abiVersion)))])))
             return .object(members)
         }
-        let formats = registry.formats.formats.map { format in
-            JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decode != nil)),
-                              ("encode", .bool(format.encode != nil)),
+        let formats = registry.formats.pluginCodecs.map { format in
+            JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decoder != nil)),
+                              ("encode", .bool(format.encoder != nil)),
                               ("extensions", .array(format.extensions.map(JSONValue.string))),
                               ("origin", .string(format.origin))])
         }

@@ -11,9 +11,10 @@ struct FormatsCommand {
 
     func execute() throws(SumiError) -> Int32 {
         let json = arguments.json
-        let plugins = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) }).formats.formats
+        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) }).formats
+        let plugins = registry.pluginCodecs, builtins = FormatSupport.all(registry)
         if json {
-            let rows = FormatSupport.all.map { row in
+            let rows = builtins.map { row in
                 JSONValue.object([
                     ("format", .string(row.name)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
                     ("profile", .string(row.profile)), ("metadata", .string(row.metadata)), ("notes", .string(row.notes)),
@@ -21,7 +22,7 @@ struct FormatsCommand {
             }
             let pluginRows = plugins.map { format in
                 JSONValue.object([
-                    ("format", .string(format.name)), ("read", .bool(format.decode != nil)), ("write", .bool(format.encode != nil)),
+                    ("format", .string(format.name)), ("read", .bool(format.decoder != nil)), ("write", .bool(format.encoder != nil)),
                     ("extensions", .array(format.extensions.map(JSONValue.string))), ("origin", .string(format.origin)),
                 ])
             }
@@ -30,7 +31,7 @@ struct FormatsCommand {
         }
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         var text = "format  read  write  colour profile                        metadata                notes\n"
-        for row in FormatSupport.all {
+        for row in builtins {
             text += pad(row.name, max(8, row.name.count + 2)) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
                 + pad(row.profile.isEmpty ? "-" : row.profile, 38) + pad(row.metadata.isEmpty ? "-" : row.metadata, 24)
                 + row.notes + "\n"
@@ -41,8 +42,8 @@ struct FormatsCommand {
             let extensionsWidth = max(12, (extensions.map(\.count).max() ?? 0) + 2)
             text += "\n" + pad("plugin format", width) + "read  write  " + pad("extensions", extensionsWidth) + "library\n"
             for (format, extensions) in zip(plugins, extensions) {
-                text += pad(format.name, width) + pad(format.decode != nil ? "yes" : "no", 6)
-                    + pad(format.encode != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
+                text += pad(format.name, width) + pad(format.decoder != nil ? "yes" : "no", 6)
+                    + pad(format.encoder != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
             }
         }
         Terminal.standardOutput(text)

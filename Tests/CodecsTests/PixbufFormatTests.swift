@@ -10,7 +10,7 @@ import Testing
         let names = Set(PixbufFormats.available.map(\.name))
         #expect(names.contains("ico") && names.contains("tga"))
         #expect(names.isDisjoint(with: ["png", "jpeg", "gif", "bmp", "tiff", "webp", "svg"]))
-        #expect(FormatSupport.all.contains { $0.name == "ico" && $0.reads && !$0.writes })
+        #expect(FormatSupport.all().contains { $0.name == "ico" && $0.reads && !$0.writes })
         #expect(PixbufFormats.detect(Array("hello, world\n".utf8)) == nil)
         #expect(PixbufFormats.detect(Array("/* XPM */\nstatic char".utf8)) == "xpm")
     }

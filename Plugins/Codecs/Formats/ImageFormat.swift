@@ -1,11 +1,9 @@
-/// The image file formats the codecs read and write, recognised by their magic bytes.
+/// The image file formats the built-in codecs read and write, recognised by their magic bytes:
+/// what `BuiltinCodecs` registers, each with its extensions, reader and writer.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg, gif, bmp, tiff, webp
     /// HEIF with HEVC images (HEIC, as phones write it) and AVIF (HEIF with AV1 images), via libheif.
     case heif, avif
-
-    /// The formats `encode` can write.
-    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .tiff, .bmp, .heif, .avif]
 
     /// The format of encoded bytes, from their first bytes (never from a file name).
     public init?(detecting bytes: [UInt8]) {
@@ -21,29 +19,6 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
         else if let format = ImageFormat.isoMediaFormat(bytes) { self = format }
         else { return nil }
-    }
-
-    /// The format a file extension names (`jpg` and `jpeg` are both JPEG), case-insensitively.
-    public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
-        case "gif": self = .gif
-        case "bmp", "dib": self = .bmp
-        case "tif", "tiff": self = .tiff
-        case "webp": self = .webp
-        case "heic", "heif", "hif": self = .heif
-        case "avif": self = .avif
-        default: return nil
-        }
-    }
-
-    /// Whether the format stores an alpha channel (the others flatten onto a background).
-    public var carriesAlpha: Bool {
-        switch self {
-        case .png, .gif, .tiff, .webp, .heif, .avif: true
-        case .jpeg, .bmp: false
-        }
     }
 
     /// HEIF or AVIF from an ISO media `ftyp` box: its major brand, else its compatible brands.

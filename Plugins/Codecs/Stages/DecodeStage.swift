@@ -96,7 +96,7 @@ public struct DecodeStage: Stage, RowStage {
         let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
         let limits = limits(context)
         if try ImageDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: context.sizeHint, into: output,
-                                   strict: strict, warn: context.warn) {
+                                   strict: strict, formats: context.formats, warn: context.warn) {
             return nil
         }
         try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
