@@ -20,6 +20,8 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
 BUILD_PKGS += liblcms2-dev libheif-dev
 # TIFF and GIF input (BMP is read by our own code; gdk-pixbuf remains for the other formats its loaders bring).
 BUILD_PKGS += libtiff-dev libgif-dev
+# JPEG 2000 input: libopenjp2, opened on the first JPEG 2000 file (its headers are needed to build).
+BUILD_PKGS += libopenjp2-7-dev
 # `sumi serve`: the HTTP daemon.
 BUILD_PKGS += libmicrohttpd-dev
 # libdeflate: the common PNG's image data inflated in one piece (about twice zlib's speed).

@@ -139,7 +139,7 @@ let package = Package(
         .testTarget(name: "SumiKitTests", dependencies: ["SumiKit", "SumiCrypto"], path: "Tests/SumiKitTests"),
         .testTarget(name: "SumiEngineTests", dependencies: ["SumiKit", "SumiEngine"], path: "Tests/SumiEngineTests"),
         .testTarget(name: "CodecsTests", dependencies: ["SumiKit", "SumiCodecs", "SumiCrypto"], path: "Tests/CodecsTests",
-                    resources: []),
+                    exclude: ["Fixtures"]),
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
         .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),

@@ -1,7 +1,7 @@
 import SumiKit
 
 /// Decodes encoded image bytes — with the registered format (`ImageFormatRegistry`) that recognises
-/// them: PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or AVIF, a plugin's formats,
+/// them: PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000, a plugin's formats,
 /// then those gdk-pixbuf's installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
 /// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
 ///
@@ -24,7 +24,7 @@ public enum ImageDecoder {
     }
 
     static func notAnImage(_ name: String) -> StageError {
-        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data, "
+        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF, AVIF, ICO, TGA, QOI or JPEG 2000 data, "
                    + "or a format gdk-pixbuf's loaders read: see `sumi formats`)", cause: .unsupported)
     }
 
@@ -34,14 +34,14 @@ public enum ImageDecoder {
     /// damage (a truncated or corrupt JPEG) is refused rather than decoded with a warning.
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels, maxWidth: Int = PixelLimits.standard.maxWidth,
-                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false,
+                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false, frame: Int = 1,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file", cause: .unsupported) }
-        guard let decoder = BuiltinCodecs.resolve(formats).decoder(for: bytes)?.decoder else { throw notAnImage(name) }
+        let decoder = try codec(for: bytes, name: name, frame: frame, formats: formats)
         return try withoutActuallyEscaping(warn) { warn in
             try decoder.whole(ImageCodec.DecodeRequest(
                 bytes: bytes, name: name, orient: orient, limits: PixelLimits(maxPixels: maxPixels, maxWidth: maxWidth),
-                sizeHint: sizeHint, verified: verified, strict: strict, warn: warn))
+                sizeHint: sizeHint, verified: verified, strict: strict, frame: frame, warn: warn))
         }
     }
 
@@ -51,13 +51,23 @@ public enum ImageDecoder {
     /// interlaced; an upright TIFF of a layout Sumi reads itself; any GIF and BMP). Returns false,
     /// having touched nothing, for any other image: the caller decodes it whole.
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
-                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false,
+                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false, frame: Int = 1,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Bool {
-        guard let rows = BuiltinCodecs.resolve(formats).decoder(for: bytes)?.decoder?.rows else { return false }
+        guard let rows = try codec(for: bytes, name: name, frame: frame, formats: formats).rows else { return false }
         return try withoutActuallyEscaping(warn) { warn in
             try rows(ImageCodec.DecodeRequest(bytes: bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
-                                              strict: strict, warn: warn), stream)
+                                              strict: strict, frame: frame, warn: warn), stream)
         }
+    }
+
+    /// The decoder of the format that recognises `bytes`; a frame past the first refused for a
+    /// format without animations.
+    static func codec(for bytes: [UInt8], name: String, frame: Int, formats: ImageFormatRegistry?) throws(StageError) -> ImageCodec.Decoder {
+        guard let codec = BuiltinCodecs.resolve(formats).decoder(for: bytes), let decoder = codec.decoder else { throw notAnImage(name) }
+        guard frame == 1 || decoder.frames else {
+            throw StageError.invalidParameter("frame", "\(name) is \(codec.displayName), whose files hold one image; frame=\(frame) applies to animated WebP")
+        }
+        return decoder
     }
 
     /// A built-in format's whole decode (HEIF and AVIF aside): the pixels `pixels` decodes, the

@@ -47,9 +47,13 @@ public enum BuiltinCodecs {
               support: ImageCodec.Support(profile: "ICC (APP2 chunks)", metadata: "EXIF (APP1), XMP (APP1, Extended XMP)",
                                           notes: "EXIF orientation applied on decode; a damaged file decoded with a warning (strict=true refuses it); quality")),
         codec(.webp, extensions: ["webp"], magic: Array("RIFF".utf8),
-              whole: { r in try WebPDecoder.decode(r.bytes, name: r.name, limits: r.limits) },
+              whole: { r in
+                  WebPDecoder.isAnimated(r.bytes) ? try WebPDecoder.decodeAnimation(r.bytes, name: r.name, limits: r.limits, frame: r.frame)
+                      : try WebPDecoder.decode(r.bytes, name: r.name, limits: r.limits)
+              },
               rows: { request, stream in
-                  guard EXIFOrientation.stored(in: request.bytes, format: .webp) == 1 else { return false }
+                  guard request.frame == 1, EXIFOrientation.stored(in: request.bytes, format: .webp) == 1,
+                        !WebPDecoder.isAnimated(request.bytes) else { return false }
                   try WebPDecoder.decode(request.bytes, name: request.name, limits: request.limits, into: stream, warn: request.warn)
                   return true
               },
@@ -59,7 +63,8 @@ public enum BuiltinCodecs {
                     embedded(try WebPEncoder.encode(image, quality: request.quality), .webp, image.width, image.height, request)
                 }),
               support: ImageCodec.Support(profile: "ICC (ICCP)", metadata: "EXIF, XMP chunks",
-                                          notes: "still images; EXIF orientation applied on decode; lossy output with alpha; quality")),
+                                          notes: "an animation's first frame (frame=N another), composited; EXIF orientation applied on decode; lossy output with alpha; quality"),
+              frames: true),
         codec(.tiff, extensions: ["tif", "tiff"], magic: [0x49, 0x49, 0x2A, 0x00],
               whole: { r in try TIFFDecoder.decode(r.bytes, name: r.name, orient: r.orient, limits: r.limits) },
               rows: { request, stream in
@@ -101,6 +106,24 @@ public enum BuiltinCodecs {
                   return true
               },
               encoder: nil, support: ImageCodec.Support(notes: "first frame (giflib)")),
+        codec(.ico, extensions: ["ico", "cur"], magic: [0, 0, 1, 0],
+              whole: { r in try ICODecoder.decode(r.bytes, name: r.name, limits: r.limits, warn: r.warn) },
+              rows: nil, encoder: nil,
+              support: ImageCodec.Support(notes: "Windows icons and cursors: the largest entry (then the deepest), PNG or BMP inside")),
+        codec(.tga, extensions: ["tga", "icb", "vda", "vst"], magic: [0, 0, 2] + [UInt8](repeating: 0, count: 9) + [1, 0, 1, 0, 24, 0x20],
+              whole: { r in try TGADecoder.decode(r.bytes, name: r.name, limits: r.limits) },
+              rows: { r, stream in try TGADecoder.decode(r.bytes, name: r.name, limits: r.limits, into: stream); return true },
+              encoder: nil,
+              support: ImageCodec.Support(notes: "colour-mapped, true colour and grey, run-length or not, any origin; alpha as the file declares it")),
+        codec(.qoi, extensions: ["qoi"], magic: Array("qoif".utf8),
+              whole: { r in try QOIDecoder.decode(r.bytes, name: r.name, limits: r.limits) },
+              rows: { r, stream in try QOIDecoder.decode(r.bytes, name: r.name, limits: r.limits, into: stream); return true },
+              encoder: nil, support: ImageCodec.Support(notes: "RGB and RGBA")),
+        codec(.jp2, extensions: ["jp2", "j2k", "j2c", "jpc", "jpf", "jpx"], magic: [0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20],
+              whole: { r in try JPEG2000Decoder.decode(r.bytes, name: r.name, limits: r.limits, warn: r.warn) },
+              rows: nil, encoder: nil,
+              support: ImageCodec.Support(notes: "JP2 files and J2K codestreams via libopenjp2 (opened on first use): grey, RGB, sYCC, alpha; samples of any depth to 8 bits"),
+              available: { encode in !encode && JPEG2000Decoder.libraryLoads }),
         pixbuf,
     ]
 
@@ -120,12 +143,12 @@ public enum BuiltinCodecs {
 
     private static func codec(_ format: ImageFormat, extensions: [String], aliases: [String] = [], magic: [UInt8],
                               whole: @escaping @Sendable (ImageCodec.DecodeRequest) throws -> Image,
-                              rows: @escaping @Sendable (ImageCodec.DecodeRequest, RowStream) throws -> Bool,
+                              rows: (@Sendable (ImageCodec.DecodeRequest, RowStream) throws -> Bool)?,
                               encoder: ImageCodec.Encoder?, support: ImageCodec.Support,
-                              available: (@Sendable (Bool) -> Bool)? = nil) -> ImageCodec {
+                              available: (@Sendable (Bool) -> Bool)? = nil, frames: Bool = false) -> ImageCodec {
         ImageCodec(name: format.rawValue, displayName: format.displayName, extensions: extensions, aliases: aliases, origin: origin,
                    magic: magic, probe: { ImageFormat(detecting: $0) == format },
-                   decoder: ImageCodec.Decoder(whole: { try ImageDecoder.decode($0, format: format, pixels: whole) }, rows: rows),
+                   decoder: ImageCodec.Decoder(whole: { try ImageDecoder.decode($0, format: format, pixels: whole) }, rows: rows, frames: frames),
                    encoder: encoder, support: support, available: available)
     }
 

@@ -20,13 +20,15 @@ public struct ImageCodec: Sendable {
         public var verified: Bool
         /// Refuse a damaged file rather than decode what can be read with a warning.
         public var strict: Bool
+        /// Which frame of an animation, from 1 (`Decoder.frames` says whether the format has them).
+        public var frame: Int
         public var warn: (String) -> Void
 
         public init(bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits = .standard,
-                    sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false,
+                    sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false, frame: Int = 1,
                     warn: @escaping (String) -> Void = { _ in }) {
             self.bytes = bytes; self.name = name; self.orient = orient; self.limits = limits
-            self.sizeHint = sizeHint; self.verified = verified; self.strict = strict; self.warn = warn
+            self.sizeHint = sizeHint; self.verified = verified; self.strict = strict; self.frame = frame; self.warn = warn
         }
     }
 
@@ -57,10 +59,13 @@ public struct ImageCodec: Sendable {
         /// file cannot be streamed: the caller decodes it whole and passes it on). A codec without
         /// one is always decoded whole, then streamed.
         public var rows: (@Sendable (DecodeRequest, RowStream) throws -> Bool)?
+        /// Whether the format holds animations whose frames `DecodeRequest.frame` chooses (else a
+        /// frame past the first is refused before the decoder is asked).
+        public var frames: Bool
 
         public init(whole: @escaping @Sendable (DecodeRequest) throws -> Image,
-                    rows: (@Sendable (DecodeRequest, RowStream) throws -> Bool)? = nil) {
-            self.whole = whole; self.rows = rows
+                    rows: (@Sendable (DecodeRequest, RowStream) throws -> Bool)? = nil, frames: Bool = false) {
+            self.whole = whole; self.rows = rows; self.frames = frames
         }
     }
 
