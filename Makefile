@@ -245,6 +245,10 @@ conformance:
 	@if [ ! -x "$(SUMI)" ] && [ "$(SUMI)" = .build/release/sumi ]; then $(MAKE) --no-print-directory build; fi
 	python3 tools/conformance/conformance.py --self-test
 	python3 tools/conformance/conformance.py --sumi $(SUMI) --jobs 2 --json $(CONFORMANCE_REPORT) $(CONFORMANCE_FLAGS)
+	@# The second corpus: image-rs/image's test images, kept in the repository with their licences
+	@# and compared with that project's own reference renderings (Pillow where it has none).
+	python3 tools/conformance/conformance.py --corpus image-rs --sumi $(SUMI) --jobs 2 \
+	  --json $(dir $(CONFORMANCE_REPORT))report-image-rs.json $(CONFORMANCE_FLAGS)
 
 # `make bench`: Sumi beside its peers (bench/run.sh). BASELINE=path/to/an/older/sumi runs that
 # binary on every row too and marks the rows where the new one is over 1.05x its time or memory;

@@ -1,3 +1,4 @@
+import Foundation
 import SumiCodecs
 import SumiKit
 import Testing
@@ -99,5 +100,18 @@ import Testing
         #expect(image.width == 2 && image.height == 2)
         #expect(image.pixel(x: 0, y: 0) == (0, 0, 0, 0) && image.pixel(x: 1, y: 0) == (0, 0, 255, 255))
         #expect(image.pixel(x: 0, y: 1) == (0, 0, 255, 255))
+    }
+}
+
+/// An AVIF whose colour item is rotated but whose alpha item is not: libheif would drop the alpha,
+/// so the file is refused with a message saying so, never decoded opaque.
+@Suite struct HEIFAlphaTransformTests {
+    @Test func anAlphaNotTransformedAsItsColourIsRefused() throws {
+        let path = OwnReaderReferenceTests.corpus + "/abc_color_irot_alpha_NOirot.avif"
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        let message = errorMessage { _ = try ImageDecoder.decode(bytes, name: "abc.avif") }
+        #expect(message?.hasPrefix("abc.avif: AVIF colour item") == true && message?.contains("irot") == true
+                && message?.contains("alpha item") == true && message?.contains("refused rather than decoded opaque") == true,
+                "\(message ?? "decoded")")
     }
 }
