@@ -25,6 +25,8 @@ struct LineFitter {
     /// Where a word too long for a line is cut in scripts written without spaces (else: after any
     /// cluster).
     var wordSplitter: OverlongWordSplitter?
+    /// Which clusters are tabs, and the stops they reach to (a tab's width depends on where it starts).
+    var tabs: (isTab: [Bool], stops: TabStops)?
 
     private var limit: Double { maxWidth + 1e-6 }
 
@@ -43,7 +45,7 @@ struct LineFitter {
                 let shown = inked + (isSoftHyphen[i - 1] ? hyphenWidth : 0)
                 if shown <= limit { lastFit = i }
             }
-            x += widths[i]
+            if let tabs, tabs.isTab[i] { x = tabs.stops.next(after: x) } else { x += widths[i] }
             if !isSpace[i] { inked = x }
             if inked > limit && i > start { break }
             i += 1
@@ -64,7 +66,12 @@ struct LineFitter {
         // next line does not start with closing punctuation and this one not end with an opening one.
         var e = i
         while e > start + 1 && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e -= 1 }
-        return start..<(e > start + 1 ? e : max(start + 1, i))
+        if e > start + 1 { return start..<e }
+        // No such place before the overflow (a width narrower than one glyph): the line runs on
+        // past the edge until one comes, so no line starts with 。 or 、 nor ends with 「.
+        e = max(start + 1, i)
+        while e < n && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e += 1 }
+        return start..<e
     }
 
     /// All lines of the paragraph.
