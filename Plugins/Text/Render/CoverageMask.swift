@@ -101,6 +101,9 @@ extension Canvas {
     /// Composites a coverage mask of the canvas's size in `color`, once, over what is drawn.
     mutating func draw(_ mask: CoverageMask, color: Color) {
         guard mask.width == width, mask.height == height, !mask.rows.isEmpty, color.alpha > 0 else { return }
-        draw(coverage: mask.values, width: width, height: height, x: 0, y: 0, color: color)
+        // Only the rows anything was added to.
+        let rows = mask.rows
+        draw(coverage: Array(mask.values[(rows.lowerBound * width)..<(rows.upperBound * width)]), width: width,
+             height: rows.count, x: 0, y: rows.lowerBound, color: color)
     }
 }
