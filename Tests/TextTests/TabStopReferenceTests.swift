@@ -29,7 +29,7 @@ import Testing
         return result
     }
 
-    @Test(arguments: ["ab\tc\td", "Name\tQty\tPrice", "a\t\tb", "Wide text here\tx"])
+    @Test(arguments: ["ab\tc\td", "Name\tQty\tPrice", "a\t\tb", "Wide text here\tx", "mmmmm\tx"])
     func glyphsAfterTabsStartWherePangosDo(text: String) throws {
         let size = 20.0
         let content = try TextTestSupport.content(["text": .string(text), "font": .string(TextTestSupport.dejaVu), "size": .number(size)])

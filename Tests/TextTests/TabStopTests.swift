@@ -24,10 +24,16 @@ import Testing
         #expect(abs(glyphs[5].x - 16 * space) < 1e-6)
         // Text already past a stop goes on to the next one.
         let long = try content("abcdefghijkl\tx").layout.glyphs
-        try #require(try width("abcdefghijkl") > 8 * space)
-        #expect(abs(long[13].x - 16 * space) < 1e-6)
+        let before = try width("abcdefghijkl")
+        try #require(before > 16 * space && before < 23 * space)
+        #expect(abs(long[13].x - 24 * space) < 1e-6)
+        // A tab takes at least a space: text less than a space short of a stop goes to the one after.
+        let near = try content("mmmmm\tx").layout.glyphs
+        let short = try width("mmmmm")
+        try #require(short > 15 * space && short < 16 * space, "\(short / space) spaces")
+        #expect(abs(near[6].x - 24 * space) < 1e-6, "x at \(near[6].x / space) spaces")
         // tab-size sets the distance between stops; at 0 a tab takes no room.
-        #expect(abs(try content("ab\tc", ["tab-size": .number(4)]).layout.glyphs[3].x - 4 * space) < 1e-6)
+        #expect(abs(try content("a\tc", ["tab-size": .number(4)]).layout.glyphs[2].x - 4 * space) < 1e-6)
         #expect(abs(try content("ab\tc", ["tab-size": .number(0)]).layout.glyphs[3].x - width("ab")) < 1e-6)
     }
 

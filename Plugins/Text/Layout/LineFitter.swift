@@ -5,7 +5,9 @@
 /// line is wider than the width unless one cluster alone is (in Thai and other scripts written
 /// without spaces, at a boundary `OverlongWordSplitter` finds inside the word); only one
 /// ideographic comma or full stop (、。，．) may hang past the edge, as JLREQ allows, when the line
-/// breaks right after it.
+/// breaks right after it. A line whose first cluster alone is wider than the width also takes the
+/// clusters after it that may not start a line (and the one an opening bracket needs): kinsoku holds
+/// at any width.
 struct LineFitter {
     /// The advance of each cluster.
     let widths: [Double]
@@ -67,9 +69,11 @@ struct LineFitter {
         var e = i
         while e > start + 1 && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e -= 1 }
         if e > start + 1 { return start..<e }
-        // No such place before the overflow (a width narrower than one glyph): the line runs on
-        // past the edge until one comes, so no line starts with 。 or 、 nor ends with 「.
-        e = max(start + 1, i)
+        guard widths[start] > limit else { return start..<max(start + 1, i) }
+        // The first cluster alone is wider than the line (a width narrower than one glyph): the line
+        // overflows anyway, and runs on until a cluster may start the next one, so no line starts
+        // with 。 or 、 nor ends with 「.
+        e = start + 1
         while e < n && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e += 1 }
         return start..<e
     }

@@ -143,7 +143,7 @@ struct TextLayoutEngine {
     func tabStops(_ primary: FontFace) -> TabStops {
         let space = primary.shape([0x20], range: 0..<1, context: 0..<1, rightToLeft: false, script: HB_SCRIPT_COMMON,
                                   language: language).first?.xAdvance ?? primary.unitsPerEm / 4
-        return TabStops(width: tabSize * space * scale(primary))
+        return TabStops(width: tabSize * space * scale(primary), minimumGap: space * scale(primary))
     }
 
     /// Lays out one paragraph into `drafts`; returns whether it is right-to-left.

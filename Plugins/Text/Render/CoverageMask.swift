@@ -1,3 +1,5 @@
+import SumiKit
+
 /// How much of each pixel a run of glyphs covers (0...255), gathered before any colour is applied.
 ///
 /// Glyphs are added into one mask and the mask is then composited once in the text's colour: where
