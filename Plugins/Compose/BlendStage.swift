@@ -90,8 +90,8 @@ public struct BlendStage: Stage, BandStage {
         func times(_ x: Double) -> String { (x >= 10 ? formatNumber(x.rounded()) : formatNumber((x * 10).rounded() / 10)) + "×" }
         let wide = w / Double(max(1, base.width)), tall = h / Double(max(1, base.height))
         return StageError.limit("port \"layer\": \(which) would be \(formatNumber(w))x\(formatNumber(h)) pixels where it is placed "
-            + "(\(formatNumber((w * h / 1_000_000).rounded())) megapixels), \(times(w * h / maxLayerPixels)) the "
-            + "\(formatNumber(maxLayerPixels)) pixels blend draws of one layer, and \(times(max(wide, tall))) the "
+            + "(\(formatNumber((w * h / 1_000_000).rounded())) megapixels): \(times(w * h / maxLayerPixels)) the most blend "
+            + "draws of one layer (\(formatNumber(maxLayerPixels)) pixels) and \(times(max(wide, tall))) the "
             + "\(wide >= tall ? "width" : "height") of the \(base.width)x\(base.height) image it is drawn on; make the layer "
             + "smaller (for a caption: a smaller size or shorter text, or a frame as large as the preview it was placed on)")
     }

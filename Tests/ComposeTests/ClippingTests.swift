@@ -64,7 +64,7 @@ import SumiCompose
         } throws: { error in
             // 100x30 layout units in a 1x1 frame on a 1000x1000 image: scaled by 1000.
             let message = "\(error)"
-            return message.contains("100000x30000 pixels where it is placed (3000 megapixels), 17× the 178956970 pixels")
+            return message.contains("100000x30000 pixels where it is placed (3000 megapixels): 17× the most blend draws of one layer (178956970 pixels)")
                 && message.contains("100× the width of the 1000x1000 image") && message.contains("make the layer smaller")
         }
     }
