@@ -111,6 +111,7 @@ struct VerticalLayoutEngine {
                             owed = 0
                         }
                         if g.glyph == 0, missing.count < 20 { missing.append(scalars[min(g.cluster, scalars.count - 1)]) }
+                        let start = pen
                         if run.upright {
                             // HarfBuzz's offsets already lead from the vertical origin (on the column's
                             // centre line, at the pen) to the glyph's horizontal origin.
@@ -126,7 +127,7 @@ struct VerticalLayoutEngine {
                             pen += g.xAdvance * k
                         }
                         // A tab reaches to the next stop down the column.
-                        if isTab[cluster] { pen = tabs.next(after: pen - (run.upright ? -g.yAdvance : g.xAdvance) * k) }
+                        if isTab[cluster] { pen = tabs.next(after: start) }
                         // After the last glyph of each character (one cluster may hold several).
                         let next = gi + 1 < run.glyphs.count ? run.glyphs[gi + 1].cluster : nil
                         if next.map({ clusterOfScalar[min($0, scalars.count - 1)] }) != cluster { owed = spacing[cluster] }

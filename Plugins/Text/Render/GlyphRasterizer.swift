@@ -94,7 +94,7 @@ struct GlyphRasterizer {
         }
         guard let bitmap else { return }
         mask.add(coverage: bitmap.pixels, width: bitmap.width, height: bitmap.height,
-                   x: Int(ix) + bitmap.left, y: Int(iy) - bitmap.top)
+                 x: Int(ix) + bitmap.left, y: Int(iy) - bitmap.top)
     }
 
     /// A colour glyph at the final size: resampled once, or (when that image would be huge) kept at
