@@ -54,7 +54,7 @@ public struct TextStage: Stage {
     static let cornerRadius = Parameter<Double>("corner-radius", default: 0, min: 0, max: 100_000,
                                                 summary: "radius of the box's rounded corners")
     static let tabSize = Parameter<Double>("tab-size", default: 8, min: 0, max: 1000,
-                                           summary: "CSS tab-size: a tab moves to the next stop, stops every this many spaces of the primary font from the line's start")
+                                           summary: "distance between tab stops in spaces of the primary font (CSS tab-size); a tab moves to the next stop at least a space on")
     static let hyphens = Parameter<LineBreakOptions.Hyphens>("hyphens", default: .manual,
                                                              summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored")
 
