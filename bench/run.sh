@@ -182,6 +182,17 @@ if [ "$HAVE_TEXT" = 1 ] && wanted caption; then
     "convert" "$CONVERT $PHOTO -font $FONT -pointsize 120 -fill red -stroke black -gravity center -annotate +0+0 '東京タワー Tokyo Tower' -quality 90 $WORK/out/mc.jpg"
 fi
 
+if [ "$HAVE_TEXT" = 1 ] && wanted manifest-hindi; then
+  echo "== Reading a manifest whose text is 0.5 MB of Hindi, 192,000 characters (sumi validate), against Python's json module"
+  [ -f "$WORK/hindi.json" ] || python3 -c "
+import json, sys
+words = ' '.join(['नमस्ते', 'दुनिया', 'हिंदी', 'पाठ'] * 8000)
+json.dump({'sumi': 1, 'stages': [{'id': 't', 'stage': 'text', 'with': {'text': words}}, {'stage': 'encode', 'with': {'path': 'x.png'}}]},
+          open(sys.argv[1], 'w'), ensure_ascii=False)" "$WORK/hindi.json"
+  row manifest-hindi "manifest with 0.5 MB of Hindi text" --runs 3 "@SUMI@ validate $WORK/hindi.json -q" \
+    "python json" "python3 -c 'import json, sys; json.load(open(sys.argv[1]))' $WORK/hindi.json"
+fi
+
 if [ "$HAVE_TEXT" = 1 ] && wanted caption-turned; then
   echo "== Caption turned 30° (outlines drawn turned at 7.7x), against the upright caption and ImageMagick's -annotate 30x30"
   row caption-turned "caption turned 30°" \
