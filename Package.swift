@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
         .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
-        .testTarget(name: "FiltersTests", dependencies: ["SumiKit", "SumiFilters"], path: "Tests/FiltersTests",
+        .testTarget(name: "FiltersTests", dependencies: ["SumiKit", "SumiFilters", "SumiCodecs"], path: "Tests/FiltersTests",
                     exclude: ["Fixtures"]),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),

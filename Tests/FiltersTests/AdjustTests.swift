@@ -48,18 +48,26 @@ import Testing
         } <= 1)
     }
 
-    /// Hue turns about the grey axis: a half turn and another give the start back within rounding;
-    /// a grey stays grey; a full turn is no change.
+    /// Hue turns about the grey axis keeping the luma of CSS `hue-rotate()` (0.213, 0.715, 0.072):
+    /// a grey stays grey, a full turn is no change, muted colours keep their luma, red turns green.
     @Test func hueRotates() throws {
-        let there = try adjust(["hue": .number(120)], opaque)
-        let back = try adjust(["hue": .number(-120)], there)
-        #expect(largestDifference(back, opaque) { ($0, $1, $2) } <= 40)
+        let muted = Image(width: 24, height: 24) { buffer in
+            for i in stride(from: 0, to: buffer.count, by: 4) {
+                buffer[i] = UInt8(90 + (i / 4) % 60); buffer[i + 1] = UInt8(100 + (i / 96) % 50); buffer[i + 2] = 130; buffer[i + 3] = 255
+            }
+        }
+        let turned = try adjust(["hue": .number(120)], muted)
+        #expect(turned.pixels != muted.pixels)
+        func luma(_ image: Image, _ i: Int) -> Double {
+            0.213 * Double(image.pixels[i]) + 0.715 * Double(image.pixels[i + 1]) + 0.072 * Double(image.pixels[i + 2])
+        }
+        #expect(stride(from: 0, to: muted.pixels.count, by: 4).allSatisfy { abs(luma(turned, $0) - luma(muted, $0)) <= 1 })
         let grey = Image(width: 4, height: 4, fill: Color(red: 90, green: 90, blue: 90))
         #expect(try adjust(["hue": .number(77)], grey).pixels == grey.pixels)
         #expect(largestDifference(try adjust(["hue": .number(360)], opaque), opaque) { ($0, $1, $2) } <= 1)
-        // Pure red turned 120° is mostly green.
+        // Pure red turned 120°: CSS's matrix gives (0, 113, 0) once clamped.
         let red = try adjust(["hue": .number(120)], Image(width: 1, height: 1, fill: Color(red: 255, green: 0, blue: 0))).pixel(x: 0, y: 0)
-        #expect(red.g > 150 && red.r < 60 && red.b < 60)
+        #expect(red.r == 0 && abs(Int(red.g) - 113) <= 1 && red.b == 0)
     }
 
     /// On translucent pixels, colour changes and coverage does not: alpha kept, colour at or below
