@@ -93,10 +93,9 @@ struct ColourAdjustment: Sendable, Equatable {
                 var pixel = src.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
                 let alpha = pixel.w
                 if affine {
-                    let v = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: pixel))
-                    var out = cr * v.x + cg * v.y + cb * v.z + ca * v.w
-                    out = (out + 0.5).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: Float(alpha) + 0.99))
-                    pixel = SIMD4<UInt8>(truncatingIfNeeded: SIMD4<Int32>(out, rounding: .towardZero))
+                    let v = pixel.floats
+                    let out = (cr * v.x + cg * v.y + cb * v.z + ca * v.w).integers
+                    pixel = SIMD4<UInt8>(truncatingIfNeeded: out.clamped(0, Int32(alpha)))
                     pixel.w = alpha
                 }
                 if let curve {

@@ -39,7 +39,9 @@ public struct FlattenStage: Stage, BandStage {
         for offset in stride(from: 0, to: source.count, by: 4) {
             let pixel = SIMD4<Int32>(truncatingIfNeeded: src.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self))
             let uncovered = 255 &- pixel.w
-            let out = pixel &+ (under &* uncovered &+ 127) / 255
+            // x / 255 rounded, for x up to 255², by shifts: (x + 128 + (x + 128) >> 8) >> 8.
+            let scaled = under &* uncovered &+ 128
+            let out = pixel &+ ((scaled &+ (scaled &>> 8)) &>> 8)
             dst.storeBytes(of: SIMD4<UInt8>(truncatingIfNeeded: out), toByteOffset: offset, as: SIMD4<UInt8>.self)
         }
     }

@@ -80,6 +80,8 @@ final class GaussianRing: @unchecked Sendable {
     /// Per thread: a row with `radius` edge pixels repeated on each side (and 4 floats to spare).
     private let padded: UnsafeMutablePointer<Float>
     private let paddedCount: Int
+    /// Per thread: the addresses of the rows an output row's taps read.
+    private let tapRows: UnsafeMutablePointer<UnsafeRawPointer>
 
     init(kernel: GaussianKernel, width: Int, slots: Int, keepsSource: Bool, workers: Int) {
         self.width = width
@@ -94,6 +96,7 @@ final class GaussianRing: @unchecked Sendable {
         paddedCount = (width + 2 * kernel.radius) * 4 + 12
         padded = .allocate(capacity: workers * paddedCount)
         padded.initialize(repeating: 0, count: workers * paddedCount)
+        tapRows = .allocate(capacity: workers * kernel.taps)
     }
 
     deinit {
@@ -101,6 +104,7 @@ final class GaussianRing: @unchecked Sendable {
         filtered.deallocate()
         sources?.deallocate()
         padded.deallocate()
+        tapRows.deallocate()
     }
 
     private func filteredRow(_ y: Int) -> UnsafeMutablePointer<Float> { filtered + (y % slots) * stride }
@@ -139,8 +143,8 @@ final class GaussianRing: @unchecked Sendable {
     private func filterRow(_ source: UnsafePointer<UInt8>, padded: UnsafeMutablePointer<Float>,
                            into target: UnsafeMutablePointer<Float>) {
         let r = radius, count = width * 4
-        let first = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(source).loadUnaligned(as: SIMD4<UInt8>.self)))
-        let last = SIMD4<Float>(SIMD4<Int32>(truncatingIfNeeded: UnsafeRawPointer(source + count - 4).loadUnaligned(as: SIMD4<UInt8>.self)))
+        let first = UnsafeRawPointer(source).loadUnaligned(as: SIMD4<UInt8>.self).floats
+        let last = UnsafeRawPointer(source + count - 4).loadUnaligned(as: SIMD4<UInt8>.self).floats
         let raw = UnsafeMutableRawPointer(padded)
         for x in 0..<r {
             raw.storeBytes(of: first, toByteOffset: x &* 16, as: SIMD4<Float>.self)
@@ -176,26 +180,28 @@ final class GaussianRing: @unchecked Sendable {
     /// The vertical pass of output rows `rows` (their filtered rows, `radius` either side, are in
     /// the ring), each pair of pixels handed to `writer`, into `output`.
     func writeRows<Writer: BlurredRowWriter>(_ rows: Range<Int>, height: Int, into output: RowStream, writer: Writer) {
-        split(rows) { rows, _ in
-            for y in rows { writeRow(y, height: height, into: output.row(y), writer: writer) }
+        split(rows) { rows, part in
+            let taps = tapRows + part * (2 * radius + 1)
+            for y in rows { writeRow(y, height: height, into: output.row(y), rows: taps, writer: writer) }
         }
     }
 
     private func writeRow<Writer: BlurredRowWriter>(_ y: Int, height: Int, into target: UnsafeMutablePointer<UInt8>,
-                                                    writer: Writer) {
+                                                    rows: UnsafeMutablePointer<UnsafeRawPointer>, writer: Writer) {
         let r = radius, count = width * 4, w = weights
-        let centre = UnsafeRawPointer(filteredRow(y))
+        // The rows of the taps, the edge row standing in for those outside the image.
+        for k in 0...(2 * r) { rows[k] = UnsafeRawPointer(filteredRow(min(height - 1, max(0, y - r + k)))) }
+        let centre = rows[r]
         let source = sourceRow(y).map { UnsafeRawPointer($0) }
         let out = UnsafeMutableRawPointer(target)
-        // Rows above and below, the edge row standing in for those outside the image.
-        func row(_ y: Int) -> UnsafeRawPointer { UnsafeRawPointer(filteredRow(min(height - 1, max(0, y)))) }
         var j = 0
         while j < count {
-            var sum = centre.loadUnaligned(fromByteOffset: j &* 4, as: SIMD8<Float>.self) * w[r]
+            let offset = j &* 4
+            var sum = centre.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * w[r]
             var k = 0
             while k < r {
-                let above = row(y &- r &+ k).loadUnaligned(fromByteOffset: j &* 4, as: SIMD8<Float>.self)
-                let below = row(y &+ r &- k).loadUnaligned(fromByteOffset: j &* 4, as: SIMD8<Float>.self)
+                let above = rows[k].loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
+                let below = rows[2 &* r &- k].loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
                 sum += (above + below) * w[k]
                 k &+= 1
             }

@@ -28,7 +28,7 @@ public struct SharpenStage: Stage, RowStage {
 
     public init(parameters: Parameters) throws {
         kernel = GaussianKernel(sigma: try parameters[Self.sigma])
-        mask = UnsharpMask(amount: Float(try parameters[Self.amount]), threshold: Float(try parameters[Self.threshold]))
+        mask = UnsharpMask(amount: Float(try parameters[Self.amount]), threshold: try parameters[Self.threshold])
     }
 
     public func imageAccess(for port: String) -> ImageAccess { .rows }
@@ -44,29 +44,36 @@ public struct SharpenStage: Stage, RowStage {
         return nil
     }
 
-    /// The unsharp arithmetic, on premultiplied colour: the difference from the blur (its value
-    /// rounded, as Pillow's integer blur) moves the value where its size reaches `threshold`; the
-    /// result is clamped to 0…alpha, and the alpha is the source's.
+    /// The unsharp arithmetic, on premultiplied colour: the difference of the value from its blur
+    /// (rounded to whole levels, as Pillow's integer blur) moves the value by `amount` times it
+    /// where the difference's size reaches `threshold`; the result is clamped to 0…alpha, and the
+    /// alpha is the source's. In integers after the one rounding of the blur, so every step is a
+    /// vector operation.
     struct UnsharpMask: BlurredRowWriter {
         let amount: Float
-        let threshold: Float
+        /// The least difference sharpened, in whole levels (differences are whole).
+        let threshold: Int32
+
+        init(amount: Float, threshold: Double) {
+            self.amount = amount
+            self.threshold = Int32(threshold.rounded(.up))
+        }
 
         var needsSource: Bool { true }
 
+        /// All bits in the colour lanes, none in the alpha lanes.
+        static let colourLanes = SIMD8<Int32>(-1, -1, -1, 0, -1, -1, -1, 0)
+
         @inline(__always)
         func write(blurred: SIMD8<Float>, source: SIMD8<UInt8>) -> SIMD8<UInt8> {
-            let original = source.floats
-            let difference = original - (blurred + 0.5).rounded(.down)
-            let sharpened = original + difference * amount
-            var result = original
-            result.replace(with: sharpened, where: abs(difference) .>= threshold)
-            let alpha = original.alphas
-            result = pointwiseMin(result, alpha)
-            // Lanes 3 and 7: the alpha itself, unchanged.
-            result.replace(with: original, where: SIMD8<Int32>(0, 0, 0, -1, 0, 0, 0, -1) .!= 0)
-            return result.bytes
+            let original = SIMD8<Int32>(truncatingIfNeeded: source)
+            let difference = original &- blurred.integers
+            let push = (difference.floats * amount).integers
+            // All bits where the difference is below the threshold.
+            let small = (difference.magnitude &- threshold) &>> 31
+            let sharpened = (original &+ (push & ~small)).clamped(0, 255).minimum(original.alphas)
+            let result = (sharpened & Self.colourLanes) | (original & ~Self.colourLanes)
+            return SIMD8<UInt8>(truncatingIfNeeded: result)
         }
     }
 }
-
-private func abs(_ v: SIMD8<Float>) -> SIMD8<Float> { pointwiseMax(v, -v) }
