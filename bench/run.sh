@@ -410,7 +410,8 @@ for filter in blur sharpen adjust; do
           mop="$CONVERT $big6 -blur 0x2 -quality 85 $WORK/out/fm.jpg" ;;
     sharpen) op="sharpen sigma=2 amount=1.5 threshold=3"; vop="vips sharpen $big6 $WORK/out/fv.jpg[Q=85] --sigma 2"
           mop="$CONVERT $big6 -unsharp 0x2+1.5+0.0235 -quality 85 $WORK/out/fm.jpg" ;;
-    adjust) op="adjust brightness=1.2 contrast=1.1"; vop="vips linear $big6 $WORK/out/fv.jpg[Q=85] 1.32 -12.8 --uchar"
+    # vips reads "-12.8" as an option: the space keeps it a number.
+    adjust) op="adjust brightness=1.2 contrast=1.1"; vop="vips linear $big6 $WORK/out/fv.jpg[Q=85] 1.32 ' -12.8' --uchar"
           mop="$CONVERT $big6 -function polynomial 1.32,-0.0502 -quality 85 $WORK/out/fm.jpg" ;;
   esac
   row "$filter" "$op 6000x4004" --runs 5 "@SUMI@ run 'decode path=$big6 ! $op ! encode path=$WORK/out/f.jpg quality=85' --quiet" \

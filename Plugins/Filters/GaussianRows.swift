@@ -41,7 +41,7 @@ struct GaussianRows: Sendable {
         try output.begin(ImageShape(width: width, height: height, metadata: metadata))
         guard width > 0, height > 0 else { return 0 }
         let band = max(1, min(32, output.capacity))
-        let ring = GaussianRing(kernel: kernel, width: width, slots: min(height, ringRows(band: band)),
+        let ring = GaussianRing(kernel: kernel, width: width, slots: min(height, ringRows(band: band)), maxBand: band,
                                 keepsSource: writer.needsSource, workers: workers)
         var filtered = 0
         var y0 = 0
@@ -80,10 +80,12 @@ final class GaussianRing: @unchecked Sendable {
     /// Per thread: a row with `radius` edge pixels repeated on each side (and 4 floats to spare).
     private let padded: UnsafeMutablePointer<Float>
     private let paddedCount: Int
-    /// Per thread: the addresses of the rows an output row's taps read.
+    /// Per thread: the addresses of the rows each output row's taps read, for a band of at most
+    /// `maxBand` rows.
     private let tapRows: UnsafeMutablePointer<UnsafeRawPointer>
+    private let maxBand: Int
 
-    init(kernel: GaussianKernel, width: Int, slots: Int, keepsSource: Bool, workers: Int) {
+    init(kernel: GaussianKernel, width: Int, slots: Int, maxBand: Int, keepsSource: Bool, workers: Int) {
         self.width = width
         self.slots = slots
         self.workers = workers
@@ -96,7 +98,8 @@ final class GaussianRing: @unchecked Sendable {
         paddedCount = (width + 2 * kernel.radius) * 4 + 12
         padded = .allocate(capacity: workers * paddedCount)
         padded.initialize(repeating: 0, count: workers * paddedCount)
-        tapRows = .allocate(capacity: workers * kernel.taps)
+        self.maxBand = maxBand
+        tapRows = .allocate(capacity: workers * kernel.taps * maxBand)
     }
 
     deinit {
@@ -178,24 +181,43 @@ final class GaussianRing: @unchecked Sendable {
     }
 
     /// The vertical pass of output rows `rows` (their filtered rows, `radius` either side, are in
-    /// the ring), each pair of pixels handed to `writer`, into `output`.
+    /// the ring), each pair of pixels handed to `writer`, into `output`. The rows are written in
+    /// strips of `stripFloats` columns, all rows of a thread's share per strip: the ring rows a strip
+    /// reads (the kernel's plus the band's) then stay in the core's cache from one output row to
+    /// the next, instead of each output row reading `taps` whole rows from memory.
     func writeRows<Writer: BlurredRowWriter>(_ rows: Range<Int>, height: Int, into output: RowStream, writer: Writer) {
         split(rows) { rows, part in
-            let taps = tapRows + part * (2 * radius + 1)
-            for y in rows { writeRow(y, height: height, into: output.row(y), rows: taps, writer: writer) }
+            let taps = 2 * radius + 1
+            let addresses = tapRows + part * taps * maxBand
+            for (index, y) in rows.enumerated() {
+                // The rows of the taps, the edge row standing in for those outside the image.
+                for k in 0..<taps {
+                    addresses[index * taps + k] = UnsafeRawPointer(filteredRow(min(height - 1, max(0, y - radius + k))))
+                }
+            }
+            let count = width * 4
+            var start = 0
+            while start < count {
+                let end = min(count, start + Self.stripFloats)
+                for (index, y) in rows.enumerated() {
+                    writeRow(y, columns: start..<end, into: output.row(y), rows: addresses + index * taps, writer: writer)
+                }
+                start = end
+            }
         }
     }
 
-    private func writeRow<Writer: BlurredRowWriter>(_ y: Int, height: Int, into target: UnsafeMutablePointer<UInt8>,
+    /// Floats per strip of `writeRows` (2 KB of each ring row).
+    static let stripFloats = 512
+
+    private func writeRow<Writer: BlurredRowWriter>(_ y: Int, columns: Range<Int>, into target: UnsafeMutablePointer<UInt8>,
                                                     rows: UnsafeMutablePointer<UnsafeRawPointer>, writer: Writer) {
         let r = radius, count = width * 4, w = weights
-        // The rows of the taps, the edge row standing in for those outside the image.
-        for k in 0...(2 * r) { rows[k] = UnsafeRawPointer(filteredRow(min(height - 1, max(0, y - r + k)))) }
         let centre = rows[r]
         let source = sourceRow(y).map { UnsafeRawPointer($0) }
         let out = UnsafeMutableRawPointer(target)
-        var j = 0
-        while j < count {
+        var j = columns.lowerBound
+        while j < columns.upperBound {
             let offset = j &* 4
             var sum = centre.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * w[r]
             var k = 0
