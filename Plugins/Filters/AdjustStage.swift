@@ -50,9 +50,9 @@ public struct AdjustStage: Stage, BandStage {
         // Alpha is kept, so an opaque image stays opaque.
         var metadata = shape.metadata.applying(.pixels)
         metadata.knownOpaque = shape.metadata.knownOpaque
-        let adjustment = adjustment
+        let adjustment = adjustment, tables = adjustment.opaqueTables()
         return BandPlan(metadata: metadata) { input, output in
-            for y in output.rows { adjustment.apply(input.row(y), into: output.row(y)) }
+            for y in output.rows { adjustment.apply(input.row(y), into: output.row(y), tables: tables) }
         }
     }
 }

@@ -80,31 +80,58 @@ struct ColourAdjustment: Sendable, Equatable {
         return next
     }
 
-    /// Adjusts the premultiplied RGBA pixels of `source` into `target` (as many bytes).
-    func apply(_ source: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableBufferPointer<UInt8>) {
-        let (cr, cg, cb, ca) = columns
-        let affine = (cr, cg, cb, ca) != ColourAdjustment.identity.columns
+    /// Whether the affine part keeps the channels apart (brightness, contrast, tint, gamma and
+    /// invert do; saturation, hue and grayscale mix them).
+    var keepsChannelsApart: Bool {
+        columns.0.y == 0 && columns.0.z == 0 && columns.1.x == 0 && columns.1.z == 0 && columns.2.x == 0 && columns.2.y == 0
+    }
+
+    /// With the channels kept apart, what each opaque value becomes, per channel (r, then g, then
+    /// b: 768 bytes), made by `adjusted` itself, so a looked-up pixel has the computed one's bytes.
+    func opaqueTables() -> [UInt8]? {
+        guard keepsChannelsApart else { return nil }
+        return gammaCurve.withUnsafeBufferPointerIfAny { curve in
+            let values = (0...255).map { v in adjusted(SIMD4(repeating: UInt8(v)), curve: curve) }
+            return values.map(\.x) + values.map(\.y) + values.map(\.z)
+        }
+    }
+
+    /// Adjusts the premultiplied RGBA pixels of `source` into `target` (as many bytes); opaque
+    /// pixels through `tables` when given (`opaqueTables()`).
+    func apply(_ source: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableBufferPointer<UInt8>, tables: [UInt8]?) {
         let src = UnsafeRawPointer(source.baseAddress!), dst = UnsafeMutableRawPointer(target.baseAddress!)
         let pixels = source.count / 4
-        let curve = gammaCurve
-        curve.withUnsafeBufferPointerIfAny { curve in
-            for i in 0..<pixels {
-                let offset = i &* 4
-                var pixel = src.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
-                let alpha = pixel.w
-                if affine {
-                    let v = pixel.floats
-                    let out = (cr * v.x + cg * v.y + cb * v.z + ca * v.w).integers
-                    pixel = SIMD4<UInt8>(truncatingIfNeeded: out.clamped(0, Int32(alpha)))
-                    pixel.w = alpha
+        gammaCurve.withUnsafeBufferPointerIfAny { curve in
+            tables.withUnsafeBufferPointerIfAny { tables in
+                for i in 0..<pixels {
+                    let offset = i &* 4
+                    let pixel = src.loadUnaligned(fromByteOffset: offset, as: SIMD4<UInt8>.self)
+                    let out: SIMD4<UInt8>
+                    if let tables, pixel.w == 255 {
+                        out = SIMD4(tables[Int(pixel.x)], tables[256 &+ Int(pixel.y)], tables[512 &+ Int(pixel.z)], 255)
+                    } else {
+                        out = adjusted(pixel, curve: curve)
+                    }
+                    dst.storeBytes(of: out, toByteOffset: offset, as: SIMD4<UInt8>.self)
                 }
-                if let curve {
-                    for c in 0..<3 { pixel[c] = Self.curved(pixel[c], alpha: alpha, curve) }
-                }
-                if invert { pixel = SIMD4(alpha &- pixel.x, alpha &- pixel.y, alpha &- pixel.z, alpha) }
-                dst.storeBytes(of: pixel, toByteOffset: offset, as: SIMD4<UInt8>.self)
             }
         }
+    }
+
+    /// One premultiplied pixel adjusted: the affine map, the gamma curve, inversion.
+    @inline(__always)
+    func adjusted(_ source: SIMD4<UInt8>, curve: UnsafeBufferPointer<UInt8>?) -> SIMD4<UInt8> {
+        var pixel = source
+        let alpha = pixel.w
+        let (cr, cg, cb, ca) = columns
+        let v = pixel.floats
+        pixel = SIMD4<UInt8>(truncatingIfNeeded: (cr * v.x + cg * v.y + cb * v.z + ca * v.w).integers.clamped(0, Int32(alpha)))
+        pixel.w = alpha
+        if let curve {
+            for c in 0..<3 { pixel[c] = Self.curved(pixel[c], alpha: alpha, curve) }
+        }
+        if invert { pixel = SIMD4(alpha &- pixel.x, alpha &- pixel.y, alpha &- pixel.z, alpha) }
+        return pixel
     }
 
     /// A premultiplied value through a curve over straight values.
