@@ -91,7 +91,7 @@ struct ColourAdjustment: Sendable, Equatable {
     func opaqueTables() -> [UInt8]? {
         guard keepsChannelsApart else { return nil }
         return gammaCurve.withUnsafeBufferPointerIfAny { curve in
-            let values = (0...255).map { v in adjusted(SIMD4(repeating: UInt8(v)), curve: curve) }
+            let values = (0...255).map { v in adjusted(SIMD4(UInt8(v), UInt8(v), UInt8(v), 255), curve: curve) }
             return values.map(\.x) + values.map(\.y) + values.map(\.z)
         }
     }

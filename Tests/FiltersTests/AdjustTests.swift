@@ -92,4 +92,18 @@ import Testing
         #expect(try adjust([:], noise).pixels == noise.pixels)
         #expect(try adjust(["invert": .bool(true)], try adjust(["invert": .bool(true)], noise)).pixels == noise.pixels)
     }
+
+    /// Opaque pixels looked up in the tables get the computed pixels' bytes.
+    @Test func tablesGiveTheComputedBytes() throws {
+        var adjustment = ColourAdjustment.identity.brightness(1.3).contrast(0.7).tint(red: 200, green: 255, blue: 90).gamma(1.8)
+        adjustment.invert = true
+        let tables = try #require(adjustment.opaqueTables())
+        #expect(ColourAdjustment.identity.saturation(0.5).opaqueTables() == nil)
+        var looked = [UInt8](repeating: 0, count: opaque.pixels.count), computed = looked
+        opaque.pixels.withUnsafeBufferPointer { source in
+            looked.withUnsafeMutableBufferPointer { adjustment.apply(source, into: $0, tables: tables) }
+            computed.withUnsafeMutableBufferPointer { adjustment.apply(source, into: $0, tables: nil) }
+        }
+        #expect(looked == computed)
+    }
 }
