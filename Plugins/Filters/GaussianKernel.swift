@@ -6,8 +6,8 @@ import Glibc
 /// 1, cut at `radius` = ⌈3σ⌉ taps each side (99.7 % of the curve's area; what is cut is spread over
 /// the rest by the normalisation). `blur` and `sharpen` run it along rows, then along columns.
 struct GaussianKernel: Sendable {
-    /// The largest sigma a stage accepts: the kernel's ring then holds 2·⌈3·50⌉ + 1 = 301 rows of
-    /// floats (for an image 6000 wide, 29 MB), whatever the image's height.
+    /// The largest sigma a stage accepts: the kernel's ring then holds 2·⌈3·50⌉ + 32 = 332 rows of
+    /// floats (for an image 6000 wide, 32 MB), whatever the image's height.
     static let maxSigma = 50.0
 
     let sigma: Double

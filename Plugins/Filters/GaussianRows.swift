@@ -28,9 +28,13 @@ struct GaussianRows: Sendable {
     /// The online CPUs, at most 4.
     static var availableWorkers: Int { max(1, min(4, sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
-    /// The most rows the rings hold for an image `width` pixels wide (the bytes are 16 per pixel
-    /// of float rows, 4 more per pixel when the writer reads the source).
+    /// The most rows the rings hold with output bands of `band` rows.
     func ringRows(band: Int) -> Int { kernel.taps + band - 1 }
+
+    /// The most bytes the rings may take: 16 per pixel of a float row, 4 more when the writer reads
+    /// the source. A 6000-pixel-wide image at the largest sigma needs 32 MB; rows a quarter of a
+    /// million pixels wide at sigma 50 would need 1.4 GB, and are refused before any row is read.
+    static let maxRingBytes = 512 << 20
 
     /// Runs the filter from `input` into `output`, which this begins with the input's size and
     /// `metadata`. Rows are released and published band by band, before this side waits.
@@ -38,10 +42,17 @@ struct GaussianRows: Sendable {
                                        writer: Writer) throws -> Int {
         let shape = try input.waitForStart()
         let (width, height) = (shape.width, shape.height)
+        // The rings' bound, for the largest band, checked before anything is allocated.
+        let bytes = min(height, ringRows(band: 32)) * width * (writer.needsSource ? 20 : 16)
+        guard bytes <= Self.maxRingBytes else {
+            throw StageError.limit("a Gaussian of sigma \(kernel.sigma) over rows \(width) pixels wide keeps \(bytes >> 20) MB of rows, "
+                                   + "over \(Self.maxRingBytes >> 20) MB: a smaller sigma, or scale the image first", parameter: "sigma")
+        }
         try output.begin(ImageShape(width: width, height: height, metadata: metadata))
         guard width > 0, height > 0 else { return 0 }
         let band = max(1, min(32, output.capacity))
-        let ring = GaussianRing(kernel: kernel, width: width, slots: min(height, ringRows(band: band)), maxBand: band,
+        let slots = min(height, ringRows(band: band))
+        let ring = GaussianRing(kernel: kernel, width: width, slots: slots, maxBand: band,
                                 keepsSource: writer.needsSource, workers: workers)
         var filtered = 0
         var y0 = 0

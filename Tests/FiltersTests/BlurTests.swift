@@ -107,4 +107,18 @@ import Testing
         }
         #expect(results[0] == results[1] && results[1] == results[2])
     }
+
+    /// A ring that would pass its bound is refused before any row is read, naming sigma.
+    @Test func aHugeRingIsRefused() throws {
+        let wide = RowStream(capacity: 4)
+        try wide.begin(ImageShape(width: 200_000, height: 4000, metadata: ImageMetadata()))
+        do {
+            _ = try GaussianRows(kernel: GaussianKernel(sigma: 50)).run(wide, into: RowStream(capacity: 4),
+                                                                        metadata: ImageMetadata(), writer: BlurStage.Blurred())
+            Issue.record("a ring of a gigabyte was allowed")
+        } catch let error as StageError {
+            #expect(error.isLimit && error.parameter == "sigma", "\(error)")
+            #expect(wide.releasedRows == 0)
+        }
+    }
 }
