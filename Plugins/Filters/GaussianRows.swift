@@ -88,7 +88,7 @@ final class GaussianRing: @unchecked Sendable {
     private let weights: UnsafeMutablePointer<Float>
     private let filtered: UnsafeMutablePointer<Float>
     private let sources: UnsafeMutablePointer<UInt8>?
-    /// Per thread: a row with `radius` edge pixels repeated on each side (and 4 floats to spare).
+    /// Per thread: a segment of a row with `radius` pixels on each side (and floats to spare).
     private let padded: UnsafeMutablePointer<Float>
     private let paddedCount: Int
     /// Per thread: the addresses of the rows each output row's taps read, for a band of at most
@@ -106,7 +106,7 @@ final class GaussianRing: @unchecked Sendable {
         weights.initialize(from: kernel.weights, count: kernel.taps)
         filtered = .allocate(capacity: slots * stride)
         sources = keepsSource ? .allocate(capacity: slots * width * 4) : nil
-        paddedCount = (width + 2 * kernel.radius) * 4 + 12
+        paddedCount = (Self.segmentPixels + 2 * kernel.radius) * 4 + 12
         padded = .allocate(capacity: workers * paddedCount)
         padded.initialize(repeating: 0, count: workers * paddedCount)
         self.maxBand = maxBand
@@ -152,42 +152,55 @@ final class GaussianRing: @unchecked Sendable {
         }
     }
 
-    /// The horizontal pass of one row: the row widened by its edge pixels into floats, then each
-    /// group of 8 floats (two pixels) summed over the taps, the symmetric pairs added first.
+    /// Pixels per segment of the horizontal pass.
+    static let segmentPixels = 256
+
+    /// The horizontal pass of one row, in segments of `segmentPixels` (so the scratch stays in the
+    /// core's first cache however wide the row): the segment's pixels and `radius` either side
+    /// (the edge pixel standing in beyond the row) into floats, then each group of 8 floats (two
+    /// pixels) summed over the taps, the symmetric pairs added first.
     private func filterRow(_ source: UnsafePointer<UInt8>, padded: UnsafeMutablePointer<Float>,
                            into target: UnsafeMutablePointer<Float>) {
-        let r = radius, count = width * 4
-        let first = UnsafeRawPointer(source).loadUnaligned(as: SIMD4<UInt8>.self).floats
-        let last = UnsafeRawPointer(source + count - 4).loadUnaligned(as: SIMD4<UInt8>.self).floats
-        let raw = UnsafeMutableRawPointer(padded)
-        for x in 0..<r {
-            raw.storeBytes(of: first, toByteOffset: x &* 16, as: SIMD4<Float>.self)
-            raw.storeBytes(of: last, toByteOffset: (r &+ width &+ x) &* 16, as: SIMD4<Float>.self)
-        }
-        let body = padded + r * 4
-        var i = 0
-        let src = UnsafeRawPointer(source)
-        while i &+ 8 <= count {
-            let bytes = src.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt8>.self)
-            UnsafeMutableRawPointer(body + i).storeBytes(of: bytes.floats, as: SIMD8<Float>.self)
-            i &+= 8
-        }
-        while i < count { body[i] = Float(source[i]); i &+= 1 }
-
-        let p = UnsafeRawPointer(padded), w = weights
-        let centre = w[r]
-        var j = 0
-        while j < count {
-            var sum = p.loadUnaligned(fromByteOffset: (j &+ 4 &* r) &* 4, as: SIMD8<Float>.self) * centre
-            var k = 0
-            while k < r {
-                let left = p.loadUnaligned(fromByteOffset: (j &+ 4 &* k) &* 4, as: SIMD8<Float>.self)
-                let right = p.loadUnaligned(fromByteOffset: (j &+ 4 &* (2 &* r &- k)) &* 4, as: SIMD8<Float>.self)
-                sum += (left + right) * w[k]
-                k &+= 1
+        let r = radius, w = weights, centre = weights[radius]
+        let src = UnsafeRawPointer(source), p = UnsafeRawPointer(padded), scratch = UnsafeMutableRawPointer(padded)
+        var x0 = 0
+        while x0 < width {
+            let n = min(Self.segmentPixels, width &- x0)
+            let first = x0 &- r, span = n &+ 2 &* r
+            if first >= 0 && first &+ span <= width {
+                let bytes = span &* 4, from = first &* 4
+                var i = 0
+                while i &+ 8 <= bytes {
+                    scratch.storeBytes(of: src.loadUnaligned(fromByteOffset: from &+ i, as: SIMD8<UInt8>.self).floats,
+                                       toByteOffset: i &* 4, as: SIMD8<Float>.self)
+                    i &+= 8
+                }
+                if i < bytes {
+                    scratch.storeBytes(of: src.loadUnaligned(fromByteOffset: from &+ i, as: SIMD4<UInt8>.self).floats,
+                                       toByteOffset: i &* 4, as: SIMD4<Float>.self)
+                }
+            } else {
+                for q in 0..<span {
+                    let x = min(width &- 1, max(0, first &+ q))
+                    scratch.storeBytes(of: src.loadUnaligned(fromByteOffset: x &* 4, as: SIMD4<UInt8>.self).floats,
+                                       toByteOffset: q &* 16, as: SIMD4<Float>.self)
+                }
             }
-            UnsafeMutableRawPointer(target + j).storeBytes(of: sum, as: SIMD8<Float>.self)
-            j &+= 8
+            let out = UnsafeMutableRawPointer(target + x0 &* 4)
+            var j = 0
+            while j < n &* 4 {
+                var sum = p.loadUnaligned(fromByteOffset: (j &+ 4 &* r) &* 4, as: SIMD8<Float>.self) * centre
+                var k = 0
+                while k < r {
+                    let left = p.loadUnaligned(fromByteOffset: (j &+ 4 &* k) &* 4, as: SIMD8<Float>.self)
+                    let right = p.loadUnaligned(fromByteOffset: (j &+ 4 &* (2 &* r &- k)) &* 4, as: SIMD8<Float>.self)
+                    sum += (left + right) * w[k]
+                    k &+= 1
+                }
+                out.storeBytes(of: sum, toByteOffset: j &* 4, as: SIMD8<Float>.self)
+                j &+= 8
+            }
+            x0 &+= n
         }
     }
 

@@ -39,9 +39,10 @@ import Testing
         #expect(!(try StageHarness(BlurStage.self).runImage([:], inputs: ["in": .image(translucent)]).metadata.knownOpaque))
     }
 
-    /// One pixel wide or high, and one pixel: the edges stand in for every tap.
+    /// One pixel wide or high, and one pixel: the edges stand in for every tap; and rows of several
+    /// segments of the horizontal pass, the last one odd.
     @Test func thinImages() throws {
-        for (w, h) in [(1, 40), (40, 1), (1, 1), (3, 2)] {
+        for (w, h) in [(1, 40), (40, 1), (1, 1), (3, 2), (601, 9)] {
             let image = TestImage.noise(w, h, seed: UInt32(w * 100 + h))
             let out = try StageHarness(BlurStage.self).runImage(["sigma": .number(3)], inputs: ["in": .image(image)])
             #expect(FilterReference.largestDifference(out.pixels, FilterReference.blur(image, sigma: 3)) <= 0.51, "\(w)x\(h)")
