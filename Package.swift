@@ -101,6 +101,10 @@ let package = Package(
             path: "Plugins/Text"
         ),
         .target(name: "SumiCompose", dependencies: ["SumiKit", "SumiCodecs"], path: "Plugins/Compose"),
+        // Blur, sharpen, colour adjustments, flatten, round corners. Optimised in every build: the
+        // convolutions' vector loops at -Onone make the tests crawl.
+        .target(name: "SumiFilters", dependencies: ["SumiKit"], path: "Plugins/Filters",
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         .target(
             name: "SumiPage",
             dependencies: ["SumiKit", "CZlib", "SumiCodecs", "CSumiCodecs"],
@@ -114,7 +118,8 @@ let package = Package(
         // end (the command line, `sumi serve`'s workers, programs embedding Sumi) goes through it.
         .target(
             name: "SumiApp",
-            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage"],
+            dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage",
+                           "SumiFilters"],
             path: "Sources/SumiApp"
         ),
 
@@ -143,6 +148,8 @@ let package = Package(
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
         .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
+        .testTarget(name: "FiltersTests", dependencies: ["SumiKit", "SumiFilters", "SumiCodecs"], path: "Tests/FiltersTests",
+                    exclude: ["Fixtures"]),
         .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib"], path: "Tests/PageTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
         .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin", "SumiCompose"], path: "Tests/PluginTests",
