@@ -1,4 +1,5 @@
 import Foundation
+import SumiKit
 @testable import SumiText
 import Testing
 
@@ -57,6 +58,23 @@ import Testing
             guard let kilobytes = Double(kib.trimmingCharacters(in: .whitespacesAndNewlines)) else { continue }
             #expect(size == "\(Int((kilobytes / 1000).rounded())) MB", "\(package): \(kilobytes) KiB")
         }
+    }
+
+    /// A character fontconfig finds in no installed font (`fc-list :charset=HEX` is empty) is warned
+    /// about with the package the table names for it.
+    @Test func theMissingGlyphWarningNamesThePackage() throws {
+        var checked = 0
+        for (scalar, words) in [(0x3400, "fonts-noto-cjk (91 MB) for rarer Chinese characters"), (0x2A700, "fonts-noto-cjk (91 MB)"),
+                                (0xAC00, "fonts-nanum (33 MB)"), (0x3042, "fonts-ipafont-gothic (12 MB)")] as [(UInt32, String)] {
+            let fonts = try TextTestSupport.run("/usr/bin/fc-list", [":charset=" + String(scalar, radix: 16)])
+            guard fonts.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { continue }
+            let harness = StageHarness(TextStage.self)
+            _ = try TextTestSupport.content(["text": .string("a" + String(Character(try #require(Unicode.Scalar(scalar)))))], harness: harness)
+            #expect(harness.warnings.contains { $0.contains("drawn as missing-glyph boxes") && $0.contains(words) }, "\(harness.warnings)")
+            checked += 1
+        }
+        // The build installs the Japanese and Korean fonts but not fonts-noto-cjk: CJK extension A is missing.
+        #expect(checked >= 1, "every sample character has a font here: nothing was checked")
     }
 
     /// The warning names the package, its size and the script, once per script.
