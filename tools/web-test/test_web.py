@@ -311,7 +311,8 @@ def wrap_flow(browser, url, folder, photo, label):
     browser.element("#fill").click()
     browser.set_value("#background", FILL)
     browser.set_value("#shadow", "")
-    text = "A long caption about the evening light over the harbour, the boats and the hills beyond the town"
+    text = ("A long caption about the evening light over the harbour, the boats coming in, the gulls above them"
+            " and the hills beyond the town, turning blue")
     browser.set_value("#text", text)
     wait_label(browser, text)
     browser.wait(lambda d: d.execute_script("return document.getElementById('caption').dataset.wrap !== undefined"),
