@@ -235,7 +235,9 @@ def page_flow(browser, url, folder, sumi, label, choose=2, keyboard=False, shots
     browser.element("#captures").send_keys("\n".join(files))
     if keyboard:
         ActionChains(driver).send_keys(Keys.TAB).perform()
-        check(driver.switch_to.active_element.get_attribute("id") == "build-page", "%s: Tab from #captures reaches #build-page" % label)
+        check(driver.switch_to.active_element.get_attribute("id") == "gaps", "%s: Tab from #captures reaches #gaps" % label)
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        check(driver.switch_to.active_element.get_attribute("id") == "build-page", "%s: Tab from #gaps reaches #build-page" % label)
         ActionChains(driver).send_keys(Keys.ENTER).perform()
     else:
         browser.element("#build-page").click()
