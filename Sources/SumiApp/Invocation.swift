@@ -141,8 +141,9 @@ public struct Invocation {
     /// The pipeline of one planned run, checked in one order wherever a run is prepared (run,
     /// validate, a served request): its values, then the policy's confinement and limits (before any
     /// stage is made, whose own checks would tell whether a file exists), then the build (whole-graph
-    /// validation), then whether the output's name fits what writes it, then the batch's input guard. `overrides` replaces the run's values (validate's
-    /// stand-ins for a template). Errors are placed in an inline pipeline's columns.
+    /// validation), then whether the output's name fits what writes it (`OutputFormatCheck`), then
+    /// the batch's input guard. `overrides` replaces the run's values (validate's stand-ins for a
+    /// template). Errors are placed in an inline pipeline's columns.
     public func pipeline(for run: Run, overrides: [String: ParamValue]? = nil) throws(SumiError) -> Pipeline {
         do throws(SumiError) {
             let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides ?? run.overrides)
