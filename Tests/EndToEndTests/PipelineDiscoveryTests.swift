@@ -58,8 +58,8 @@ import Testing
     }
 
     @Test func aMisspeltNameGetsTheNearestPipeline() throws {
-        let (_, environment) = try userFolder("pipelines-typo")
-        let r = try CLI.run(["run", "thumbnial", "-o", "x.png"], environment: environment)
+        let (dir, environment) = try userFolder("pipelines-typo")
+        let r = try CLI.run(["run", "thumbnial", "-o", dir + "/x.png"], environment: environment)
         #expect(r.status == 2, "\(r.stderr)")
         #expect(r.stderr.contains("\"thumbnial\" is neither a manifest file nor a pipeline (did you mean \"thumbnail\"?)"), "\(r.stderr)")
         for name in try shipped().keys { #expect(r.stderr.contains(name), "\(name) not listed: \(r.stderr)") }
@@ -68,6 +68,7 @@ import Testing
         #expect(json.status == 2 && json.stderr.contains("did you mean \"caption\"?"), "\(json.stderr)")
         let listing = try CLI.run(["pipelines", "ful-page"], environment: environment)
         #expect(listing.status == 2 && listing.stderr.contains("did you mean \"fullpage\"?"), "\(listing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/x.png"))
     }
 
     /// bash completes pipeline names after run and a pipeline's own parameters after --set.
