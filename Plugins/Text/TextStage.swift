@@ -214,7 +214,7 @@ public struct TextStage: Stage {
             : try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)
-            warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes")
+            warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes\(FontPackages.advice(for: layout.missingCharacters))")
         }
         return TextLayerContent(layout: layout, style: style)
     }
