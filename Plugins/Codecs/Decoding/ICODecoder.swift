@@ -5,14 +5,15 @@ import SumiKit
 /// is a PNG (how 256-pixel icons and most favicons are stored), else as the BMP image ICO stores —
 /// its info header (40, 108 or 124 bytes) without the file header, twice the height for the colour
 /// rows and the 1-bit transparency mask below them, 1 to 32 bits a pixel. A 32-bit entry's alpha is
-/// its fourth byte (the mask when every one of those is 0); other depths take the mask's — none when
-/// a v5 header's embedded profile lies where the mask would be (the entry is then opaque; Pillow reads
-/// the profile's bytes as a mask).
+/// its fourth byte (the mask when every one of those is 0); other depths take the mask's, right after
+/// the colour rows (as image-rs reads it; Pillow counts it back from the entry's end).
 enum ICODecoder {
     static func decode(_ bytes: [UInt8], name: String, limits: PixelLimits, warn: (String) -> Void) throws -> Image {
         let file = try ICOFile(bytes, name: name)
         let entry = file.largest
-        let data = Array(bytes[entry.offset..<(entry.offset + entry.size)])
+        // The directory's byte count is not trusted to hold the entry (cursor writers give 8, say):
+        // the image's own header says how much it reads, up to the end of the file.
+        let data = Array(bytes[entry.offset...])
         var image: Image
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
             image = try PNGDecoder.decode(data, name: "\(name) (entry \(entry.index + 1), PNG)", limits: limits, warn: warn)
@@ -62,19 +63,9 @@ enum ICODecoder {
         guard maskStart <= data.count else {
             throw StageError("\(name): truncated bitmap data (\(height) rows need \(maskStart) bytes, the entry has \(data.count))")
         }
-        // A v5 header's embedded colour profile where the mask would be (as some writers put it):
-        // the entry has no mask, and is opaque.
-        let maskEnd = maskStart + maskBytes * height
-        var profileTakesMask = false
-        if headerSize >= 124, data[56..<60].elementsEqual(Array("DEBM".utf8)) {  // PROFILE_EMBEDDED, "MBED" little-endian
-            let profileStart = u32(112), profileEnd = profileStart + u32(116)
-            profileTakesMask = profileStart < maskEnd && profileEnd > maskStart
-        }
         // The mask may be missing from a 32-bit entry (its alpha is in the pixels).
-        let hasMask = maskEnd <= data.count && !profileTakesMask
-        guard hasMask || bits == 32 || profileTakesMask else {
-            throw StageError("\(name): truncated bitmap data (the transparency mask is missing)")
-        }
+        let hasMask = maskStart + maskBytes * height <= data.count
+        guard hasMask || bits == 32 else { throw StageError("\(name): truncated bitmap data (the transparency mask is missing)") }
         func storedRow(_ y: Int) -> Int { topDown ? y : height - 1 - y }
         var alphaInPixels = false
         if bits == 32 {
