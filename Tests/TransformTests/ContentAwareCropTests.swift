@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import SumiKit
 import SumiTransform
@@ -10,13 +11,22 @@ import SumiTransform
 
     /// Where `output` lies in `image` (an exact copy of one window), found by comparing pixels.
     static func position(of output: Image, in image: Image) -> (x: Int, y: Int)? {
-        for y in 0...(image.height - output.height) {
-            for x in 0...(image.width - output.width)
-            where image.cropped(x: x, y: y, width: output.width, height: output.height).pixels == output.pixels {
-                return (x, y)
+        guard output.width <= image.width, output.height <= image.height else { return nil }
+        return image.pixels.withUnsafeBytes { big in
+            output.pixels.withUnsafeBytes { small in
+                guard let b = big.baseAddress, let s = small.baseAddress else { return nil }
+                let rowBytes = output.width * 4
+                for y in 0...(image.height - output.height) {
+                    for x in 0...(image.width - output.width) {
+                        let matches = (0..<output.height).allSatisfy { row in
+                            memcmp(b + ((y + row) * image.width + x) * 4, s + row * rowBytes, rowBytes) == 0
+                        }
+                        if matches { return (x, y) }
+                    }
+                }
+                return nil
             }
         }
-        return nil
     }
 
     @Test(arguments: SubjectScene.all, ["attention", "entropy"])

@@ -40,11 +40,18 @@ enum OutsideTools {
     /// Reads a binary PPM (P6, 8-bit) as an opaque image.
     static func readPPM(_ path: String) throws -> Image {
         let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-        // Header: "P6", width, height, maxval, each after whitespace; then one whitespace byte.
+        // Header: "P6", width, height, maxval, each after whitespace or a "#" comment line; then one
+        // whitespace byte.
         var fields: [Int] = [], i = 2, current = ""
         while fields.count < 3, i < data.count {
             let c = data[i]
-            if c >= 48 && c <= 57 { current.append(Character(UnicodeScalar(c))) } else if !current.isEmpty { fields.append(Int(current) ?? 0); current = "" }
+            if c == UInt8(ascii: "#") {
+                while i < data.count, data[i] != UInt8(ascii: "\n") { i += 1 }
+            } else if c >= 48 && c <= 57 {
+                current.append(Character(UnicodeScalar(c)))
+            } else if !current.isEmpty {
+                fields.append(Int(current) ?? 0); current = ""
+            }
             i += 1
         }
         guard data.starts(with: Array("P6".utf8)), fields.count == 3, fields[2] == 255 else { throw StageError("\(path): not an 8-bit binary PPM") }
