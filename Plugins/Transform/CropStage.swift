@@ -6,8 +6,9 @@ import SumiKit
 /// With an anchor or a `rect` only the kept rows are copied and the rest released unseen. A
 /// content-aware gravity cannot know its window before the last row, so it reads the input whole
 /// (4 bytes a pixel, the input the run's pixel limit already allowed), measures it on a grid of at
-/// most 256×256 cells (`InterestingRegion`) and then copies the window's rows the same way; when
-/// the size keeps the whole image nothing is held.
+/// most 256×256 cells (`InterestingRegion`) and then copies the window's rows the same way (the
+/// window it chose is the stage's `details` in the run report); when the size keeps the whole image
+/// nothing is held.
 public struct CropStage: Stage, RowStage {
     static let rect = Parameter<Rect?>("rect", summary: "the rectangle to keep, \"X,Y,W,H\" in pixels; it must lie inside the image")
     static let size = Parameter<Size?>("size", summary: "the size to keep, \"WxH\" (a side larger than the image keeps the whole side)")
@@ -71,6 +72,8 @@ public struct CropStage: Stage, RowStage {
             let image = try input.image()
             (w, h) = (min(sw, image.width), min(sh, image.height))
             (x, y) = gravity.offset(inner: (w, h), in: image)
+            context.report(.object([("x", .number(Double(x))), ("y", .number(Double(y))),
+                                    ("width", .number(Double(w))), ("height", .number(Double(h)))]))
             source = RowStream.whole(image)
         } else {
             (x, y, w, h) = try rectangle(width: shape.width, height: shape.height)

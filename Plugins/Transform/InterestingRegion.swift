@@ -11,11 +11,12 @@ import SumiKit
 /// - `attention` scores each cell by what draws the eye, the measures libvips' smartcrop uses:
 ///   detail (the mean luma step to the right and lower neighbours, at full resolution, so fine texture
 ///   counts), colourfulness (the mean chroma, max − min of R, G, B) and skin tone (the cell's mean
-///   colour, as a direction in RGB, near that of skin); dark cells count only for detail. The
-///   window with the largest sum of scores wins (a summed-area table gives every position's sum);
+///   colour, as a direction in RGB, near that of skin); dark cells count only for detail, and detail
+///   and colour count only above the picture's median cell (what stands out: a wide blue sky is
+///   colourful everywhere and draws no eye). The window with the largest sum of scores wins (a summed-area table gives every position's sum);
 ///   among windows within 2 % of the best, the one whose centre is nearest the centre of mass of
-///   the scores it holds, so an object smaller than the window is framed in its middle rather than
-///   touching an edge (libvips centres its window on the highest point of a blurred score map
+///   the scores it holds (then the one nearest the picture's middle), so an object smaller than the
+///   window is framed in its middle rather than touching an edge (libvips centres its window on the highest point of a blurred score map
 ///   instead).
 /// - `entropy` keeps the busiest tones: while the window is wider than asked, the strip at its left
 ///   or right edge whose luma histogram (32 bins) has less Shannon entropy is cut, then the same
@@ -96,20 +97,31 @@ public struct InterestingRegion: Sendable {
         // The direction of skin in sRGB (smartcrop.js' skin colour, normalised).
         let skinNorm = (0.78 * 0.78 + 0.57 * 0.57 + 0.44 * 0.44).squareRoot()
         let skin = (0.78 / skinNorm, 0.57 / skinNorm, 0.44 / skinNorm)
-        return (0..<count).map { i in
+        var detailScores = [Double](repeating: 0, count: count), colourScores = detailScores, skinScores = detailScores
+        for i in 0..<count {
             let n = max(1, pixels[i])
-            let detailScore = min(1, detail[i] / n / 32)
-            guard alpha[i] > 0 else { return detailScore }
+            detailScores[i] = min(1, detail[i] / n / 32)
+            guard alpha[i] > 0 else { continue }
             // The mean colour, unpremultiplied, in 0…1.
             let r = red[i] / alpha[i], g = green[i] / alpha[i], b = blue[i] / alpha[i]
             let luma = 0.2126 * r + 0.7152 * g + 0.0722 * b
-            guard luma > 0.05 else { return detailScore }
-            let colourScore = chroma[i] / n / 255
+            guard luma > 0.05 else { continue }
+            colourScores[i] = chroma[i] / n / 255
             let length = (r * r + g * g + b * b).squareRoot()
             let dr = r / length - skin.0, dg = g / length - skin.1, db = b / length - skin.2
-            let skinScore = luma < 0.2 ? 0 : max(0, 1 - (dr * dr + dg * dg + db * db).squareRoot() / 0.25)
-            return detailScore + colourScore + skinScore
+            skinScores[i] = luma < 0.2 ? 0 : max(0, 1 - (dr * dr + dg * dg + db * db).squareRoot() / 0.25)
         }
+        // Detail and colour count where they stand out: above the picture's median cell, so a wide
+        // blue sky or an evenly textured field does not outweigh the one thing that differs.
+        let usualDetail = Self.median(detailScores), usualColour = Self.median(colourScores)
+        return (0..<count).map { i in
+            max(0, detailScores[i] - usualDetail) + max(0, colourScores[i] - usualColour) + skinScores[i]
+        }
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[values.count / 2]
     }
 
     func attentionWindow(columns wc: Int, rows hc: Int) -> (Int, Int) {
@@ -127,7 +139,10 @@ public struct InterestingRegion: Sendable {
                 let centreX = Double(x) + Double(wc) / 2, centreY = Double(y) + Double(hc) / 2
                 let massX = total > 0 ? xs.sum(x, y, wc, hc) / total : Double(columns) / 2
                 let massY = total > 0 ? ys.sum(x, y, wc, hc) / total : Double(rows) / 2
+                // Framing first; then, among equals (an even picture), the window nearest the middle.
+                let middleX = centreX - Double(columns) / 2, middleY = centreY - Double(rows) / 2
                 let distance = (centreX - massX) * (centreX - massX) + (centreY - massY) * (centreY - massY)
+                    + 1e-4 * (middleX * middleX + middleY * middleY)
                 if distance < nearest { nearest = distance; choice = (x, y) }
             }
         }

@@ -39,6 +39,9 @@ import SumiTransform
                                      "gravity": .string(gravity)], inputs: ["in": .image(image)])
         #expect(out.width == scene.crop.width && out.height == scene.crop.height)
         #expect(out.pixels == image.cropped(x: x, y: y, width: scene.crop.width, height: scene.crop.height).pixels)
+        let window: JSONValue = .object([("x", .number(Double(x))), ("y", .number(Double(y))),
+                                         ("width", .number(Double(scene.crop.width))), ("height", .number(Double(scene.crop.height)))])
+        #expect(crop.details.last == window, "the window is the stage's details")
     }
 
     @Test func attentionFramesASmallSubjectInTheMiddle() throws {
