@@ -67,33 +67,43 @@ public struct InterestingRegion: Sendable {
     /// Each cell's score: detail + colourfulness + skin, each in 0…1.
     func attentionScores() -> [Double] {
         let count = columns * rows
-        var detail = [Double](repeating: 0, count: count), chroma = [Double](repeating: 0, count: count)
-        var red = [Double](repeating: 0, count: count), green = red, blue = red, alpha = red, pixels = red
+        // Per cell, in whole numbers: detail, chroma, red, green, blue, alpha, pixels.
+        let fields = 7
+        var sums = [Int](repeating: 0, count: count * fields)
         let width = image.width, height = image.height, cell = self.cell, columns = self.columns
+        var above = [Int](repeating: 0, count: width), luma = [Int](repeating: 0, count: width)
         image.pixels.withUnsafeBufferPointer { source in
-            guard let base = source.baseAddress else { return }
-            var above = [Int](repeating: 0, count: width), luma = [Int](repeating: 0, count: width)
-            for y in 0..<height {
-                let row = base + y * width * 4
-                for x in 0..<width {
-                    let p = row + x * 4
-                    luma[x] = (54 * Int(p[0]) + 183 * Int(p[1]) + 19 * Int(p[2]) + 128) >> 8
+            sums.withUnsafeMutableBufferPointer { sums in
+                guard let base = source.baseAddress, let total = sums.baseAddress else { return }
+                for y in 0..<height {
+                    let row = base + y * width * 4
+                    luma.withUnsafeMutableBufferPointer { luma in
+                        for x in 0..<width {
+                            let p = row + x * 4
+                            luma[x] = (54 * Int(p[0]) + 183 * Int(p[1]) + 19 * Int(p[2]) + 128) >> 8
+                        }
+                    }
+                    luma.withUnsafeBufferPointer { luma in
+                        above.withUnsafeBufferPointer { above in
+                            let cellRow = (y / cell) * columns
+                            for x in 0..<width {
+                                let p = row + x * 4
+                                let r = Int(p[0]), g = Int(p[1]), b = Int(p[2])
+                                let c = total + (cellRow + x / cell) * fields
+                                let right = x + 1 < width ? abs(luma[x] - luma[x + 1]) : 0
+                                let up = y > 0 ? abs(luma[x] - above[x]) : 0
+                                c[0] += right + up
+                                c[1] += max(r, g, b) - min(r, g, b)
+                                c[2] += r; c[3] += g; c[4] += b; c[5] += Int(p[3]); c[6] += 1
+                            }
+                        }
+                    }
+                    swap(&above, &luma)
                 }
-                let cellRow = (y / cell) * columns
-                for x in 0..<width {
-                    let p = row + x * 4
-                    let r = Int(p[0]), g = Int(p[1]), b = Int(p[2])
-                    let i = cellRow + x / cell
-                    let right = x + 1 < width ? abs(luma[x] - luma[x + 1]) : 0
-                    let up = y > 0 ? abs(luma[x] - above[x]) : 0
-                    detail[i] += Double(right + up)
-                    chroma[i] += Double(max(r, g, b) - min(r, g, b))
-                    red[i] += Double(r); green[i] += Double(g); blue[i] += Double(b); alpha[i] += Double(p[3])
-                    pixels[i] += 1
-                }
-                swap(&above, &luma)
             }
         }
+        func sum(_ field: Int) -> [Double] { (0..<count).map { Double(sums[$0 * fields + field]) } }
+        let detail = sum(0), chroma = sum(1), red = sum(2), green = sum(3), blue = sum(4), alpha = sum(5), pixels = sum(6)
         // The direction of skin in sRGB (smartcrop.js' skin colour, normalised).
         let skinNorm = (0.78 * 0.78 + 0.57 * 0.57 + 0.44 * 0.44).squareRoot()
         let skin = (0.78 / skinNorm, 0.57 / skinNorm, 0.44 / skinNorm)
