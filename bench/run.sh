@@ -392,6 +392,20 @@ JSON
     "$(peak $CONVERT "$big6" -define png:compression-level=1 "$WORK/out/big6m.png")"
 fi
 
+if wanted smartcrop6; then
+  echo "== Thumbnail 512x512 of a 6000x4004 JPEG, cropped by attention (JPEG q85, 4:2:0 on both sides)"
+  [ -f "$big6" ] || vips resize "$PHOTO" "$big6[Q=90]" 2
+  # libvips' thumbnail shrinks on load and smartcrops the shrunk image, as thumbnail.json's
+  # scale fit=cover gravity=attention does; ImageMagick has no attention crop: its row is the
+  # same resize with a centre crop, for scale.
+  row smartcrop6 "thumbnail 512x512 attention 6000x4004" --runs 5 \
+    "@SUMI@ run pipelines/thumbnail.json -i $big6 -o $WORK/out/sc6.jpg --set width=512 --set height=512 --set fit=cover --set crop=attention --quiet" \
+    "vips" "vips thumbnail $big6 $WORK/out/sc6v.jpg[Q=85] 512 --height 512 --crop attention" \
+    "convert (centre crop)" "$CONVERT $big6 -resize 512x512^ -gravity center -extent 512x512 -quality 85 $WORK/out/sc6m.jpg"
+  printf '   peak RSS: vips %s KB | convert %s KB\n' "$(peak vips thumbnail "$big6" "$WORK/out/sc6v.jpg[Q=85]" 512 --height 512 --crop attention)" \
+    "$(peak $CONVERT "$big6" -resize '512x512^' -gravity center -extent 512x512 -quality 85 "$WORK/out/sc6m.jpg")"
+fi
+
 if [ -f .build/plugins/libinvert-rust.so ] && wanted invert; then
   echo "== Plugin band callbacks: decode -> invert-rust -> encode, 12000x8008 JPEG q90"
   # The Rust example plugin streams through its band callbacks; convert -negate is the peer.

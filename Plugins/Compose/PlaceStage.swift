@@ -9,6 +9,12 @@ import SumiKit
 /// CSS `transform: rotate()` and SwiftUI's `rotationEffect` do.
 ///
 /// A placement already carried by the input layer is replaced, not combined.
+///
+/// The layer may be an image (a watermark, a logo): it is a raster layer one frame unit a pixel.
+/// `opacity` fades it (any layer, text too); `tile=true` repeats it edge to edge over the whole
+/// base, from where `anchor` and `offset` put one copy — the layer then made is as large as the base
+/// (4 bytes a pixel when `blend` draws it), checked against the run's pixel limit here, before
+/// anything is drawn. `anchor` is what other tools call the gravity.
 public struct PlaceStage: Stage {
     static let frame = Parameter<Size?>("frame",
                                         summary: "size of the on-screen preview the layer was positioned in; a side of 0 follows the base's aspect (default: the base's size, so frame units are base pixels)")
@@ -20,16 +26,20 @@ public struct PlaceStage: Stage {
                                          summary: "move from the anchor, in frame units (+x right, +y down)")
     static let rotation = Parameter<Double>("rotation", default: 0, min: -360, max: 360,
                                             summary: "turn in degrees, clockwise, about the centre of the placed layer (placed unturned first, as a preview turns a caption); text stays vector and is drawn turned")
+    static let opacity = Parameter<Double>("opacity", default: 1, min: 0, max: 1,
+                                           summary: "the layer's opacity, multiplying its own alpha (a watermark at 0.3)")
+    static let tile = Parameter<Bool>("tile", default: false,
+                                      summary: "true: repeat the layer edge to edge over the whole base, from where anchor and offset put one copy")
 
     static let base = Port<Image>("base")
-    static let layer = Port<Layer>("layer")
+    static let layer = Port<Layer>("layer", accepts: [.layer, .image])
 
     public static let descriptor = StageDescriptor(
         name: "place",
         summary: "Positions a layer on an image as it was placed over an on-screen preview of it",
         inputs: [base.spec, layer.spec],
         output: .layer,
-        parameters: [frame.spec, fit.spec, anchor.spec, offset.spec, rotation.spec])
+        parameters: [frame.spec, fit.spec, anchor.spec, offset.spec, rotation.spec, opacity.spec, tile.spec])
 
     /// The preview frame, or `nil` for the base's own size.
     public let frame: Size?
@@ -38,6 +48,10 @@ public struct PlaceStage: Stage {
     public let offset: Point
     /// Degrees clockwise about the placed box's centre.
     public let rotation: Double
+    /// The layer's opacity (1: as it is).
+    public let opacity: Double
+    /// Whether the layer repeats over the whole base.
+    public let tile: Bool
 
     public init(parameters: Parameters) throws {
         if let frame = try parameters[Self.frame] {
@@ -52,6 +66,11 @@ public struct PlaceStage: Stage {
         anchor = try parameters[Self.anchor]
         offset = try parameters[Self.offset]
         rotation = try parameters[Self.rotation]
+        opacity = try parameters[Self.opacity]
+        tile = try parameters[Self.tile]
+        if tile && rotation.truncatingRemainder(dividingBy: 360) != 0 {
+            throw StageError.invalidParameter("rotation", "a tiled layer covers the whole base and is not turned; give rotation or tile=true, not both")
+        }
     }
 
     /// Only the base's size and side data are read: a streamed base is not held whole for this stage.
@@ -67,9 +86,20 @@ public struct PlaceStage: Stage {
         if !base.metadata.orientationApplied && base.metadata.sourceOrientation != 1 {
             context.warn("the base image is not upright (EXIF orientation \(base.metadata.sourceOrientation) was not applied), but a preview shows it upright: the layer is placed on the pixels as stored")
         }
+        if opacity < 1 { layer.content = FadedLayerContent(content: layer.content, opacity: opacity) }
         layer.placement = mapping.placement(layerSize: layer.content.size, anchor: anchor, offset: offset)
         layer.placement.rotation = rotation
-        if let cut = mapping.cutWarning(layerSize: layer.content.size, placement: layer.placement) { context.warn(cut) }
+        if tile {
+            // The sheet covers the base; the placed copy keeps its place in it.
+            try context.options.limits.check(width: base.width, height: base.height, making: "tiling the layer over the \(base.width)x\(base.height) base")
+            let one = layer.placement
+            let sheet = Size(width: baseSize.width / one.scaleX, height: baseSize.height / one.scaleY)
+            layer = Layer(content: TiledLayerContent(tile: layer.content, size: sheet,
+                                                     tileOrigin: Point(x: one.origin.x / one.scaleX, y: one.origin.y / one.scaleY)),
+                          placement: Placement(origin: Point(x: 0, y: 0), scaleX: one.scaleX, scaleY: one.scaleY))
+        } else if let cut = mapping.cutWarning(layerSize: layer.content.size, placement: layer.placement) {
+            context.warn(cut)
+        }
         return .layer(layer)
     }
 }

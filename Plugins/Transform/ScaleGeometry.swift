@@ -12,6 +12,9 @@ public struct ScaleGeometry: Sendable, Hashable {
     /// `false`: never enlarge — an image the plan would make larger on either side is left as it is
     /// (`enlarge=false`, ImageMagick's `>` geometry, vips' `--size down`).
     public var enlarge: Bool = true
+    /// With `cover`: which part of the resized image is kept — an anchor (the plan's crop), or a
+    /// content-aware choice, found in the resized image (`cropOffset`); the plan then holds the middle.
+    public var gravity: CropGravity = .center
 
     /// The resize size, then the crop rectangle inside it (the whole resized image unless `cover`).
     public struct Plan: Sendable, Hashable {
@@ -47,7 +50,8 @@ public struct ScaleGeometry: Sendable, Hashable {
             case .cover:
                 let s = max(Double(tw) / sw, Double(th) / sh)
                 rw = max(tw, whole(sw * s)); rh = max(th, whole(sh * s))
-                return Plan(resizeWidth: rw, resizeHeight: rh, cropX: (rw - tw) / 2, cropY: (rh - th) / 2,
+                let corner = (gravity.anchor ?? .center).offset(inner: (tw, th), outer: (rw, rh))
+                return Plan(resizeWidth: rw, resizeHeight: rh, cropX: corner.x, cropY: corner.y,
                             outputWidth: tw, outputHeight: th)
             }
         } else if let tw = width {
@@ -82,7 +86,15 @@ public struct ScaleGeometry: Sendable, Hashable {
         }
         let resized = Resampler(filter: filter).resize(image, width: p.resizeWidth, height: p.resizeHeight)
         if p.outputWidth == p.resizeWidth && p.outputHeight == p.resizeHeight { return resized }
-        return resized.cropped(x: p.cropX, y: p.cropY, width: p.outputWidth, height: p.outputHeight)
+        let corner = cropOffset(p, in: resized)
+        return resized.cropped(x: corner.x, y: corner.y, width: p.outputWidth, height: p.outputHeight)
+    }
+
+    /// Where `cover` cuts the output out of the `resized` image: the plan's corner for an anchor,
+    /// the content-aware window otherwise.
+    func cropOffset(_ p: Plan, in resized: Image) -> (x: Int, y: Int) {
+        guard gravity.measure != nil else { return (p.cropX, p.cropY) }
+        return gravity.offset(inner: (p.outputWidth, p.outputHeight), in: resized)
     }
 
     static func exceedsLimit(_ width: Int, _ height: Int) -> Bool {
@@ -90,12 +102,14 @@ public struct ScaleGeometry: Sendable, Hashable {
     }
 
     /// `cover` for an image whose resize before the crop would be too large (a very long strip into
-    /// a box): the middle of the source with the output's aspect ratio is cut out first, then resized.
+    /// a box): the part of the source with the output's aspect ratio that `gravity` picks is cut out
+    /// first, then resized.
     func coverCroppingFirst(_ image: Image, width tw: Int, height th: Int, filter: ResampleFilter) -> Image {
         let s = max(Double(tw) / Double(image.width), Double(th) / Double(image.height))
         let cw = min(image.width, max(1, Int((Double(tw) / s).rounded())))
         let ch = min(image.height, max(1, Int((Double(th) / s).rounded())))
-        let middle = image.cropped(x: (image.width - cw) / 2, y: (image.height - ch) / 2, width: cw, height: ch)
+        let corner = gravity.offset(inner: (cw, ch), in: image)
+        let middle = image.cropped(x: corner.x, y: corner.y, width: cw, height: ch)
         return Resampler(filter: filter).resize(middle, width: tw, height: th)
     }
 }

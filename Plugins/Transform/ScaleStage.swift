@@ -11,6 +11,8 @@ public struct ScaleStage: Stage, RowStage {
                                            summary: "scale both sides by this factor (instead of width/height)")
     static let fit = Parameter<ScaleGeometry.Fit>("fit", default: .contain,
                                                   summary: "with width and height: contain (fit inside), cover (fill and crop the overflow), fill (stretch)")
+    static let gravity = Parameter<CropGravity>("gravity", default: .center,
+                                                summary: "with fit=cover: which part to keep, as crop's gravity (an anchor, attention or entropy)")
     static let filter = Parameter<ResampleFilter>("filter", default: .lanczos3, summary: "resampling filter")
     static let enlarge = Parameter<Bool>("enlarge", default: true,
                                          summary: "false: only shrink — an image already smaller than the target is left as it is")
@@ -23,7 +25,7 @@ public struct ScaleStage: Stage, RowStage {
         inputs: [input.spec],
         output: .image,
         effect: .geometry,
-        parameters: [width.spec, height.spec, factor.spec, fit.spec, filter.spec, enlarge.spec])
+        parameters: [width.spec, height.spec, factor.spec, fit.spec, gravity.spec, filter.spec, enlarge.spec])
 
     /// How the output size follows from the input size.
     public let geometry: ScaleGeometry
@@ -39,7 +41,7 @@ public struct ScaleStage: Stage, RowStage {
             throw StageError.invalidParameter("width", "give width, height or factor")
         }
         geometry = ScaleGeometry(width: width, height: height, factor: factor, fit: try parameters[Self.fit],
-                                 enlarge: try parameters[Self.enlarge])
+                                 enlarge: try parameters[Self.enlarge], gravity: try parameters[Self.gravity])
         filter = try parameters[Self.filter]
     }
 
@@ -81,11 +83,17 @@ public struct ScaleStage: Stage, RowStage {
 
     /// `cover`: the source is resized band by band into a stream that holds the resized image (never
     /// the source), whose crop then passes on row by row — the bytes of `ScaleGeometry.apply`'s
-    /// resize-then-crop.
-    private func coverRows(_ input: RowStream, plan p: ScaleGeometry.Plan, into output: RowStream) throws {
-        let resized = RowStream(capacity: Int.max)
-        try Resampler(filter: filter).resize(rows: input, width: p.resizeWidth, height: p.resizeHeight, into: resized)
+    /// resize-then-crop. A content-aware gravity measures the resized image it already holds.
+    private func coverRows(_ input: RowStream, plan: ScaleGeometry.Plan, into output: RowStream) throws {
+        var resized = RowStream(capacity: Int.max)
+        try Resampler(filter: filter).resize(rows: input, width: plan.resizeWidth, height: plan.resizeHeight, into: resized)
         resized.finish()
+        var p = plan
+        if geometry.gravity.measure != nil {
+            let image = try resized.image()
+            (p.cropX, p.cropY) = geometry.cropOffset(plan, in: image)
+            resized = RowStream.whole(image)
+        }
         let x0 = max(0, p.cropX), y0 = max(0, p.cropY)
         let width = max(0, min(p.resizeWidth, p.cropX + p.outputWidth) - x0)
         let height = max(0, min(p.resizeHeight, p.cropY + p.outputHeight) - y0)

@@ -4,7 +4,7 @@ extension ManPage {
         static let description = #"""
 .SH DESCRIPTION
 .B sumi
-runs image pipelines: a graph of stages (decode, scale, crop, rotate, flip, pad, text, place, blend,
+runs image pipelines: a graph of stages (decode, scale, crop, trim, rotate, flip, pad, text, place, blend,
 encode, stitch, pdf-page, blur, sharpen, adjust, flatten, round, and those of plugins) described by
 a JSON manifest, or written on one line in the style of
 .BR gst\-launch (1).
@@ -117,7 +117,7 @@ instead of
 .SH FILES
 .TP
 .I /usr/share/sumi/pipelines
-the shipped pipelines (caption, caption\-label, fullpage, page\-preview, preview, thumbnail), found by name
+the shipped pipelines (caption, caption\-label, fullpage, page\-preview, preview, thumbnail, watermark), found by name
 .RB ( "sumi run caption" );
 .I /usr/local/share/sumi/pipelines
 after
