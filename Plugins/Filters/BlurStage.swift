@@ -31,14 +31,7 @@ public struct BlurStage: Stage, RowStage {
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        let output = try outputStream(output)
-        let input = try inputs.rows(Self.input)
-        let shape = try input.waitForStart()
-        // Blurring keeps an opaque image opaque: the alpha is a weighted mean of opaque alphas.
-        var metadata = shape.metadata.applying(.pixels)
-        metadata.knownOpaque = shape.metadata.knownOpaque
-        _ = try GaussianRows(kernel: kernel).run(input, into: output, metadata: metadata, writer: Blurred())
-        return nil
+        try GaussianRows.process(inputs, port: Self.input, output: output, kernel: kernel, writer: Blurred(), stage: self)
     }
 
     /// The blurred values, rounded. Premultiplied colour stays at or below its alpha without a

@@ -38,6 +38,20 @@ struct GaussianRows: Sendable {
 
     /// Runs the filter from `input` into `output`, which this begins with the input's size and
     /// `metadata`. Rows are released and published band by band, before this side waits.
+    /// The row path of a stage built on the blur (`blur`, `sharpen`): the image on `port` as rows,
+    /// through `writer`, into the stage's output. Alpha stays a weighted mean of the source's (or the
+    /// source's itself), so an opaque image stays opaque.
+    static func process<Writer: BlurredRowWriter>(_ inputs: StageInputs, port: Port<Image>, output: RowStream?, kernel: GaussianKernel,
+                                                  writer: Writer, stage: some RowStage) throws -> Value? {
+        let output = try stage.outputStream(output)
+        let input = try inputs.rows(port)
+        let shape = try input.waitForStart()
+        var metadata = shape.metadata.applying(.pixels)
+        metadata.knownOpaque = shape.metadata.knownOpaque
+        _ = try GaussianRows(kernel: kernel).run(input, into: output, metadata: metadata, writer: writer)
+        return nil
+    }
+
     func run<Writer: BlurredRowWriter>(_ input: RowStream, into output: RowStream, metadata: ImageMetadata,
                                        writer: Writer) throws -> Int {
         let shape = try input.waitForStart()

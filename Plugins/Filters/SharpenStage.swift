@@ -34,14 +34,7 @@ public struct SharpenStage: Stage, RowStage {
     public func imageAccess(for port: String) -> ImageAccess { .rows }
 
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
-        let output = try outputStream(output)
-        let input = try inputs.rows(Self.input)
-        let shape = try input.waitForStart()
-        // Alpha is kept as it is, so an opaque image stays opaque.
-        var metadata = shape.metadata.applying(.pixels)
-        metadata.knownOpaque = shape.metadata.knownOpaque
-        _ = try GaussianRows(kernel: kernel).run(input, into: output, metadata: metadata, writer: mask)
-        return nil
+        try GaussianRows.process(inputs, port: Self.input, output: output, kernel: kernel, writer: mask, stage: self)
     }
 
     /// The unsharp arithmetic, on premultiplied colour: the difference of the value from its blur
