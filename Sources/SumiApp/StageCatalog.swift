@@ -8,6 +8,7 @@ import SumiCompose
 import SumiCodecs
 import SumiText
 import SumiPage
+import SumiRecognize
 
 /// Builds the registry a command works with: the built-in families, then plugins from the system
 /// plugin folder, `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
@@ -20,6 +21,7 @@ package enum StageCatalog {
         (TextStages.name, TextStages.stages),
         (ComposeStages.name, ComposeStages.stages),
         (PageStages.name, PageStages.stages),
+        (RecognizeStages.name, RecognizeStages.stages),
     ] }
 
     /// `SUMI_SKIP_BUILTIN=compose` (comma-separated family names) leaves families out, so a plugin

@@ -11,7 +11,10 @@ struct FormatsCommand {
 
     func execute() throws(SumiError) -> Int32 {
         let json = arguments.json
-        let plugins = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) }).formats.formats
+        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
+        let plugins = registry.formats.formats
+        // What stages find installed here (the languages `recognize` reads).
+        let facts = registry.all.compactMap { definition in definition.descriptor.localFacts.map { (definition.descriptor.name, $0()) } }
         if json {
             let rows = FormatSupport.all.map { row in
                 JSONValue.object([
@@ -25,7 +28,8 @@ struct FormatsCommand {
                     ("extensions", .array(format.extensions.map(JSONValue.string))), ("origin", .string(format.origin)),
                 ])
             }
-            Terminal.standardOutput(JSONValue.array(rows + pluginRows).serialized() + "\n")
+            let factRows = facts.map { JSONValue.object([("stage", .string($0.0)), ("here", .string($0.1))]) }
+            Terminal.standardOutput(JSONValue.array(rows + pluginRows + factRows).serialized() + "\n")
             return 0
         }
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
@@ -45,6 +49,7 @@ struct FormatsCommand {
                     + pad(format.encode != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
             }
         }
+        for (stage, fact) in facts { text += "\n\(stage): \(fact)\n" }
         Terminal.standardOutput(text)
         return 0
     }
