@@ -9,6 +9,11 @@ import SumiKit
 /// them after its input ended (`pdf-page` writes them as invisible text over the page). The
 /// languages' data is checked before any pixel is read.
 public struct RecognizeStage: Stage, BandStage {
+    /// Whether the stage recognises: a pipeline's switch (`fullpage`'s `text`).
+    enum TextMode: String, ParameterChoice { case ocr, none }
+
+    static let text = Parameter<TextMode>("text", default: .ocr,
+                                          summary: "ocr: find the text; none: pass the image on as it is, without loading Tesseract (a pipeline's switch)")
     static let languages = Parameter<String>("languages", default: "eng",
                                              summary: "Tesseract languages joined by + (eng, jpn, chi_sim, ara… as installed: sumi inspect recognize lists them); each needs its Debian package tesseract-ocr-LANG")
 
@@ -21,17 +26,20 @@ public struct RecognizeStage: Stage, BandStage {
             inputs: [input.spec],
             output: .image,
             effect: .pixels,
-            parameters: [languages.spec])
+            parameters: [text.spec, languages.spec])
         descriptor.localFacts = { RecognizeStage.installedFacts() }
         return descriptor
     }()
 
-    /// The languages, in the order given.
+    /// The languages, in the order given; empty with `text: none`.
     let languageList: [String]
 
     public init(parameters: Parameters) throws {
-        let text = try parameters[Self.languages]
-        languageList = try Self.checkLanguages(text, installed: TesseractLibrary.installedLanguages())
+        guard try parameters[Self.text] == .ocr else {
+            languageList = []
+            return
+        }
+        languageList = try Self.checkLanguages(try parameters[Self.languages], installed: TesseractLibrary.installedLanguages())
         try TesseractLibrary.require()
     }
 
@@ -63,6 +71,11 @@ public struct RecognizeStage: Stage, BandStage {
     /// Each band is copied to the output and handed to the recogniser; the last band waits for
     /// every band's words, so they are final before the last rows are published.
     public func bands(over shape: ImageShape, inputs: StageInputs, context: StageContext) throws -> BandPlan {
+        if languageList.isEmpty {
+            return BandPlan(metadata: shape.metadata) { source, target in
+                for y in target.rows { _ = target.row(y).update(fromContentsOf: source.row(y)) }
+            }
+        }
         let recognizer = BandRecognizer(width: shape.width, height: shape.height, languages: languageList.joined(separator: "+"),
                                         dataFolder: TesseractLibrary.dataFolder)
         var metadata = shape.metadata
