@@ -83,6 +83,8 @@ test-deps: deps
 	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null
 	@# The full-page memory test makes its 50 captures with numpy.
 	@python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy >/dev/null
+	@# The text layer's test page (tools/make-ocr-page.py) is drawn with Pillow.
+	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q pillow >/dev/null
 
 bench-deps: test-deps
 	$(call apt_install,$(BENCH_PKGS))

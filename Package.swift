@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "TransformTests", dependencies: ["SumiKit", "SumiTransform"], path: "Tests/TransformTests"),
         .testTarget(name: "TextTests", dependencies: ["SumiKit", "SumiText", "SumiCodecs"], path: "Tests/TextTests"),
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
-        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib"], path: "Tests/PageTests"),
+        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib", "CFreeType"], path: "Tests/PageTests"),
         .testTarget(name: "RecognizeTests", dependencies: ["SumiKit", "SumiRecognize", "SumiPage", "SumiCodecs"],
                     path: "Tests/RecognizeTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),

@@ -16,6 +16,8 @@ struct BandCutter: Equatable {
     let tallest: Int
     let overlap: Int
     let gap: Int
+    /// The page's height when known: a band that fills up at the last row keeps to the end.
+    let height: Int?
 
     /// The first row of the band in progress and the first row whose lines it keeps.
     private(set) var top = 0
@@ -27,9 +29,14 @@ struct BandCutter: Equatable {
     private var blankFrom: Int?
     private var cut: Int?
 
-    init(shortest: Int = 600, tallest: Int = 1200, overlap: Int = 240, gap: Int = 6) {
+    init(shortest: Int = 600, tallest: Int = 1200, overlap: Int = 240, gap: Int = 6, height: Int? = nil) {
         precondition(shortest > 0 && shortest <= tallest && overlap < shortest && gap > 0, "band sizes")
-        self.shortest = shortest; self.tallest = tallest; self.overlap = overlap; self.gap = gap
+        self.shortest = shortest; self.tallest = tallest; self.overlap = overlap; self.gap = gap; self.height = height
+    }
+
+    /// The same cuts for a page of `height` rows.
+    func forHeight(_ height: Int) -> BandCutter {
+        BandCutter(shortest: shortest, tallest: tallest, overlap: overlap, gap: gap, height: height)
     }
 
     /// Adds the next row; returns the band that ends with it, if one does. The band's rows
@@ -52,6 +59,11 @@ struct BandCutter: Equatable {
             return band
         }
         guard added - top >= tallest else { return nil }
+        if added == height {
+            let band = Band(rows: top..<added, keeps: keepsFrom..<added)
+            top = added; keepsFrom = added
+            return band
+        }
         let end = added, middle = end - overlap / 2
         let band = Band(rows: top..<end, keeps: keepsFrom..<middle)
         top = end - overlap; keepsFrom = middle; cut = nil

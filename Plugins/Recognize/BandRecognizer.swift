@@ -53,7 +53,7 @@ final class BandRecognizer: @unchecked Sendable {
         self.height = height
         self.languages = languages
         self.dataFolder = dataFolder
-        self.cutter = cutter
+        self.cutter = cutter.forHeight(height)
         self.concurrency = concurrency
         self.words = words
         room = DispatchSemaphore(value: concurrency)
