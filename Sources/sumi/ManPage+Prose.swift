@@ -5,7 +5,7 @@ extension ManPage {
 .SH DESCRIPTION
 .B sumi
 runs image pipelines: a graph of stages (decode, scale, crop, rotate, flip, pad, text, place, blend,
-encode, stitch, pdf-page, and those of plugins) described by a JSON manifest, or written on one line
+encode, stitch, recognize, pdf-page, and those of plugins) described by a JSON manifest, or written on one line
 in the style of
 .BR gst\-launch (1).
 The whole graph is checked (stage names, parameter types and ranges, port types, references,
