@@ -286,10 +286,10 @@ JSON
     "tesseract" "tesseract $OP/stitched.png $WORK/out/tess -l eng pdf 2>/dev/null"
   "$SUMI" run pipelines/fullpage.json $OP_INPUTS -o "$WORK/out/ocr-none.pdf" --quiet
   for pdf in ocr omp tess; do
-    printf '   %-9s %s\n' "$pdf" "$(python3 tools/check-ocr-page.py "$WORK/out/$pdf.pdf" "$OP" | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+    printf '   %-9s %s\n' "$pdf" "$(python3 tools/check-ocr-page.py "$WORK/out/$pdf.pdf" "$OP" --kinds body,ui | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
   done
   printf '   sumi PDF %s bytes, without text %s bytes (%s)\n' "$(stat -c %s "$WORK/out/ocr.pdf")" "$(stat -c %s "$WORK/out/ocr-none.pdf")" \
-    "$(ratio "$(stat -c %s "$WORK/out/ocr.pdf")" "$(stat -c %s "$WORK/out/ocr-none.pdf")")"
+    "$(python3 -c "print('%.3f' % ($(stat -c %s "$WORK/out/ocr.pdf") / $(stat -c %s "$WORK/out/ocr-none.pdf")))")"
 fi
 
 # The photo-rich page (tools/make-photo-page.py: 50 captures of a news/shop-like page, text beside

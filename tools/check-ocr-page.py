@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Measures a searchable PDF of the page tools/make-ocr-page.py drew against the words it drew.
 
-    check-ocr-page.py PDF FOLDER [--json]
+    check-ocr-page.py PDF FOLDER [--kinds body,ui,japanese] [--json]
 
 reads the PDF's words and boxes as poppler's `pdftotext -bbox` finds them (in points from the top
 left, turned into page pixels by the ratio of the page's width in pixels to the PDF page's width,
@@ -37,11 +37,11 @@ def centre_distance(a, b):
     return abs((a[0] + a[2]) / 2 - (b[0] + b[2]) / 2) + abs((a[1] + a[3]) / 2 - (b[1] + b[3]) / 2)
 
 
-def measure(pdf, truth, scale=1.0):
+def measure(pdf, truth, scale=1.0, kinds=("body", "ui", "japanese")):
     found = pdf_words(pdf, scale)
     stripped = [(re.sub(r"^\W+|\W+$", "", text), box) for text, box in found]
     result = {}
-    for kind in ["body", "ui", "japanese"]:
+    for kind in kinds:
         drawn = [w for w in truth["words"] if w["kind"] == kind]
         if not drawn:
             continue
@@ -73,13 +73,18 @@ def measure(pdf, truth, scale=1.0):
 
 def main():
     args = sys.argv[1:]
+    kinds = ("body", "ui", "japanese")
+    if "--kinds" in args:
+        i = args.index("--kinds")
+        kinds = tuple(args[i + 1].split(","))
+        del args[i:i + 2]
     as_json = "--json" in args
     args = [a for a in args if a != "--json"]
     pdf, folder = args
     truth = json.load(open(f"{folder}/truth.json"))
     info = subprocess.run(["pdfinfo", pdf], capture_output=True, text=True, check=True).stdout
     width = float(re.search(r"Page size:\s+([\d.]+) x", info).group(1))
-    result = measure(pdf, truth, truth["width"] / width)
+    result = measure(pdf, truth, truth["width"] / width, kinds)
     if as_json:
         print(json.dumps(result))
         return

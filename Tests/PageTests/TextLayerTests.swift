@@ -90,6 +90,18 @@ import Testing
         #expect(content.contains("/F0 10 Tf 200 Tz 1 0 0 1 10 25 Tm <0001000200030004> Tj"), "\(content)")
     }
 
+    /// A low word beside a tall one on the same line is sized to 0.8 of the line's height above the
+    /// baseline, so readers take the line as one; a word of another line keeps its own size.
+    @Test func lowWordsTakeMostOfTheirLinesSize() throws {
+        let geometry = PageGeometry(pixelWidth: 300, pixelHeight: 200, scale: 1)
+        let layer = PDFTextLayer([Self.word("The", 10, 20, 60, 40, line: 0, baseline: 60), Self.word("one", 80, 40, 60, 20, line: 0, baseline: 60),
+                                  Self.word("one", 10, 110, 60, 20, line: 1, baseline: 130)])
+        let content = layer.content(geometry, font: "F0")
+        #expect(content.contains("/F0 40 Tf"), "\(content)")
+        #expect(content.contains("/F0 32 Tf 125 Tz 1 0 0 1 80 140 Tm"), "40 × 0.8 = 32 points, 60 wide for 3 × 16: \(content)")
+        #expect(content.contains("/F0 20 Tf"), "the other line's word keeps its own 20: \(content)")
+    }
+
     @Test func writtenPageHasTheFontObjectsAndTheTextStream() throws {
         let scratch = Scratch("text-layer")
         defer { scratch.cleanUp() }

@@ -8,9 +8,10 @@ import SumiKit
 /// glyph, each half an em wide). Each distinct character of the page gets a two-byte code (1, 2, …
 /// in order of first use) and the ToUnicode map gives each code its character, so text outside
 /// the Basic Multilingual Plane copies as one character too. Each word is placed on its own: its
-/// baseline on its line's, its size the height of its ink above the baseline (so a reader's box for
-/// it covers the word's ink), and stretched (`Tz`) to the width of its box; words follow in
-/// reading order, line by line.
+/// baseline on its line's, its size the height of its ink above the baseline but at least
+/// `lineShare` of its line's (so a reader's box for it covers the word's ink, and the words of a line
+/// read as one line), and stretched (`Tz`) to the width of its box; words follow in reading order,
+/// line by line.
 struct PDFTextLayer {
     /// The words with their codes, in reading order.
     let words: [(word: RecognizedWord, codes: [UInt16])]
@@ -51,13 +52,20 @@ struct PDFTextLayer {
     func content(_ geometry: PageGeometry, font: String) -> String {
         let unit = 1 / (geometry.scale * geometry.userUnit)
         let bottom = Double(geometry.pixelHeight)
+        // Each line's tallest ink above its baseline.
+        var lineHeights: [Int: Double] = [:]
+        for (word, _) in words {
+            lineHeights[word.line] = max(lineHeights[word.line] ?? 0, Self.baseline(of: word) - word.box.y)
+        }
         var text = "BT 3 Tr\n"
         var lastSize = ""
         for (word, codes) in words {
             let box = word.box
-            // The baseline within the box (a line's baseline can miss a word set higher or lower).
-            let baseline = min(max(word.baseline, box.y + 1), box.maxY)
-            let size = max(1, baseline - box.y) * unit
+            let baseline = Self.baseline(of: word)
+            // The word's own ink, but at least `lineShare` of its line's, so that readers take the
+            // words of a line (a low "one" beside a tall "The") for one line of one size.
+            let height = max(baseline - box.y, Self.lineShare * (lineHeights[word.line] ?? 0))
+            let size = max(1, height) * unit
             let width = box.width * unit
             let natural = Double(codes.count) * size * Double(GlyphlessFont.advance) / Double(GlyphlessFont.unitsPerEm)
             let sizeText = PDFSyntax.number(size)
@@ -69,6 +77,14 @@ struct PDFTextLayer {
                 + "\(PDFSyntax.number((bottom - baseline) * unit)) Tm <" + codes.map(Self.hex).joined() + "> Tj\n"
         }
         return text + "ET\n"
+    }
+
+    /// The least share of its line's height above the baseline a word is sized to.
+    static let lineShare = 0.8
+
+    /// A word's baseline, within its box (a line's baseline can miss a word set higher or lower).
+    static func baseline(of word: RecognizedWord) -> Double {
+        min(max(word.baseline, word.box.y + 1), word.box.maxY)
     }
 
     /// The ToUnicode CMap: each code to its character (UTF-16BE).
