@@ -31,6 +31,10 @@ public struct RecognizeStage: Stage, BandStage {
         return descriptor
     }()
 
+    /// The widest image recognised: a band holds up to 1200 rows of grey, and a few are in flight
+    /// (16384 columns: under 20 MB a band), within Tesseract's own limit of 32767 pixels a side.
+    static let maximumWidth = 16_384
+
     /// The languages, in the order given; empty with `text: none`.
     let languageList: [String]
 
@@ -75,6 +79,9 @@ public struct RecognizeStage: Stage, BandStage {
             return BandPlan(metadata: shape.metadata) { source, target in
                 for y in target.rows { _ = target.row(y).update(fromContentsOf: source.row(y)) }
             }
+        }
+        guard shape.width <= Self.maximumWidth else {
+            throw StageError.limit("recognize reads images up to \(Self.maximumWidth) pixels wide; this one is \(shape.width) (scale it down first)")
         }
         let recognizer = BandRecognizer(width: shape.width, height: shape.height, languages: languageList.joined(separator: "+"),
                                         dataFolder: TesseractLibrary.dataFolder)

@@ -30,6 +30,18 @@ import Testing
         #expect(TesseractLibrary.installedLanguages(in: folder + "/missing").isEmpty)
     }
 
+    /// Too wide an image is refused before a row is read (a band of it would hold too much).
+    @Test func tooWideAnImageIsRefusedBeforeItsRows() throws {
+        let harness = StageHarness(RecognizeStage.self)
+        let wide = Image(width: RecognizeStage.maximumWidth + 1, height: 2, fill: Color(red: 255, green: 255, blue: 255))
+        do {
+            _ = try harness.runRows(["text": .string("ocr")], inputs: ["in": .image(wide)], capacity: 1, bands: [1])
+            Issue.record("an image of \(wide.width) columns was recognised")
+        } catch let error as StageError {
+            #expect(error.isLimit && error.message.contains("16384 pixels wide"), "\(error)")
+        }
+    }
+
     @Test(arguments: RingPattern.standard)
     func textNonePassesThePixelsAndSideDataOn(pattern: RingPattern) throws {
         var image = TestImage.noise(23, 41)

@@ -71,10 +71,10 @@ public enum RecognizedText: SideDataKind {
 }
 
 /// The words a recogniser finds, filled once (`resolve`) while the image they belong to is still
-/// streaming; readers wait for them (`wait`).
-public final class RecognizedWords: Sendable {
+/// streaming; readers wait for them (`wait`). `outcome` is read and written only under `lock`.
+public final class RecognizedWords: @unchecked Sendable {
     private let lock = ConditionLock()
-    nonisolated(unsafe) private var outcome: Result<[RecognizedWord], StageError>?
+    private var outcome: Result<[RecognizedWord], StageError>?
 
     public init() {}
 
