@@ -20,6 +20,8 @@ BUILD_PKGS := pkg-config libgdk-pixbuf-2.0-dev libharfbuzz-dev libfreetype-dev l
 BUILD_PKGS += liblcms2-dev libheif-dev
 # TIFF and GIF input (BMP is read by our own code; gdk-pixbuf remains for the other formats its loaders bring).
 BUILD_PKGS += libtiff-dev libgif-dev
+# JPEG 2000 input: libopenjp2, opened on the first JPEG 2000 file (its headers are needed to build).
+BUILD_PKGS += libopenjp2-7-dev
 # `sumi serve`: the HTTP daemon.
 BUILD_PKGS += libmicrohttpd-dev
 # libdeflate: the common PNG's image data inflated in one piece (about twice zlib's speed).
@@ -83,7 +85,8 @@ test-deps: deps
 	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null
 	@# The full-page memory test makes its 50 captures with numpy.
 	@python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy >/dev/null
-	@# The text layer's test page (tools/make-ocr-page.py) is drawn with Pillow.
+	@# FiltersReferenceTests compare blur, sharpen and ImageEnhance with Pillow's; the text layer's
+	@# test page (tools/make-ocr-page.py) is drawn with it.
 	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q pillow >/dev/null
 
 bench-deps: test-deps
@@ -251,6 +254,10 @@ conformance:
 	@if [ ! -x "$(SUMI)" ] && [ "$(SUMI)" = .build/release/sumi ]; then $(MAKE) --no-print-directory build; fi
 	python3 tools/conformance/conformance.py --self-test
 	python3 tools/conformance/conformance.py --sumi $(SUMI) --jobs 2 --json $(CONFORMANCE_REPORT) $(CONFORMANCE_FLAGS)
+	@# The second corpus: image-rs/image's test images, kept in the repository with their licences
+	@# and compared with that project's own reference renderings (Pillow where it has none).
+	python3 tools/conformance/conformance.py --corpus image-rs --sumi $(SUMI) --jobs 2 \
+	  --json $(dir $(CONFORMANCE_REPORT))report-image-rs.json $(CONFORMANCE_FLAGS)
 
 # `make bench`: Sumi beside its peers (bench/run.sh). BASELINE=path/to/an/older/sumi runs that
 # binary on every row too and marks the rows where the new one is over 1.05x its time or memory;

@@ -11,9 +11,23 @@ const caption = {
   offset: { x: 0, y: 0 }, // from the anchor, in preview pixels (what `place` takes)
   size: { width: 0, height: 0 }, // the caption label's size in preview pixels
   anchor: "center",    // the anchor the offset counts from
+  wrap: null,          // the wrap width the shown caption was drawn with (preview pixels), or null
   labelRequest: 0,
   labelTimer: 0,
 };
+
+/** The wrap width the Width control asks for (preview pixels), or null for automatic. */
+function chosenWidth() {
+  const value = $("width").value.trim();
+  return value === "" ? null : Number(value);
+}
+
+/** Automatic wrapping: the widest text whose box (padding and border on both sides) fits the photo. */
+function automaticWidth() {
+  if (!caption.frame) return null;
+  const inset = 2 * ((Number($("padding").value) || 0) + (Number($("border").value) || 0));
+  return Math.max(20, Math.floor(caption.frame.width - inset));
+}
 
 /** The caption's parameters from the controls (those both caption pipelines take). */
 function styleParameters() {
@@ -70,6 +84,8 @@ export function layoutPreview() {
   const old = caption.frame;
   if (old && old.width !== width) {
     caption.offset = { x: caption.offset.x * width / old.width, y: caption.offset.y * width / old.width };
+    // Automatic wrapping follows the photo's width on screen.
+    if (chosenWidth() === null) requestLabel();
   }
   caption.frame = { width, height };
   const preview = $("preview");
@@ -84,6 +100,17 @@ function requestLabel(delay) {
   caption.labelTimer = setTimeout(drawLabel, delay === undefined ? 250 : delay);
 }
 
+/** The caption drawn by Sumi (`caption-label`) as a decoded image, wrapped at `wrap` when given. */
+async function fetchLabel(parameters, scale, wrap) {
+  const fields = Object.assign({ scale }, parameters, wrap === null ? {} : { "label.width": wrap });
+  const { blob } = await run("caption-label", form(fields));
+  const url = URL.createObjectURL(blob);
+  const image = new Image();
+  image.src = url;
+  await image.decode();
+  return { url, image };
+}
+
 async function drawLabel() {
   const id = ++caption.labelRequest;
   const element = $("caption");
@@ -92,13 +119,19 @@ async function drawLabel() {
   // Drawn for the screen's pixels (device pixel ratio), shown at its size in preview pixels.
   const scale = Math.min(4, Math.max(1, Math.round((window.devicePixelRatio || 1) * 100) / 100));
   try {
-    const { blob } = await run("caption-label", form(Object.assign({ scale }, parameters)));
-    if (id !== caption.labelRequest) return;
-    const url = URL.createObjectURL(blob);
-    const image = new Image();
-    image.src = url;
-    await image.decode();
+    // The Width control's value, or automatic: drawn unwrapped, and again wrapped at the photo's
+    // width when that is wider than the photo (a wrap width widens the box to it, so short captions
+    // are left as they are).
+    let wrap = chosenWidth();
+    let { url, image } = await fetchLabel(parameters, scale, wrap);
+    const automatic = automaticWidth();
+    if (wrap === null && automatic !== null && image.naturalWidth / scale > caption.frame.width && id === caption.labelRequest) {
+      URL.revokeObjectURL(url);
+      wrap = automatic;
+      ({ url, image } = await fetchLabel(parameters, scale, wrap));
+    }
     if (id !== caption.labelRequest) { URL.revokeObjectURL(url); return; }
+    caption.wrap = wrap;
     // Keep the caption's anchor point where it was while the drawing changes size.
     caption.size = { width: image.naturalWidth / scale, height: image.naturalHeight / scale };
     const old = element.getAttribute("src");
@@ -114,6 +147,7 @@ async function drawLabel() {
     placeCaption();
     element.dataset.text = parameters.text;
     element.dataset.background = parameters.background;
+    if (wrap === null) delete element.dataset.wrap; else element.dataset.wrap = String(wrap);
   } catch (error) {
     if (id !== caption.labelRequest) return;
     element.dataset.error = error.message;
@@ -163,7 +197,7 @@ async function render(event) {
   button.disabled = true;
   progress.hidden = false;
   $("render-status").textContent = "Rendering at full size…";
-  const parameters = Object.assign(styleParameters(), {
+  const parameters = Object.assign(styleParameters(), caption.wrap === null ? {} : { "label.width": caption.wrap }, {
     frame: `${round(caption.frame.width)}x${round(caption.frame.height)}`,
     offset: `${round(caption.offset.x)},${round(caption.offset.y)}`,
     anchor: caption.anchor,
@@ -191,7 +225,7 @@ export function setupCaption() {
   $("photo").addEventListener("change", (event) => choosePhoto(event.target.files[0]));
   dropZone($("photo-drop"), (files) => choosePhoto(files[0]));
   $("caption-form").addEventListener("submit", render);
-  for (const id of ["text", "font", "size", "color", "align", "fill", "background", "padding", "border", "border-color",
+  for (const id of ["text", "font", "size", "color", "align", "width", "fill", "background", "padding", "border", "border-color",
     "corner-radius", "stroke", "stroke-color", "shadow"]) {
     $(id).addEventListener("input", () => { setLink($("download"), null); requestLabel(); });
   }

@@ -3,6 +3,40 @@ import { $, run, form, showError, clearErrors, setBlobURL, setLink, dropZone } f
 
 const page = { files: [], captures: [], factor: 0.5, pdfRequest: 0 };
 
+/** What both page pipelines take besides the captures: `gaps: allow` when the box is ticked. */
+function gapsParameter() {
+  return $("gaps").checked ? { gaps: "allow" } : {};
+}
+
+/**
+ * The service's words for the captures as the page shows them: "capture 1 (upload-1)" is the
+ * second file chosen, counted from 1 as the page counts, by its name; "give gaps: allow" is the
+ * box on this page.
+ */
+export function readableCaptureError(message, files) {
+  const named = (index) => {
+    const n = Number(index);
+    const file = files[n];
+    return `capture ${n + 1}` + (file && file.name ? ` (${file.name})` : "");
+  };
+  return message
+    .replace(/capture (\d+) \((?:[^()]*\/)?upload-\d+\)/g, (_, index) => named(index))
+    .replace(/capture (\d+)\b(?! \()/g, (_, index) => named(index))
+    .replace(/give gaps: allow to join them below a separator, or offsets/,
+      "tick \u201cJoin captures that overlap no other\u201d to join them below a separator, or add the missing screenshot");
+}
+
+/** Takes the previous page off the screen (a new build is under way, or it failed). */
+function clearPage() {
+  $("page-preview").hidden = true;
+  $("page-empty").hidden = false;
+  $("open-on").hidden = true;
+  $("open-on-list").textContent = "";
+  $("page-marks").textContent = "";
+  setBlobURL($("page-image"), "src", null);
+  page.captures = [];
+}
+
 function chooseCaptures(files) {
   page.files = Array.from(files || []);
   showError("captures-error", page.files.length === 1 ? "One screenshot is a page already; give the others too." : "");
@@ -27,12 +61,14 @@ async function buildPage() {
   const button = $("build-page"), progress = $("page-progress");
   clearErrors($("view-page"));
   setLink($("page-download"), null);
+  clearPage();
   button.disabled = true;
   progress.hidden = false;
   $("page-status").textContent = "Stitching…";
   try {
     page.factor = await previewFactor(page.files[0]);
-    const { blob, report } = await run("page-preview", form({ factor: page.factor }, page.files.map((f) => ["input", f])));
+    const { blob, report } = await run("page-preview",
+      form(Object.assign({ factor: page.factor }, gapsParameter()), page.files.map((f) => ["input", f])));
     const image = $("page-image");
     setBlobURL(image, "src", blob);
     await image.decode();
@@ -44,7 +80,8 @@ async function buildPage() {
     await buildPDF(0);
   } catch (error) {
     $("page-status").textContent = "";
-    showError(error.parameter === "input" ? "captures-error" : "build-error", error.message);
+    clearPage();
+    showError(error.parameter === "input" ? "captures-error" : "build-error", readableCaptureError(error.message, page.files));
   } finally {
     button.disabled = false;
     progress.hidden = true;
@@ -119,7 +156,8 @@ async function buildPDF(n) {
   $("page-status").textContent = `Making the ${$("searchable").checked ? "searchable " : ""}PDF (opens on capture ${n + 1})…`;
   try {
     const text = $("searchable").checked ? "ocr" : "none";
-    const { blob, report } = await run("fullpage", form({ viewport: `capture:${n}`, text }, page.files.map((f) => ["input", f])));
+    const { blob, report } = await run("fullpage",
+      form(Object.assign({ viewport: `capture:${n}`, text }, gapsParameter()), page.files.map((f) => ["input", f])));
     if (id !== page.pdfRequest) return;
     setLink(link, blob, "page.pdf");
     link.dataset.viewport = `capture:${n}`;
@@ -129,7 +167,7 @@ async function buildPDF(n) {
   } catch (error) {
     if (id !== page.pdfRequest) return;
     $("page-status").textContent = "";
-    showError("page-error", error.message);
+    showError("page-error", readableCaptureError(error.message, page.files));
   }
 }
 

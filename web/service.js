@@ -71,7 +71,7 @@ export function showError(id, message) {
 /** Where a service error is shown: beside the control of the parameter it names, else `fallback`. */
 export function errorSlot(error, fallback) {
   const name = (error.parameter || "").replace(/^[a-z]+\./, "");
-  const slots = { text: "text-error", font: "font-error", size: "size-error", color: "color-error", align: "align-error",
+  const slots = { text: "text-error", font: "font-error", size: "size-error", color: "color-error", align: "align-error", width: "width-error",
     background: "background-error", padding: "padding-error", border: "border-error", "border-color": "border-color-error",
     "corner-radius": "corner-radius-error", stroke: "stroke-error", "stroke-color": "stroke-color-error",
     shadow: "shadow-error", anchor: "anchor-error", offset: "offset-error", frame: "offset-error", input: "photo-error" };

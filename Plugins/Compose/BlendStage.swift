@@ -83,6 +83,19 @@ public struct BlendStage: Stage, BandStage {
         }
     }
 
+    /// The refusal of a layer over `maxLayerPixels` where it is placed, in the user's terms: its size
+    /// in pixels, how many times the limit and the image's width or height that is, and what makes it smaller.
+    static func tooLarge(_ which: String, bounds: Rect, base: ImageShape) -> StageError {
+        let w = bounds.width.rounded(.up), h = bounds.height.rounded(.up)
+        func times(_ x: Double) -> String { (x >= 10 ? formatNumber(x.rounded()) : formatNumber((x * 10).rounded() / 10)) + "×" }
+        let wide = w / Double(max(1, base.width)), tall = h / Double(max(1, base.height))
+        return StageError.limit("port \"layer\": \(which) would be \(formatNumber(w))x\(formatNumber(h)) pixels where it is placed "
+            + "(\(formatNumber((w * h / 1_000_000).rounded())) megapixels): \(times(w * h / maxLayerPixels)) the most blend "
+            + "draws of one layer (\(formatNumber(maxLayerPixels)) pixels) and \(times(max(wide, tall))) the "
+            + "\(wide >= tall ? "width" : "height") of the \(base.width)x\(base.height) image it is drawn on; make the layer "
+            + "smaller (for a caption: a smaller size or shorter text, or a frame as large as the preview it was placed on)")
+    }
+
     /// `layer` rasterised at its placement in the base's colour space, with its top-left in base
     /// pixels; nil when it cannot touch the base (then it is not even rasterised).
     private func rendered(_ layer: Layer, number: Int?, base: ImageShape, limits: PixelLimits) throws -> (image: Image, x: Int, y: Int)? {
@@ -95,7 +108,7 @@ public struct BlendStage: Stage, BandStage {
               bounds.maxX > 0, bounds.maxY > 0,
               bounds.x < Double(base.width), bounds.y < Double(base.height) else { return nil }
         guard bounds.width * bounds.height <= BlendStage.maxLayerPixels else {
-            throw StageError("port \"layer\": \(which) would be \(formatNumber(bounds.width.rounded(.up)))x\(formatNumber(bounds.height.rounded(.up))) pixels at its placement, more than \(formatNumber(BlendStage.maxLayerPixels))")
+            throw Self.tooLarge(which, bounds: bounds, base: base)
         }
         var (image, x, y) = try layer.rendered(clippedTo: (base.width, base.height), limits: limits)
         if !ColorProfile.sameSpace(image.metadata.iccProfile, base.metadata.iccProfile) {

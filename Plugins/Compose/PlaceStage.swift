@@ -11,7 +11,7 @@ import SumiKit
 /// A placement already carried by the input layer is replaced, not combined.
 public struct PlaceStage: Stage {
     static let frame = Parameter<Size?>("frame",
-                                        summary: "size of the on-screen preview the layer was positioned in (default: the base's size, so frame units are base pixels)")
+                                        summary: "size of the on-screen preview the layer was positioned in; a side of 0 follows the base's aspect (default: the base's size, so frame units are base pixels)")
     static let fit = Parameter<PreviewMapping.Fit>("fit", default: .contain,
                                                    summary: "how the base was shown in the frame: contain (letterboxed), cover (cropped) or fill (stretched)")
     static let anchor = Parameter<PreviewMapping.Anchor>("anchor", default: .center,
@@ -41,8 +41,8 @@ public struct PlaceStage: Stage {
 
     public init(parameters: Parameters) throws {
         if let frame = try parameters[Self.frame] {
-            guard frame.width > 0, frame.height > 0 else {
-                throw StageError.invalidParameter("frame", "expected a size with width and height > 0, got \(frame)")
+            guard PreviewMapping.frame(frame, following: Size(width: 1, height: 1)) != nil else {
+                throw StageError.invalidParameter("frame", "expected a size with width and height > 0 (or one of them 0: it follows the base's aspect), got \(frame)")
             }
             self.frame = frame
         } else {
@@ -69,6 +69,7 @@ public struct PlaceStage: Stage {
         }
         layer.placement = mapping.placement(layerSize: layer.content.size, anchor: anchor, offset: offset)
         layer.placement.rotation = rotation
+        if let cut = mapping.cutWarning(layerSize: layer.content.size, placement: layer.placement) { context.warn(cut) }
         return .layer(layer)
     }
 }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import SumiKit
 
 /// How a point or a layer positioned over an on-screen preview of an image maps onto the image's own
@@ -60,10 +63,11 @@ public struct PreviewMapping: Sendable, Hashable {
     public let scaleY: Double
 
     /// A mapping for an image of `baseSize` pixels shown in `frame` with `fit`; `nil` unless both
-    /// sizes are finite and positive.
+    /// sizes are finite and positive. One side of the frame may be 0: it follows the image's aspect
+    /// (`390x0` is a preview 390 units wide showing the whole image, landscape or portrait, as an
+    /// editor sizes its preview to the photo).
     public init?(baseSize: Size, frame: Size, fit: Fit) {
-        let sizes = [baseSize.width, baseSize.height, frame.width, frame.height]
-        guard sizes.allSatisfy({ $0.isFinite && $0 > 0 }) else { return nil }
+        guard let frame = Self.frame(frame, following: baseSize) else { return nil }
         self.baseSize = baseSize
         self.frame = frame
         self.fit = fit
@@ -72,6 +76,19 @@ public struct PreviewMapping: Sendable, Hashable {
         case .contain: (scaleX, scaleY) = (Swift.max(kx, ky), Swift.max(kx, ky))
         case .cover: (scaleX, scaleY) = (Swift.min(kx, ky), Swift.min(kx, ky))
         case .fill: (scaleX, scaleY) = (kx, ky)
+        }
+    }
+
+    /// `frame` with a side of 0 given the image's aspect; nil unless the image's sides and at least
+    /// one of the frame's are finite and positive (and neither is negative).
+    public static func frame(_ frame: Size, following baseSize: Size) -> Size? {
+        guard [baseSize.width, baseSize.height].allSatisfy({ $0.isFinite && $0 > 0 }),
+              [frame.width, frame.height].allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
+        switch (frame.width > 0, frame.height > 0) {
+        case (true, true): return frame
+        case (true, false): return Size(width: frame.width, height: frame.width * baseSize.height / baseSize.width)
+        case (false, true): return Size(width: frame.height * baseSize.width / baseSize.height, height: frame.height)
+        case (false, false): return nil
         }
     }
 
@@ -121,5 +138,39 @@ public struct PreviewMapping: Sendable, Hashable {
         let origin = Point(x: target.x + (offset.x - u.x * layerSize.width) * scaleX,
                            y: target.y + (offset.y - u.y * layerSize.height) * scaleY)
         return Placement(origin: origin, scaleX: scaleX, scaleY: scaleY)
+    }
+
+    /// How far a layer of `layerSize` frame units, placed by `placement` and turned by `rotation`
+    /// degrees about its centre, reaches beyond the visible image on each side, in base pixels
+    /// (only the sides it passes by more than half a pixel; empty when it lies wholly on the image).
+    /// That part is cut from the result: a frame whose shape differs from the image's (a landscape
+    /// preview for a portrait photo) leaves room beside the image that the image does not have.
+    public func overhang(layerSize: Size, placement: Placement, rotation: Double = 0) -> [(side: String, pixels: Double)] {
+        let w = layerSize.width * placement.scaleX, h = layerSize.height * placement.scaleY
+        let centre = Point(x: placement.origin.x + w / 2, y: placement.origin.y + h / 2)
+        let radians = rotation * .pi / 180
+        let (c, s) = (abs(cos(radians)), abs(sin(radians)))
+        let halfW = (w * c + h * s) / 2, halfH = (w * s + h * c) / 2
+        let area = visibleAreaInBase
+        let sides = [("left", area.x - (centre.x - halfW)), ("right", centre.x + halfW - (area.x + area.width)),
+                     ("top", area.y - (centre.y - halfH)), ("bottom", centre.y + halfH - (area.y + area.height))]
+        return sides.filter { $0.1 > 0.5 }.map { (side: $0.0, pixels: $0.1) }
+    }
+
+    /// The warning for a layer that reaches beyond the visible image (nil when it does not): the
+    /// sides and by how much, and, when the frame's shape differs from the image's, that a frame of
+    /// the image's shape places it as a preview of the image would.
+    public func cutWarning(layerSize: Size, placement: Placement) -> String? {
+        let cut = overhang(layerSize: layerSize, placement: placement, rotation: placement.rotation)
+        guard !cut.isEmpty else { return nil }
+        func whole(_ v: Double) -> Int { Int(v.rounded()) }
+        let sides = cut.map { "\($0.side) by \(whole($0.pixels)) px" }.joined(separator: ", ")
+        let shown = visibleArea
+        let shape = abs(shown.width - frame.width) > 0.5 || abs(shown.height - frame.height) > 0.5
+            ? "; the \(whole(frame.width))x\(whole(frame.height)) frame shows the \(whole(baseSize.width))x\(whole(baseSize.height)) "
+              + "image as \(whole(shown.width))x\(whole(shown.height)): a frame of the image's shape (a side of 0 follows it) "
+              + "leaves no room beside the image"
+            : ""
+        return "parameter \"frame\": the layer reaches beyond the image (\(sides)), and that part is cut\(shape)"
     }
 }

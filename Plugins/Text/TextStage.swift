@@ -7,6 +7,8 @@ import SumiKit
 public struct TextStage: Stage {
     /// Texts longer than this many Unicode scalars are refused.
     public static let maxScalars = 200_000
+    /// Texts longer than this many bytes (UTF-8) are refused before anything counts their characters.
+    public static let maxBytes = 4 * maxScalars
     /// Grapheme clusters (a base and its combining marks) longer than this many scalars are refused:
     /// shaping time grows with the square of a cluster's length. Unicode's stream-safe format allows
     /// 30 combining marks in a row; the longest emoji sequences have about ten scalars.
@@ -51,6 +53,8 @@ public struct TextStage: Stage {
                                           summary: "drop shadow \"dx, dy, blur, colour\" (e.g. \"2, 2, 3, #00000099\"); empty: none")
     static let cornerRadius = Parameter<Double>("corner-radius", default: 0, min: 0, max: 100_000,
                                                 summary: "radius of the box's rounded corners")
+    static let tabSize = Parameter<Double>("tab-size", default: 8, min: 0, max: 1000,
+                                           summary: "distance between tab stops in spaces of the primary font (CSS tab-size); a tab moves to the next stop at least a space on")
     static let hyphens = Parameter<LineBreakOptions.Hyphens>("hyphens", default: .manual,
                                                              summary: "manual: a soft hyphen (U+00AD) is a break shown as a hyphen; none: ignored")
 
@@ -68,7 +72,7 @@ public struct TextStage: Stage {
                      borderColor.spec, align.spec, width.spec, lineHeight.spec, language.spec, direction.spec,
                      lineBreak.spec, wordBreak.spec, writingMode.spec, textOrientation.spec, letterSpacing.spec,
                      features.spec, variations.spec, stroke.spec, strokeColor.spec, shadow.spec, cornerRadius.spec,
-                     hyphens.spec])
+                     hyphens.spec, tabSize.spec])
 
     let text: String
     let font: FontSpec
@@ -81,6 +85,7 @@ public struct TextStage: Stage {
     let direction: TextDirection
     let breakOptions: LineBreakOptions
     let letterSpacing: Double
+    let tabSize: Double
     let vertical: Bool
     let allUpright: Bool
     let features: [hb_feature_t]
@@ -91,6 +96,11 @@ public struct TextStage: Stage {
         try TextLibraries.require()
         let text = try parameters[Self.text]
         guard !text.isEmpty else { throw StageError.invalidParameter("text", "the text is empty") }
+        let byteCount = text.utf8.count
+        guard byteCount <= Self.maxBytes else {
+            throw StageError.invalidParameter("text", "the text is \(byteCount) bytes long (UTF-8); at most \(Self.maxBytes) bytes "
+                + "and \(Self.maxScalars) characters are drawn")
+        }
         let scalarCount = text.unicodeScalars.count
         guard scalarCount <= Self.maxScalars else {
             throw StageError.invalidParameter("text", "the text has \(scalarCount) characters; at most \(Self.maxScalars) are drawn")
@@ -121,6 +131,7 @@ public struct TextStage: Stage {
         }
         self.style = style
         letterSpacing = try parameters[Self.letterSpacing]
+        tabSize = try parameters[Self.tabSize]
         vertical = try parameters[Self.writingMode] == .verticalRL
         allUpright = try parameters[Self.textOrientation] == .upright
         features = try OpenTypeFeatures.parse(try parameters[Self.features])
@@ -198,12 +209,12 @@ public struct TextStage: Stage {
         let engine = TextLayoutEngine(chain: chain, size: size, lineHeight: lineHeight, wrapWidth: wrapWidth,
                                       align: align, direction: direction, language: language,
                                       breakOptions: breakOptions, features: features, variations: variations,
-                                      letterSpacing: letterSpacing)
+                                      letterSpacing: letterSpacing, tabSize: tabSize)
         let layout = vertical ? try VerticalLayoutEngine(base: engine, allUpright: allUpright).layout(text)
             : try engine.layout(text)
         if !layout.missingCharacters.isEmpty {
             let codes = layout.missingCharacters.map(Self.codePoint)
-            warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes")
+            warn("no installed font has \(codes.joined(separator: ", ")); drawn as missing-glyph boxes\(FontPackages.advice(for: layout.missingCharacters))")
         }
         return TextLayerContent(layout: layout, style: style)
     }

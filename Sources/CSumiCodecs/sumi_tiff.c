@@ -53,11 +53,11 @@ static int on_error(TIFF *tif, void *user, const char *module, const char *forma
     (void)tif;
     (void)module;
     sumi_tiff *t = user;
-    if (!t->message[0]) {
-        vsnprintf(t->message, sizeof t->message, format, arguments);
-        for (char *c = t->message; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
-        sign_wrapped_numbers(t->message, sizeof t->message);
-    }
+    vsnprintf(t->last_error, sizeof t->last_error, format, arguments);
+    for (char *c = t->last_error; *c; c++) if (*c == '\n' || *c == '\r') *c = ' ';
+    sign_wrapped_numbers(t->last_error, sizeof t->last_error);
+    t->errors++;
+    if (!t->message[0]) snprintf(t->message, sizeof t->message, "%s", t->last_error);
     return 1;
 }
 

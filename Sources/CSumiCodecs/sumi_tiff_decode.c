@@ -206,11 +206,21 @@ static int begin_decoding(sumi_tiff *t, decoding *d) {
  * converted straight into the ring in bands that never wrap around the ring's end. */
 static int decode_rows(sumi_tiff *t, decoding *d, const sumi_ring *ring) {
     uint32_t band_start = 0, band_end = 0;
+    int errors_before = t->errors;
     for (uint32_t y = 0; y < t->height;) {
         if (y >= band_end) {
             band_start = y;
             band_end = t->height - y < d->b.rows ? t->height : y + d->b.rows;
-            if (read_band(t, &d->b, band_start, band_end - band_start) != 0) return -1;
+            int read = read_band(t, &d->b, band_start, band_end - band_start);
+            /* An error the codec reported while reading (a bad CCITT code word, a JPEG strip its
+             * library cannot finish) leaves rows it could not decode: refused, never passed on as
+             * pixels (libtiff's warnings, a line of the wrong length, are not errors). */
+            if (read != 0 && t->errors == errors_before) return -1;
+            if (t->errors > errors_before) {
+                snprintf(t->message, sizeof t->message, "damaged image data in the rows from %u (libtiff: %s)", band_start,
+                         t->last_error);
+                return -1;
+            }
         }
         uint32_t n = band_end - y, room = (uint32_t)ring->rows - y % (uint32_t)ring->rows;
         if (n > (uint32_t)ring->band) n = (uint32_t)ring->band;

@@ -16,6 +16,8 @@ struct sumi_tiff {
     uint64_t position;
     TIFF *tif;
     char message[256];
+    int errors;              /* how many errors libtiff has reported on this file */
+    char last_error[256];    /* the latest of them */
     int64_t max_allocation; /* the largest buffer one file may ask for */
     /* The layout, read by sumi_tiff_read_info. */
     uint32_t width, height;

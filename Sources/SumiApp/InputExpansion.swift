@@ -143,9 +143,9 @@ package struct InputExpansion {
 
     /// Whether a file looks like an image this tool decodes: a known extension and matching content.
     /// A plugin's format counts too (its extension and its magic bytes).
-    static func isImage(_ path: String, formats plugins: ImageFormatRegistry) -> Bool {
-        let ext = FileIO.fileExtension(of: path)
-        guard ImageFormat(fileExtension: ext) != nil || plugins.decodes(fileExtension: ext) else { return false }
+    static func isImage(_ path: String, formats: ImageFormatRegistry) -> Bool {
+        let formats = BuiltinCodecs.resolve(formats)
+        guard formats.decodes(fileExtension: FileIO.fileExtension(of: path)) else { return false }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -153,7 +153,7 @@ package struct InputExpansion {
         let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n > 0 else { return false }
         let bytes = Array(head.prefix(n))
-        return ImageFormat(detecting: bytes) != nil || plugins.decoder(for: bytes) != nil
+        return formats.decoder(for: bytes).map { !$0.isFallback } ?? false
     }
 
     /// A folder's entry names, sorted by bytes (the same order on every machine and every run).

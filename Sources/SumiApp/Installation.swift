@@ -6,7 +6,8 @@ import SumiKit
 /// Where an installed Sumi finds its own files, relative to the binary, so an install under any
 /// `PREFIX` (`/usr` for the Debian package, `/usr/local` for `make install`) and the build tree work
 /// the same way:
-/// - the share folder `BIN/../share/sumi` (shipped pipelines and their samples); in SwiftPM's build
+/// - the share folder `BIN/../share/sumi` (shipped pipelines and their samples, found by name through
+///   `InstalledPipelines`); in SwiftPM's build
 ///   tree (`SOURCE/.build/<triple>/<config>/sumi`), the source tree `SOURCE`;
 /// - the system plugin folder `BIN/../lib/<triplet>/sumi/plugins`, where an administrator installs
 ///   plugins for every user, loaded by default in every mode.
@@ -55,16 +56,6 @@ package enum Installation {
 
     /// The shipped pipelines' folder.
     package static var pipelinesFolder: String? { shareFolder.map { $0 + "/pipelines" } }
-
-    /// What `sumi run TARGET` opens: an existing file first, else a shipped pipeline of that name
-    /// (`thumbnail` or `thumbnail.json`), else the target as given (so the error names it).
-    package static func manifestPath(for target: String) -> String {
-        if FileIO.exists(target) || target.contains("/") { return target }
-        guard let folder = pipelinesFolder else { return target }
-        let name = target.hasSuffix(".json") ? target : target + ".json"
-        let shipped = folder + "/" + name
-        return FileIO.exists(shipped) ? shipped : target
-    }
 
     private static func canonical(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }

@@ -56,7 +56,7 @@ public struct Invocation {
             // A safe run caps decoding for a one-line pipeline as for a manifest file.
             manifest = policy.prepared(manifest, registry: registry)
         } else {
-            manifest = policy.prepared(try ManifestLoader.load(path: Installation.manifestPath(for: target)), registry: registry)
+            manifest = policy.prepared(try ManifestLoader.load(path: InstalledPipelines.path(for: target)), registry: registry)
             try ManifestPlugins.load(manifest, into: registry, validating: arguments.validating, policy: policy,
                                      pluginFolders: ManifestPlugins.folders(arguments.pluginPaths, configured: arguments.configuredPlugins))
             isInline = false
@@ -141,13 +141,15 @@ public struct Invocation {
     /// The pipeline of one planned run, checked in one order wherever a run is prepared (run,
     /// validate, a served request): its values, then the policy's confinement and limits (before any
     /// stage is made, whose own checks would tell whether a file exists), then the build (whole-graph
-    /// validation), then the batch's input guard. `overrides` replaces the run's values (validate's
-    /// stand-ins for a template). Errors are placed in an inline pipeline's columns.
+    /// validation), then whether the output's name fits what writes it (`OutputFormatCheck`), then
+    /// the batch's input guard. `overrides` replaces the run's values (validate's stand-ins for a
+    /// template). Errors are placed in an inline pipeline's columns.
     public func pipeline(for run: Run, overrides: [String: ParamValue]? = nil) throws(SumiError) -> Pipeline {
         do throws(SumiError) {
             let values = try PipelineBuilder.parameterValues(manifest, overrides: overrides ?? run.overrides)
             try policy.check(manifest, values: values, registry: registry, roots: roots, inputs: request.inputs + request.readable)
             let pipeline = try PipelineBuilder(registry: registry).build(manifest, values: values)
+            try OutputFormatCheck.check(pipeline, formats: registry.formats)
             try inputGuard.check(pipeline)
             return pipeline
         } catch {

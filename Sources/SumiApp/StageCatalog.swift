@@ -8,6 +8,7 @@ import SumiCompose
 import SumiCodecs
 import SumiText
 import SumiPage
+import SumiFilters
 import SumiRecognize
 
 /// Builds the registry a command works with: the built-in families, then plugins from the system
@@ -21,6 +22,7 @@ package enum StageCatalog {
         (TextStages.name, TextStages.stages),
         (ComposeStages.name, ComposeStages.stages),
         (PageStages.name, PageStages.stages),
+        (FiltersStages.name, FiltersStages.stages),
         (RecognizeStages.name, RecognizeStages.stages),
     ] }
 
@@ -40,7 +42,6 @@ package enum StageCatalog {
         let registry = StageRegistry()
         let skipped = skippedFamilies
         for family in builtinFamilies(formats: registry.formats) where !skipped.contains(family.name) { try registry.register(family.stages) }
-        registry.formats.setBuiltins(CodecsStages.builtinFormats)
         if !stages.isEmpty { try registry.register(stages) }
         for folder in ManifestPlugins.folders(pluginPaths, configured: configured) {
             try PluginLoader.loadFolder(folder, into: registry) { warn($0) }
@@ -60,9 +61,9 @@ package enum StageCatalog {
                                                ("abi", .number(Double(library.abiVersion)))])))
             return .object(members)
         }
-        let formats = registry.formats.formats.map { format in
-            JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decode != nil)),
-                              ("encode", .bool(format.encode != nil)),
+        let formats = registry.formats.pluginCodecs.map { format in
+            JSONValue.object([("format", .string(format.name)), ("decode", .bool(format.decoder != nil)),
+                              ("encode", .bool(format.encoder != nil)),
                               ("extensions", .array(format.extensions.map(JSONValue.string))),
                               ("origin", .string(format.origin))])
         }

@@ -50,10 +50,10 @@ struct PipelineCatalog: Sendable {
                                                                                      warn: { Terminal.warning($0) }))
     }
 
-    /// What `format=` may name: the formats the built-in `encode` writes, then those the
-    /// `--plugin-path` plugins write (each by its name; an extension of it is taken too).
+    /// What `format=` may name: the formats `encode` writes, built-in then the `--plugin-path`
+    /// plugins' (each by its name; an alias or an extension of it is taken too).
     var writableFormats: [String] {
-        ImageFormat.writable.map(\.rawValue) + registry.formats.formats.filter { $0.encode != nil && !$0.extensions.isEmpty }.map(\.name)
+        registry.formats.codecs.filter { $0.encoder != nil && !$0.extensions.isEmpty }.map(\.name)
     }
 
     /// `GET /pipelines`: every pipeline, by name.

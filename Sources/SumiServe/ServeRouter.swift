@@ -205,10 +205,9 @@ final class ServeRouter: Sendable {
     /// plugin of the server's `--plugin-path` folders writes (by its name or an extension), as
     /// `encode` itself chooses by the output's extension.
     func outputExtension(format value: String) throws(Refusal) -> String {
-        if let format = ImageFormat(fileExtension: value), ImageFormat.writable.contains(format) { return value.lowercased() }
         let formats = catalog.registry.formats
-        if let plugin = formats.encoder(named: value) ?? formats.encoder(forExtension: value), let ext = plugin.extensions.first {
-            return ext
+        if let codec = formats.encoder(named: value) ?? formats.encoder(forExtension: value), let first = codec.extensions.first {
+            return codec.extensions.contains(value.lowercased()) ? value.lowercased() : first
         }
         throw Refusal(status: 400, message: "format: expected one of \(catalog.writableFormats.joined(separator: ", ")), got \"\(MessageText.cut(value))\"",
                       parameter: "format")

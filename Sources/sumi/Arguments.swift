@@ -8,7 +8,7 @@ struct Arguments {
     typealias Command = CommandName
 
     var command: Command
-    /// The manifest (run, validate, graph), stage name (inspect) or shell (completion).
+    /// The manifest (run, validate, graph), pipeline (pipelines), stage name (inspect) or shell (completion).
     var target: String?
     var inputs: [String] = []
     var output: String?
@@ -116,7 +116,7 @@ struct Arguments {
             guard args.target != nil else { throw SumiError.usage("'sumi graph' needs a manifest or an inline pipeline") }
         case .completion:
             guard args.target != nil else { throw SumiError.usage("'sumi completion' needs a shell: bash, zsh or fish") }
-        case .stages, .schema, .formats, .serve:
+        case .pipelines, .stages, .schema, .formats, .serve:
             break
         }
         return args

@@ -11,12 +11,13 @@ struct FormatsCommand {
 
     func execute() throws(SumiError) -> Int32 {
         let json = arguments.json
-        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
-        let plugins = registry.formats.formats
+        let catalog = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
+        let registry = catalog.formats
+        let plugins = registry.pluginCodecs, builtins = FormatSupport.all(registry)
         // What stages find installed here (the languages `recognize` reads).
-        let facts = registry.all.compactMap { definition in definition.descriptor.localFacts.map { (definition.descriptor.name, $0()) } }
+        let facts = catalog.all.compactMap { definition in definition.descriptor.localFacts.map { (definition.descriptor.name, $0()) } }
         if json {
-            let rows = FormatSupport.all.map { row in
+            let rows = builtins.map { row in
                 JSONValue.object([
                     ("format", .string(row.name)), ("read", .bool(row.reads)), ("write", .bool(row.writes)),
                     ("profile", .string(row.profile)), ("metadata", .string(row.metadata)), ("notes", .string(row.notes)),
@@ -24,7 +25,7 @@ struct FormatsCommand {
             }
             let pluginRows = plugins.map { format in
                 JSONValue.object([
-                    ("format", .string(format.name)), ("read", .bool(format.decode != nil)), ("write", .bool(format.encode != nil)),
+                    ("format", .string(format.name)), ("read", .bool(format.decoder != nil)), ("write", .bool(format.encoder != nil)),
                     ("extensions", .array(format.extensions.map(JSONValue.string))), ("origin", .string(format.origin)),
                 ])
             }
@@ -34,7 +35,7 @@ struct FormatsCommand {
         }
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
         var text = "format  read  write  colour profile                        metadata                notes\n"
-        for row in FormatSupport.all {
+        for row in builtins {
             text += pad(row.name, max(8, row.name.count + 2)) + pad(row.reads ? "yes" : "no", 6) + pad(row.writes ? "yes" : "no", 7)
                 + pad(row.profile.isEmpty ? "-" : row.profile, 38) + pad(row.metadata.isEmpty ? "-" : row.metadata, 24)
                 + row.notes + "\n"
@@ -45,8 +46,8 @@ struct FormatsCommand {
             let extensionsWidth = max(12, (extensions.map(\.count).max() ?? 0) + 2)
             text += "\n" + pad("plugin format", width) + "read  write  " + pad("extensions", extensionsWidth) + "library\n"
             for (format, extensions) in zip(plugins, extensions) {
-                text += pad(format.name, width) + pad(format.decode != nil ? "yes" : "no", 6)
-                    + pad(format.encode != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
+                text += pad(format.name, width) + pad(format.decoder != nil ? "yes" : "no", 6)
+                    + pad(format.encoder != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
             }
         }
         for (stage, fact) in facts { text += "\n\(stage): \(fact)\n" }

@@ -3,7 +3,8 @@ import SumiEngine
 
 /// The text of `sumi --help` and of each command's `--help`, printed from `OptionTable`.
 enum Help {
-    static let version = "sumi \(SumiVersion.string) (plugin ABI \(SumiVersion.pluginABIVersions.map(String.init).joined(separator: ", ")))"
+    static let version = "sumi \(SumiVersion.string) (plugin ABI \(SumiVersion.pluginABIVersions.map(String.init).joined(separator: ", ")); "
+        + "built with Swift \(SumiVersion.swiftRelease): build Swift plugins with the same release)"
 
     /// The width help text is wrapped to.
     static let width = 100
@@ -77,10 +78,11 @@ enum Help {
 
     static let mainNotes = """
     EXAMPLES
-      sumi run pipelines/thumbnail.json -i photo.jpg -o thumb.png --set width=256
-      sumi run pipelines/caption.json -i photo.jpg -o out.jpg --set text="東京タワー" --set offset=40,-30
-      sumi run pipelines/thumbnail.json -i batch/*.jpg -o 'thumbs/{stem}.jpg' --set small.enlarge=false
-      sumi run pipelines/thumbnail.json photos/ -r -o 'thumbs/{dir}/{stem}.webp' --dry-run
+      sumi pipelines
+      sumi run thumbnail -i photo.jpg -o thumb.png --set width=256
+      sumi run caption -i photo.jpg -o out.jpg --set text="東京タワー" --set offset=40,-30
+      sumi run thumbnail -i batch/*.jpg -o 'thumbs/{stem}.jpg' --set small.enlarge=false
+      sumi run thumbnail photos/ -r -o 'thumbs/{dir}/{stem}.webp' --dry-run
       sumi run 'decode path=in.jpg ! scale width=1024 fit=contain ! encode path=out.webp'
       sumi run 'decode ! rotate angle=90 ! encode' -i scans/ -o 'turned/{name}'
       sumi inspect text

@@ -24,7 +24,7 @@ struct ListingCommand {
                     }
                     text += "\(f.descriptor.name)\(pad)  \(f.descriptor.summary)\(origin)\n"
                 }
-                for format in registry.formats.formats {
+                for format in registry.formats.pluginCodecs {
                     let library = PluginLoader.library(at: format.origin).map { "\($0.name) \($0.version), " } ?? ""
                     text += "format \(Self.describe(format))  [\(library)\(format.origin)]\n"
                 }
@@ -37,7 +37,7 @@ struct ListingCommand {
         }
         let name = arguments.target ?? ""
         guard let definition = registry.definition(named: name) else {
-            if let format = registry.formats.formats.first(where: { $0.name == name }) {
+            if let format = registry.formats.pluginCodecs.first(where: { $0.name == name }) {
                 throw SumiError.usage("\"\(name)\" is an image format of the plugin \(format.origin), not a stage: \(Self.describe(format)); "
                     + "the built-in decode reads it, encode writes it (format=\(name)); sumi formats lists every format")
             }
@@ -53,8 +53,8 @@ struct ListingCommand {
     }
 
     /// A plugin format in listings: `ppm (encode; .ppm, .pnm)`.
-    static func describe(_ format: PluginFormat) -> String {
-        let roles = [format.decode != nil ? "decode" : nil, format.encode != nil ? "encode" : nil].compactMap { $0 }
+    static func describe(_ format: ImageCodec) -> String {
+        let roles = [format.decoder != nil ? "decode" : nil, format.encoder != nil ? "encode" : nil].compactMap { $0 }
         let extensions = format.extensions.map { "." + $0 }
         return "\(format.name) (\((roles + extensions).joined(separator: ", ")))"
     }
@@ -69,7 +69,7 @@ struct ListingCommand {
                          library.bandStages.contains(d.name) ? "band callbacks: streams" : nil].compactMap { $0 }
             text += "  plugin:  \(library.name) \(library.version) (\(facts.joined(separator: ", ")))"
                 + (library.description.isEmpty ? "" : " — \(library.description)") + "\n"
-            let formats = formats.formats.filter { $0.origin == library.path }
+            let formats = formats.pluginCodecs.filter { $0.origin == library.path }
             if !formats.isEmpty {
                 text += "  formats: " + formats.map(describe).joined(separator: "; ")
                     + " — read and written by the built-in decode and encode\n"

@@ -5,8 +5,8 @@ extension ManPage {
 .SH DESCRIPTION
 .B sumi
 runs image pipelines: a graph of stages (decode, scale, crop, rotate, flip, pad, text, place, blend,
-encode, stitch, recognize, pdf-page, and those of plugins) described by a JSON manifest, or written on one line
-in the style of
+encode, stitch, recognize, pdf-page, blur, sharpen, adjust, flatten, round, and those of plugins)
+described by a JSON manifest, or written on one line in the style of
 .BR gst\-launch (1).
 The whole graph is checked (stage names, parameter types and ranges, port types, references,
 cycles) before the first pixel is decoded.
@@ -116,17 +116,30 @@ instead of
 0 success; 1 a run failed; 2 a usage, manifest or validation error.
 .SH FILES
 .TP
-.I PREFIX/share/sumi/pipelines
-the shipped manifests (caption, fullpage, thumbnail)
+.I /usr/share/sumi/pipelines
+the shipped pipelines (caption, caption\-label, fullpage, page\-preview, preview, thumbnail), found by name
+.RB ( "sumi run caption" );
+.I /usr/local/share/sumi/pipelines
+after
+.BR "make install" .
+.B sumi pipelines
+lists them with their parameters.
 .TP
-.I PREFIX/include/sumi/sumi_plugin.h
+.I ~/.local/share/sumi/pipelines
+your own pipelines, found by name too (in
+.I $XDG_DATA_HOME/sumi/pipelines
+when that is set); one of a shipped pipeline's name replaces it
+.TP
+.I /usr/include/sumi/sumi_plugin.h
 the plugin ABI;
-.I PREFIX/share/sumi/sdk
+.I /usr/share/sumi/sdk
 the Swift plugin SDK package
 .SH EXAMPLES
 .nf
-sumi run PREFIX/share/sumi/pipelines/thumbnail.json \-i batch/*.jpg \-o 'thumbs/{stem}.jpg' \-\-set small.enlarge=false
-sumi run thumbnail.json photos/ \-r \-o 'thumbs/{dir}/{stem}.webp' \-\-shard auto \-\-skip\-existing \-\-json
+sumi pipelines caption
+sumi run thumbnail \-i batch/*.jpg \-o 'thumbs/{stem}.jpg' \-\-set small.enlarge=false
+sumi run thumbnail photos/ \-r \-o 'thumbs/{dir}/{stem}.webp' \-\-shard auto \-\-skip\-existing \-\-json
+sumi run caption \-i photo.jpg \-o out.jpg \-\-set text='Tokyo Tower' \-\-set anchor=bottom
 sumi validate template.json \-\-template \-\-json
 .fi
 .SH SEE ALSO

@@ -53,6 +53,7 @@ do {
     case .run:
         try policy.startWatch { Terminal.standardError("sumi: error: \($0)\n") }
         exit(Terminal.exitStatus(RunCommand(arguments: arguments).execute()))
+    case .pipelines: exit(Terminal.exitStatus(try PipelinesCommand(arguments: arguments).execute()))
     case .validate: exit(Terminal.exitStatus(try ValidateCommand(arguments: arguments).execute()))
     case .stages, .inspect: exit(Terminal.exitStatus(try ListingCommand(arguments: arguments).execute()))
     case .schema: exit(Terminal.exitStatus(try SchemaCommand(arguments: arguments).execute()))

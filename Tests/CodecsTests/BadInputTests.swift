@@ -91,7 +91,7 @@ func pngChunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
         let empty = try folder.write([], to: "empty.jpg")
         let harness = StageHarness(DecodeStage.self)
         #expect(errorMessage { _ = try harness.run(["path": .path(text)]) }
-                == "\(text): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data, "
+                == "\(text): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF, AVIF, ICO, TGA, QOI or JPEG 2000 data, "
                    + "or a format gdk-pixbuf's loaders read: see `sumi formats`)")
         #expect(errorMessage { _ = try harness.run(["path": .path(empty)]) } == "\(empty): empty file")
         let missing = folder.file("nope.jpg")

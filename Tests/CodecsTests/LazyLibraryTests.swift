@@ -55,7 +55,8 @@ struct LazyLibraryTests {
         #expect(run.errors.contains("libc.so.6"), "the loader trace is there")
         for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
                         "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit", "libharfbuzz", "libfontconfig",
-                        "libfribidi", "libicuuc", "libglib", "libgraphite2", "libtesseract", "liblept", "libgomp"] {
+                        "libfribidi", "libicuuc", "libglib", "libgraphite2", "libopenjp2", "libwebpdemux",
+                        "libtesseract", "liblept", "libgomp"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
     }
@@ -89,11 +90,24 @@ struct LazyLibraryTests {
         #expect(recognised.status == 0 && recognised.errors.contains("libtesseract.so.5"), "\(recognised.errors.suffix(500))")
     }
 
+    @Test func jpeg2000LoadsLibopenjp2OnlyThen() throws {
+        let folder = try ScratchFolder("jp2")
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures/gradient.jp2"
+        let manifest = try recodeManifest(in: folder)
+        let jp2 = try run(["run", manifest, "-i", fixture, "-o", folder.file("out.png")], environment: ["LD_DEBUG": "files"])
+        #expect(jp2.status == 0, "\(jp2.errors.suffix(500))")
+        #expect(jp2.errors.contains("libopenjp2.so.7"))
+        #expect(try decodeBytes(try folder.read("out.png")).width == 48)
+        let png = try run(["run", manifest, "-i", folder.file("out.png"), "-o", folder.file("again.png")], environment: ["LD_DEBUG": "files"])
+        #expect(png.status == 0 && !png.errors.contains("libopenjp2"))
+    }
+
     @Test func unusableLibrariesAreClearErrorsOnlyWhereNeeded() throws {
         let folder = try ScratchFolder("photos")
         let libraries = folder.file("lib")
         try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
-        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12", "libharfbuzz.so.0", "libtesseract.so.5"] {
+        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12", "libharfbuzz.so.0", "libopenjp2.so.7",
+                     "libtesseract.so.5"] {
             try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
         }
         let broken = ["LD_LIBRARY_PATH": libraries]
@@ -136,9 +150,16 @@ struct LazyLibraryTests {
         #expect(tiff.status == 1)
         #expect(tiff.errors.contains("libgdk_pixbuf-2.0.so.0"), "\(tiff.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("out.tiff")))
+        // JPEG 2000 needs libopenjp2.
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Fixtures/gradient.jp2"
+        let jp2 = try run(["run", manifest, "-i", fixture, "-o", folder.file("jp2.png")], environment: broken)
+        #expect(jp2.status == 1 && jp2.errors.contains("gradient.jp2") && jp2.errors.contains("libopenjp2.so.7")
+                && jp2.errors.contains("could not be loaded"), "\(jp2.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("jp2.png")))
         // sumi formats tells the truth.
-        // GIF and BMP are read with giflib and our own reader; TIFF needs libtiff; gdk-pixbuf's own
-        // formats (ICO here) are listed only when its loaders are there.
+        // GIF, BMP, ICO, TGA and QOI are read with giflib and our own readers; TIFF needs libtiff,
+        // JPEG 2000 libopenjp2; gdk-pixbuf's own formats (XPM here) are listed only when its loaders
+        // are there.
         let missing = try formats(environment: broken)
         for name in ["heif", "avif"] {
             #expect(missing[name]?.read == false && missing[name]?.write == false, "\(name)")
@@ -146,9 +167,10 @@ struct LazyLibraryTests {
         #expect(missing["tiff"]?.read == false && missing["tiff"]?.write == false)
         #expect(missing["gif"]?.read == true && missing["bmp"]?.read == true && missing["bmp"]?.write == true)
         #expect(missing["jpeg"]?.read == true && missing["jpeg"]?.write == true)
-        #expect(missing["ico"] == nil)
+        #expect(missing["ico"]?.read == true && missing["tga"]?.read == true && missing["qoi"]?.read == true)
+        #expect(missing["jp2"]?.read == false && missing["xpm"] == nil)
         let usual = try formats()
-        for name in ["heif", "avif", "tiff", "gif", "jpeg", "ico"] { #expect(usual[name]?.read == true, "\(name)") }
+        for name in ["heif", "avif", "tiff", "gif", "jpeg", "ico", "jp2", "xpm"] { #expect(usual[name]?.read == true, "\(name)") }
         #expect(usual["heif"]?.write == true && usual["avif"]?.write == true && usual["gif"]?.write == false)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import SumiKit
 import Testing
 
-/// An icon decodes through gdk-pixbuf as ImageMagick reads it (`make test`).
+/// An icon ImageMagick writes decodes (with Sumi's own ICO reader) as ImageMagick reads it (`make test`).
 @Suite struct PixbufFormatReferenceTests {
     @Test func anIconDecodesAsImageMagickReadsIt() throws {
         let folder = try ScratchFolder("ico")

@@ -52,7 +52,8 @@ import SumiCompose
         }
     }
 
-    /// An absurdly large placement fails with a clear error instead of allocating gigabytes.
+    /// An absurdly large placement fails with a clear error instead of allocating gigabytes: the
+    /// layer's size in pixels, how far over the limit and the image that is, and what to change.
     @Test func hugeLayerIsRefused() throws {
         let base = TestSupport.solid(1000, 1000, .white)
         let layer = try TestSupport.placed(StageHarness(PlaceStage.self).run(
@@ -61,7 +62,10 @@ import SumiCompose
         #expect {
             try StageHarness(BlendStage.self).run(inputs: ["base": .image(base), "layer": .layer(layer)])
         } throws: { error in
-            "\(error)".contains("more than 178956970")
+            // 100x30 layout units in a 1x1 frame on a 1000x1000 image: scaled by 1000.
+            let message = "\(error)"
+            return message.contains("100000x30000 pixels where it is placed (3000 megapixels): 17× the most blend draws of one layer (178956970 pixels)")
+                && message.contains("100× the width of the 1000x1000 image") && message.contains("make the layer smaller")
         }
     }
 }

@@ -43,11 +43,15 @@ import SumiCompose
         } throws: { Self.usageProblem($0, parameter: "opacity", mentioning: "1.5") }
     }
 
+    /// A frame with no size is refused; one side of 0 follows the base's aspect.
     @Test func zeroFrameIsRefused() throws {
-        for frame in [Size(width: 0, height: 260), Size(width: 390, height: 0)] {
+        for frame in [Size(width: 0, height: 0)] {
             #expect {
                 try StageHarness(PlaceStage.self).make(["frame": .size(frame)])
             } throws: { Self.usageProblem($0, parameter: "frame", mentioning: "> 0") }
+        }
+        for frame in [Size(width: 0, height: 260), Size(width: 390, height: 0)] {
+            _ = try StageHarness(PlaceStage.self).make(["frame": .size(frame)])
         }
         #expect {
             try StageHarness(PlaceStage.self).make(["offset": .string("left")])
@@ -68,7 +72,7 @@ import SumiCompose
     @Test func warnsWhenBaseIsNotUpright() throws {
         let meta = ImageMetadata(sourceOrientation: 6, orientationApplied: false)
         let harness = StageHarness(PlaceStage.self)
-        _ = try harness.run(inputs: ["base": .image(Image(width: 4, height: 4, fill: .white, metadata: meta)), "layer": Self.base])
+        _ = try harness.run(inputs: ["base": .image(Image(width: 10, height: 10, fill: .white, metadata: meta)), "layer": Self.base])
         #expect(harness.warnings.count == 1 && harness.warnings[0].contains("orientation 6"))
         let upright = StageHarness(PlaceStage.self)
         _ = try upright.run(inputs: ["base": Self.base, "layer": Self.base])

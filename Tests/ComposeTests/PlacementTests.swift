@@ -139,6 +139,8 @@ struct PlacementCase: CustomTestStringConvertible, Sendable {
         #expect(abs(p.x - 1500) < 1e-9 && abs(p.y - 1001) < 1e-9)
         let cover = try #require(PreviewMapping(baseSize: Size(width: 400, height: 200), frame: Size(width: 100, height: 100), fit: .cover))
         #expect(cover.scaleX == 2 && cover.visibleAreaInBase == Rect(x: 100, y: 0, width: 200, height: 200))
-        #expect(PreviewMapping(baseSize: Size(width: 10, height: 10), frame: Size(width: 0, height: 5), fit: .fill) == nil)
+        #expect(PreviewMapping(baseSize: Size(width: 10, height: 10), frame: Size(width: 0, height: 0), fit: .fill) == nil)
+        // One side of 0 follows the image (PreviewFrameTests).
+        #expect(PreviewMapping(baseSize: Size(width: 10, height: 10), frame: Size(width: 0, height: 5), fit: .fill)?.frame == Size(width: 5, height: 5))
     }
 }

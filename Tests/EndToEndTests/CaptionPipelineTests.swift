@@ -29,7 +29,7 @@ import Testing
     static let plainManifest = """
     {"sumi": 1, "name": "caption",
      "params": {"input": {"type": "path"}, "output": {"type": "path"}, "text": {"type": "string", "default": "Hello"},
-                "frame": {"type": "size", "default": "390x260"}, "offset": {"type": "point", "default": "0,0"}},
+                "frame": {"type": "size", "default": "390x0"}, "offset": {"type": "point", "default": "0,0"}},
      "stages": [{"id": "photo", "stage": "decode", "with": {"path": "${input}"}},
                 {"id": "label", "stage": "text", "with": {"text": "${text}", "size": 17, "color": "red", "padding": 16, "border": 1, "border-color": "black"}},
                 {"id": "placed", "stage": "place", "from": {"base": "photo", "layer": "label"}, "with": {"frame": "${frame}", "offset": "${offset}"}},

@@ -12,14 +12,15 @@ import Testing
 /// are 77 dB PSNR from 0.2's one JPEG (both decoded by poppler's pdfimages); the last strip of
 /// each holds 10 white rows below the page's 2954, up to the 12-row strip grid. `fullpage.pdf`
 /// changed again with palette strips compressed at zlib level 7 instead of 8: the same 13 palette
-/// strips, the same pixels (mutool at one pixel a point, against 0.2's page).
+/// strips, the same pixels (mutool at one pixel a point, against 0.2's page). The caption is run with
+/// 0.2's preview frame, 390x260 (the default became 390x0, a frame of the photo's shape).
 @Suite struct GoldenOutputTests {
     static let samples = "pipelines/samples"
     static let pages = (0..<5).map { "\(samples)/page-\($0).png" }
 
     /// (output file name, `sumi run` arguments before `-o`, SHA-256 of the output).
     static let cases: [(String, [String], String)] = [
-        ("caption.jpg", ["pipelines/caption.json"], "040c9b9cd1aabf9e98ede6cd0bc5737d97d82e7a5b454ef3f7a1507250d5056f"),
+        ("caption.jpg", ["pipelines/caption.json", "--set", "frame=390x260"], "040c9b9cd1aabf9e98ede6cd0bc5737d97d82e7a5b454ef3f7a1507250d5056f"),
         ("thumbnail.jpg", ["pipelines/thumbnail.json"], "a4932f15242869938604d2d68f5778d1d3308e852c4ce7506f66540cd3f4299e"),
         ("fullpage.pdf", ["pipelines/fullpage.json"], "e0532b2a18011f9807a032bf319e4aae1bac14c1ad948af98bee1a0b3199b70d"),
         ("fullpage-jpeg.pdf", ["pipelines/fullpage.json", "--set", "page.compression=jpeg"],

@@ -240,7 +240,7 @@ import Testing
     @Test func helpForAnUnknownCommandSaysSo() throws {
         let r = try CLI.run(["help", "bogus"])
         #expect(r.status == 2)
-        #expect(r.stderr == "sumi: error: no help for \"bogus\" (commands: run, validate, stages, inspect, schema, graph, formats, completion, serve)\n", "\(r.stderr)")
+        #expect(r.stderr == "sumi: error: no help for \"bogus\" (commands: run, pipelines, validate, stages, inspect, schema, graph, formats, completion, serve)\n", "\(r.stderr)")
         let ok = try CLI.run(["help", "run"])
         #expect(ok.status == 0 && ok.stdout.contains("--jobs"))
     }

@@ -30,7 +30,7 @@ import Testing
 
     @Test func everyCommandHasAHelp() throws {
         let commands = try commands()
-        #expect(commands == ["run", "validate", "stages", "inspect", "schema", "graph", "formats", "completion", "serve"], "\(commands)")
+        #expect(commands == ["run", "pipelines", "validate", "stages", "inspect", "schema", "graph", "formats", "completion", "serve"], "\(commands)")
         for command in commands {
             for arguments in [[command, "--help"], [command, "-h"], ["help", command]] {
                 let r = try CLI.run(arguments)

@@ -49,6 +49,16 @@ import Testing
         let version = try String(contentsOfFile: CLI.root + "/VERSION", encoding: .utf8)
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(version == "0.3.0")
-        #expect(r.stdout.hasPrefix("sumi \(version) (plugin ABI 1, 2)"), "\(r.stdout)")
+        #expect(r.stdout.hasPrefix("sumi \(version) (plugin ABI 1, 2; built with Swift "), "\(r.stdout)")
+    }
+
+    /// `--version` names the Swift release plugins are built with: the compiler's own `swift --version`
+    /// (the toolchain that built this binary, first on PATH as the Makefile sets it).
+    @Test func versionNamesTheSwiftRelease() throws {
+        let r = try CLI.run(["--version"])
+        let swift = try #require(CLI.tool("/usr/bin/env", ["swift", "--version"]))
+        let line = String(decoding: swift, as: UTF8.self)
+        let release = try #require(line.firstMatch(of: /Swift version ([0-9.]+)/)?.1)
+        #expect(r.stdout.contains("built with Swift \(release):"), "\(r.stdout) — the compiler says \(line)")
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import SumiEngine
 import SumiKit
@@ -185,15 +186,21 @@ import Testing
         let bytes = Self.farbfeld(width: 64, height: 32) { x, _ in x < 32 ? [65535, 0, 0, 65535] : [0, 0, 65535, 32768] }
         let format = try #require(registry.formats.decoder(for: bytes))
         #expect(format.name == "farbfeld" && format.extensions == ["ff", "farbfeld"])
-        let decode = try #require(format.decode)
-        let full = try decode(bytes, { _ in }, nil)
+        let decoder = try #require(format.decoder)
+        let warned = Mutex<[String]>([])
+        func decode(_ bytes: [UInt8], _ sizeHint: ((Size) -> Size?)?) throws -> Image {
+            try decoder.whole(ImageCodec.DecodeRequest(bytes: bytes, name: "in.ff", sizeHint: sizeHint,
+                                                       warn: { message in warned.withLock { $0.append(message) } }))
+        }
+        let full = try decode(bytes, nil)
         #expect(full.width == 64 && full.height == 32 && full.metadata.sourceFormat == "farbfeld")
         #expect(full.pixel(x: 0, y: 0) == (255, 0, 0, 255) && full.pixel(x: 40, y: 5) == (0, 0, 128, 128))
-        var warnings: [String] = []
-        let reduced = try decode(bytes, { warnings.append($0) }, { _ in Size(width: 16, height: 8) })
-        #expect(reduced.width == 16 && reduced.height == 8 && warnings.count == 1)
+        #expect(warned.withLock { $0 }.isEmpty)
+        let reduced = try decode(bytes, { _ in Size(width: 16, height: 8) })
+        let warnings = warned.withLock { $0 }
+        #expect(reduced.width == 16 && reduced.height == 8 && warnings.count == 1 && warnings.first?.hasPrefix("in.ff: ") == true)
         #expect(reduced.pixel(x: 0, y: 0) == (255, 0, 0, 255) && reduced.pixel(x: 12, y: 4) == (0, 0, 128, 128))
-        let truncated = try #require(throws: StageError.self) { try decode(Array(bytes.prefix(100)), { _ in }, nil) }
+        let truncated = try #require(throws: StageError.self) { try decode(Array(bytes.prefix(100)), nil) }
         #expect(truncated.message.contains("truncated farbfeld data"))
     }
 

@@ -31,8 +31,22 @@ import SumiKit
         }
     }
 
+    /// A long non-ASCII string (about 1 MB of Hindi, with escapes and four-byte scalars among it)
+    /// comes back whole and unchanged: strings are gathered as UTF-8 bytes, not scalar by scalar.
+    @Test func longNonASCIIStringsComeBackWhole() throws {
+        let piece = "नमस्ते दुनिया 😀 «é» "
+        let text = String(repeating: piece, count: 1_000_000 / piece.utf8.count + 1)
+        let document = "{\"text\": \"" + text + "\\n\\u0915\\ud83d\\ude00\\\"\"}"
+        let parsed = try JSONParser.parse(document)
+        #expect(parsed["text"] == .string(text + "\nक😀\""))
+    }
+
     @Test func rejectsInvalidUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xFF, 0x22]) }
+        // Overlong, surrogate, cut short before the closing quote, past U+10FFFF, among valid text.
+        for bad: [UInt8] in [[0xC0, 0x80], [0xED, 0xA0, 0x80], [0xE0, 0xA4], [0xF4, 0x90, 0x80, 0x80], [0xA4]] {
+            #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xE0, 0xA4, 0xA8] + bad + [0x22]) }
+        }
     }
 
     @Test func serialisesAndRoundTrips() throws {

@@ -81,6 +81,11 @@ import Testing
 
         let tooLong = String(repeating: "a", count: TextStage.maxScalars + 1)
         #expect(usageError(["text": .string(tooLong)])?.parameter == "text")
+        // 1 MB of Hindi (three bytes a letter) is refused by its length in bytes, which the message gives.
+        let hindi = String(repeating: "नमस्ते ", count: 1_000_000 / "नमस्ते ".utf8.count + 1)
+        let refused = usageError(["text": .string(hindi)])
+        #expect(refused?.parameter == "text" && refused?.isUsageError == true)
+        #expect(refused?.message.contains("\(hindi.utf8.count) bytes") == true, "\(refused?.message ?? "")")
     }
 
     @Test func hugeGlyphInASqueezedLineKeepsItsInkAndIsRefusedPastTheLimits() throws {

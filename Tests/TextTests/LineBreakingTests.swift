@@ -26,6 +26,16 @@ import Testing
         #expect(b.allSatisfy { $0.width <= 60.001 })
     }
 
+    /// A width narrower than any glyph (1 px) still keeps kinsoku: each line holds one character
+    /// and takes the 。、」 that follow it along, so no line starts with one; 「 stays with what it opens.
+    @Test(arguments: [1.0, 10.0])
+    func kinsokuHoldsWhenTheWidthIsNarrowerThanAGlyph(width: Double) throws {
+        let text = "あい。うえ、お「か」き。"
+        let result = try lines(text, font: TextTestSupport.ipaGothic, width: width)
+        #expect(result.map(\.text) == ["あ", "い。", "う", "え、", "お", "「か」", "き。"])
+        #expect(result.map(\.text).joined() == text)
+    }
+
     @Test func latinWrapsAtSpaces() throws {
         let result = try lines("the quick brown fox jumps", font: TextTestSupport.dejaVu, size: 20, width: 120)
         #expect(result.map(\.text) == ["the quick", "brown fox", "jumps"])

@@ -35,7 +35,12 @@ def arguments():
     parser.add_argument("--sumi", help="the sumi binary")
     parser.add_argument("--self-test", action="store_true", help="test the harness itself (test_harness.py)")
     parser.add_argument("--jobs", type=int, default=2, help="files checked at once (default 2)")
-    parser.add_argument("--expected", default=str(HERE / "expected.tsv"), help="the list of expected differences")
+    parser.add_argument("--corpus", choices=["pillow", "image-rs"], default="pillow",
+                        help="Pillow's Tests/images (from its source distribution), or image-rs/image's test images "
+                             "kept in tools/conformance/image-rs, compared with their own reference renderings where "
+                             "they have one and with Pillow elsewhere")
+    parser.add_argument("--expected", help="the list of expected differences (default: expected.tsv, or "
+                                           "expected-image-rs.tsv for --corpus image-rs)")
     parser.add_argument("--json", help="write the machine-readable report here")
     parser.add_argument("--markdown", help="write the report as Markdown here")
     parser.add_argument("--only", help="check only the files matching this pattern (relative to Tests/images)")
@@ -44,7 +49,7 @@ def arguments():
 
 def check(task):
     """The record of one file: Sumi's run, the reference, and their comparison."""
-    relative, container, images, sumi = task
+    relative, container, images, sumi, references = task
     import compare
     import reference
     import sumirun
@@ -59,7 +64,12 @@ def check(task):
         wanted = None
         signal.alarm(REFERENCE_TIME_LIMIT)
         try:
-            wanted, record["reference"] = reference.decode(path, container)
+            rendering = os.path.join(references, relative + ".png") if references else None
+            if rendering and os.path.isfile(rendering):
+                with Image.open(rendering) as own:
+                    wanted, record["reference"] = own.convert("RGBA"), "corpus reference"
+            else:
+                wanted, record["reference"] = reference.decode(path, container)
         except reference.Refused as refusal:
             record["reference_error"] = str(refusal).replace(images + os.sep, "")
         except TimeoutError:
@@ -138,7 +148,8 @@ def compare_all(options, images):
     if options.only:
         files = [(path, kind) for path, kind in files if fnmatch.fnmatchcase(path, options.only)]
     started = time.monotonic()
-    tasks = [(path, kind, str(images), sumi) for path, kind in files]
+    references = str(HERE / "image-rs" / "reference") if options.corpus == "image-rs" else None
+    tasks = [(path, kind, str(images), sumi, references) for path, kind in files]
     with ProcessPoolExecutor(max_workers=options.jobs, initializer=initialise_worker) as pool:
         records = list(pool.map(check, tasks, chunksize=4))
     elapsed = time.monotonic() - started
@@ -171,6 +182,8 @@ def main():
     options = arguments()
     if not options.self_test and not (options.sumi and os.access(options.sumi, os.X_OK)):
         sys.exit(f"conformance: {options.sumi or 'no --sumi'}: not an executable; build it or pass --sumi")
+    if not options.expected:
+        options.expected = str(HERE / ("expected-image-rs.tsv" if options.corpus == "image-rs" else "expected.tsv"))
     images = os.environ.get(CORPUS_VARIABLE)
     if images is None:
         images, python = corpus.prepare()
@@ -180,6 +193,8 @@ def main():
         import unittest
         suite = unittest.defaultTestLoader.loadTestsFromName("test_harness")
         sys.exit(0 if unittest.TextTestRunner(verbosity=1).run(suite).wasSuccessful() else 1)
+    if options.corpus == "image-rs":
+        images = str(HERE / "image-rs" / "images")
     sys.exit(compare_all(options, images))
 
 

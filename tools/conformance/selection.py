@@ -18,6 +18,8 @@ EXTENSIONS = {
     "avif": {"avif", "avifs"},
     "ico": {"ico", "cur"},
     "tga": {"tga", "icb", "vda", "vst"},
+    "qoi": {"qoi"},
+    "jp2": {"jp2", "j2k", "j2c", "jpc", "jpf", "jpx"},
     "xpm": {"xpm"},
     "jxl": {"jxl"},
 }
@@ -53,6 +55,10 @@ def sniff(path):
         return "tiff"
     if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
         return "webp"
+    if head.startswith(b"qoif"):
+        return "qoi"
+    if head.startswith((b"\x00\x00\x00\x0cjP  \r\n\x87\n", b"\xff\x4f\xff\x51")):
+        return "jp2"
     return iso_media(head)
 
 

@@ -8,9 +8,11 @@ offset and nudge it with the arrow keys, render, download; the caption is found 
 full-resolution result by its difference from the photo (Pillow) and its box must sit where the
 preview showed it, with its size, within one preview pixel times the preview's scale. Also a portrait
 photo stored with EXIF orientation 6, a HEIC, a keyboard-only pass, the token asked for once, and a
-check that every control has a label. Page view: the sample captures given out of order, the PDF
+check that every control has a label; the default caption's look (white, soft shadow), a long
+caption wrapped at the photo's width and at the Width control's. Page view: the sample captures given out of order, the PDF
 opening on the chosen capture (its /OpenAction /FitR by qpdf, against what pdf-page reports and the
-captures' known places). Touch and pen are not driven (Selenium drives a mouse and keys).
+captures' known places); an empty view with no broken image, a missed scroll step named by file and
+counted from 1, the previous page taken away, and the gaps box that joins them. Touch and pen are not driven (Selenium drives a mouse and keys).
 
 Writes only into a fresh temporary folder (removed unless --keep); --screenshots DIR also saves the
 page's pictures there (`make docs-screenshots`: docs/images).
@@ -98,6 +100,7 @@ def caption_flow(browser, url, folder, photo, text, drag, label):
     upload(browser, photo)
     browser.element("#fill").click()
     browser.set_value("#background", FILL)
+    browser.set_value("#shadow", "")  # the box alone differs from the photo: its edges are what is measured
     area = browser.element("#text")
     area.clear()
     area.send_keys(text)
@@ -173,6 +176,7 @@ def keyboard_flow(browser, url, folder, photo, label):
     wait_label(browser, text)
     # The box filled (Space on the checkbox) in a colour set directly: a colour picker is the system's.
     browser.set_value("#background", FILL)
+    browser.set_value("#shadow", "")
     check(tab_to("fill"), "%s: Tab reaches #fill" % label)
     ActionChains(driver).send_keys(Keys.SPACE).perform()
     check(browser.element("#fill").is_selected(), "%s: Space fills the box" % label)
@@ -231,7 +235,9 @@ def page_flow(browser, url, folder, sumi, label, choose=2, keyboard=False, shots
     browser.element("#captures").send_keys("\n".join(files))
     if keyboard:
         ActionChains(driver).send_keys(Keys.TAB).perform()
-        check(driver.switch_to.active_element.get_attribute("id") == "build-page", "%s: Tab from #captures reaches #build-page" % label)
+        check(driver.switch_to.active_element.get_attribute("id") == "gaps", "%s: Tab from #captures reaches #gaps" % label)
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+        check(driver.switch_to.active_element.get_attribute("id") == "build-page", "%s: Tab from #gaps reaches #build-page" % label)
         ActionChains(driver).send_keys(Keys.ENTER).perform()
     else:
         browser.element("#build-page").click()
@@ -276,6 +282,111 @@ def page_flow(browser, url, folder, sumi, label, choose=2, keyboard=False, shots
           "%s: the PDF (MediaBox %s) opens on capture %d from the top (rows %d-%d)" % (label, [x0, y0, x1, y1], choose, top, top + 844))
     labels_check(browser, label)
     browser.screenshot(os.path.join(folder, "%s.png" % label.replace(" ", "-")))
+
+
+def default_style_check(browser, url, label):
+    """The caption a fresh page draws reads on any photo: white glyphs with a dark soft shadow, no
+    red and no thin black box (its pixels read back from the drawing Sumi made)."""
+    browser.open(url)
+    wait_label(browser, "Hello")
+    pixels = browser.driver.execute_async_script(
+        "const done = arguments[arguments.length - 1]; const c = document.getElementById('caption');"
+        "const canvas = document.createElement('canvas'); canvas.width = c.naturalWidth; canvas.height = c.naturalHeight;"
+        "const g = canvas.getContext('2d'); g.drawImage(c, 0, 0);"
+        "const d = g.getImageData(0, 0, canvas.width, canvas.height).data; let white = 0, dark = 0, red = 0, edge = 0;"
+        "for (let i = 0; i < d.length; i += 4) { const [r, gr, b, a] = [d[i], d[i + 1], d[i + 2], d[i + 3]];"
+        " if (a > 200 && r > 235 && gr > 235 && b > 235) white++;"
+        " if (a > 20 && a < 200 && r < 40 && gr < 40 && b < 40) dark++;"
+        " if (a > 100 && r > 150 && gr < 80 && b < 80) red++; }"
+        "const row = (y) => { let n = 0; for (let x = 0; x < canvas.width; x++) { if (d[(y * canvas.width + x) * 4 + 3] > 200) n++; } return n; };"
+        "edge = row(0) + row(canvas.height - 1);"
+        "done({white, dark, red, edge, width: canvas.width});")
+    check(pixels["white"] > 30 and pixels["dark"] > 30 and pixels["red"] == 0 and pixels["edge"] == 0,
+          "%s: the default caption is white text with a soft dark shadow, no red, no box edge (%s)" % (label, pixels))
+
+
+def wrap_flow(browser, url, folder, photo, label):
+    """A long caption wraps at the photo's width by default (its box within the preview), the Width
+    control sets the wrap width, and the rendered result puts the wrapped box where the preview did."""
+    browser.open(url)
+    upload(browser, photo)
+    browser.element("#fill").click()
+    browser.set_value("#background", FILL)
+    browser.set_value("#shadow", "")
+    text = ("A long caption about the evening light over the harbour, the boats coming in, the gulls above them"
+            " and the hills beyond the town, turning blue")
+    browser.set_value("#text", text)
+    wait_label(browser, text)
+    browser.wait(lambda d: d.execute_script("return document.getElementById('caption').dataset.wrap !== undefined"),
+                 message="the caption wrapped")
+    preview, shown = browser.rect("#preview"), browser.rect("#caption")
+    check(shown["width"] <= preview["width"] + 0.5 and shown["height"] > 2 * 17,
+          "%s: the long caption wraps within the %.0f px photo: %.1fx%.1f" % (label, preview["width"], shown["width"], shown["height"]))
+    browser.element("#render").click()
+    browser.wait(lambda d: d.find_element("id", "download").get_attribute("href"), seconds=180, message="the rendered result")
+    measure_result(browser, folder, photo, label)
+    # The Width control: the box is the wrap width plus the padding on both sides.
+    browser.set_value("#width", "150")
+    browser.wait(lambda d: d.execute_script("return document.getElementById('caption').dataset.wrap === '150'"),
+                 message="the caption wrapped at 150")
+    wait_label(browser, text)
+    padding = float(browser.element("#padding").get_attribute("value"))
+    width = browser.rect("#caption")["width"]
+    check(abs(width - (150 + 2 * padding)) <= 1, "%s: Width 150 gives a %.1f px box (150 + 2 x %g padding)" % (label, width, padding))
+
+
+def page_errors_flow(browser, url, folder, sumi, label):
+    """The page view: nothing broken on an empty view; a missed scroll step named by the files as the
+    page counts them, with the previous page gone; the gaps box offered, and it joins them."""
+    browser.open(url)
+    browser.element("#tab-page").click()
+    shown = browser.driver.execute_script(
+        "const p = document.getElementById('page-preview'), i = document.getElementById('page-image');"
+        "return [getComputedStyle(p).display, i.getBoundingClientRect().width, i.getBoundingClientRect().height]")
+    check(shown[0] == "none" and shown[1] == 0 and shown[2] == 0,
+          "%s: the empty view shows no image (page preview display %s, image %sx%s)" % (label, shown[0], shown[1], shown[2]))
+    # A page first, so there is a previous one to take away.
+    good = [os.path.join(SAMPLES, "page-%d.png" % n) for n in range(5)]
+    browser.element("#captures").send_keys("\n".join(good))
+    browser.element("#build-page").click()
+    browser.wait(lambda d: d.find_element("id", "page-download").get_attribute("href"), seconds=180, message="the first page")
+    # page-0 (rows 0-844) and page-3 (rows 1860-2704): a missed scroll step between them.
+    apart = [os.path.join(SAMPLES, "page-0.png"), os.path.join(SAMPLES, "page-3.png")]
+    chooser = browser.element("#captures")
+    chooser.clear()
+    chooser.send_keys("\n".join(apart))
+    browser.element("#build-page").click()
+    browser.wait(lambda d: d.find_element("id", "build-error").text or d.find_element("id", "captures-error").text,
+                 seconds=180, message="the missed scroll step's error")
+    message = browser.element("#build-error").text or browser.element("#captures-error").text
+    check("upload-" not in message and "capture 2 (page-3.png)" in message and "capture 0" not in message,
+          "%s: the error names the files, counted from 1: %r" % (label, message))
+    check("gaps: allow" not in message and "Join captures that overlap no other" in message,
+          "%s: the error points at the page's own gaps box: %r" % (label, message))
+    # The refusal was the page preview's 422, and nothing else went wrong on the way.
+    logged = browser.console_errors()
+    check(all("run/page-preview" in m and "status of 422" in m for m in logged),
+          "%s: the only console errors are the refused page preview's 422: %s" % (label, logged))
+    gone = browser.driver.execute_script(
+        "return [document.getElementById('page-preview').hidden, document.querySelectorAll('#page-marks .mark').length,"
+        " document.getElementById('open-on').hidden, document.getElementById('page-download').getAttribute('aria-disabled')]")
+    check(gone == [True, 0, True, "true"], "%s: the previous page is gone beside the error (%s)" % (label, gone))
+    browser.element("#gaps").click()
+    browser.element("#build-page").click()
+    link = browser.element("#page-download")
+    browser.wait(lambda d: link.get_attribute("data-viewport") == "capture:0" and link.get_attribute("href"), seconds=180,
+                 message="the page joined with gaps allowed")
+    marks = browser.driver.execute_script("return document.querySelectorAll('#page-marks .mark').length")
+    check(marks == 2 and not browser.element("#build-error").text, "%s: with the box ticked the two captures make a page (%d marks)" % (label, marks))
+    pdf = os.path.join(folder, "gaps-%s.pdf" % label.replace(" ", "-"))
+    with open(pdf, "wb") as f:
+        f.write(browser.fetch(link.get_attribute("href")))
+    # The same page as the command line makes it with gaps=allow (its MediaBox by qpdf).
+    reference = os.path.join(folder, "gaps-reference.pdf")
+    subprocess.run([sumi, "run", os.path.join(ROOT, "pipelines", "fullpage.json"), "-o", reference, "--set", "gaps=allow",
+                    "--quiet", "-i", *apart], check=True, capture_output=True, cwd=folder)
+    box, expected = measure.media_box(pdf), measure.media_box(reference)
+    check(box == expected and box[3] - box[1] > 844, "%s: the joined PDF page %s is the command line's %s" % (label, box, expected))
 
 
 def docs_flow(browser, url, folder, shots, name, size, drag):
@@ -332,11 +443,15 @@ def main():
         keyboard_flow(browser, server.url, folder, photo, "desktop keyboard")
         page_flow(browser, server.url, folder, sumi, "desktop page", choose=2, shots=args.screenshots)
         page_flow(browser, server.url, folder, sumi, "desktop page keyboard", choose=3, keyboard=True)
+        default_style_check(browser, server.url, "desktop")
+        wrap_flow(browser, server.url, folder, photo, "desktop wrap")
+        page_errors_flow(browser, server.url, folder, sumi, "desktop page errors")
         browser.viewport(390, 844)
         caption_flow(browser, server.url, folder, photo, "Hello 日本語", (30, -25), "phone photo")
         labels_check(browser, "phone")
         caption_flow(browser, server.url, folder, heic, "HEIC 写真", (-20, 30), "phone heic")
         page_flow(browser, server.url, folder, sumi, "phone page", choose=4)
+        wrap_flow(browser, server.url, folder, photo, "phone wrap")
         # A phone's own pixels: the caption drawn at device pixel ratio 2, placed the same.
         browser.viewport(390, 844, 2)
         caption_flow(browser, server.url, folder, photo, "Retina 高精細", (25, 40), "phone ratio 2")

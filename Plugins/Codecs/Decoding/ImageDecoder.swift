@@ -1,8 +1,8 @@
 import SumiKit
 
-/// Decodes encoded image bytes — PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or
-/// AVIF, recognised by their magic bytes, then a plugin's formats, then those gdk-pixbuf's
-/// installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
+/// Decodes encoded image bytes — with the registered format (`ImageFormatRegistry`) that recognises
+/// them: PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000, a plugin's formats,
+/// then those gdk-pixbuf's installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
 /// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
 ///
 /// The size in the header is checked against the run's limits (`maxPixels`, and `maxWidth` for one
@@ -14,100 +14,73 @@ import SumiKit
 public enum ImageDecoder {
     public static let defaultMaxPixels = 178_956_970
 
-    /// Reads an image file (or standard input for `-`), refusing data that is no supported image
-    /// (nor one of `formats`) after its first bytes rather than after reading all of it.
+    /// Reads an image file (or standard input for `-`), refusing data that no registered format
+    /// recognises after its first bytes rather than after reading all of it.
     public static func read(_ path: String, name: String, formats: ImageFormatRegistry? = nil) throws(StageError) -> [UInt8] {
-        try FileIO.read(path) { (first: [UInt8]) throws(StageError) in
-            if ImageFormat(detecting: first) == nil && formats?.decoder(for: first) == nil
-                && PixbufFormats.detect(first) == nil { throw notAnImage(name) }
+        let registry = BuiltinCodecs.resolve(formats)
+        return try FileIO.read(path) { (first: [UInt8]) throws(StageError) in
+            if registry.decoder(for: first) == nil { throw notAnImage(name) }
         }
     }
 
     static func notAnImage(_ name: String) -> StageError {
-        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF or AVIF data, "
+        StageError("\(name): not a supported image (expected PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF, AVIF, ICO, TGA, QOI or JPEG 2000 data, "
                    + "or a format gdk-pixbuf's loaders read: see `sumi formats`)", cause: .unsupported)
     }
 
-    /// `maxPixels` and `maxWidth` are the run's limits (`PixelLimits`): an image with more pixels,
-    /// or rows wider, is refused at its header. `strict`: a file its decoder reads only with damage
-    /// (a truncated or corrupt JPEG) is refused rather than decoded with a warning.
+    /// Decodes with the format of `formats` (the built-ins when it has none of them) that recognises
+    /// the bytes. `maxPixels` and `maxWidth` are the run's limits (`PixelLimits`): an image with more
+    /// pixels, or rows wider, is refused at its header. `strict`: a file its decoder reads only with
+    /// damage (a truncated or corrupt JPEG) is refused rather than decoded with a warning.
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true,
                               maxPixels: Int = defaultMaxPixels, maxWidth: Int = PixelLimits.standard.maxWidth,
-                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false,
+                              sizeHint: ((Size) -> Size?)? = nil, verified: Bool = false, strict: Bool = false, frame: Int = 1,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Image {
         guard !bytes.isEmpty else { throw StageError("\(name): empty file", cause: .unsupported) }
-        let limits = PixelLimits(maxPixels: maxPixels, maxWidth: maxWidth)
-        guard let format = ImageFormat(detecting: bytes) else {
-            // A plugin's format (built-in formats win: they were checked first), else one of
-            // gdk-pixbuf's loaders.
-            if let plugin = formats?.decoder(for: bytes), let decode = plugin.decode {
-                return try decode(bytes, { warn("\(name): \($0)") }, sizeHint)
-            }
-            guard let pixbuf = PixbufFormats.detect(Array(bytes.prefix(PixbufFormats.sniffLength))) else { throw notAnImage(name) }
-            return try PixbufDecoder.decode(bytes, format: pixbuf, name: name, limits: limits)
+        let decoder = try codec(for: bytes, name: name, frame: frame, formats: formats)
+        return try withoutActuallyEscaping(warn) { warn in
+            try decoder.whole(ImageCodec.DecodeRequest(
+                bytes: bytes, name: name, orient: orient, limits: PixelLimits(maxPixels: maxPixels, maxWidth: maxWidth),
+                sizeHint: sizeHint, verified: verified, strict: strict, frame: frame, warn: warn))
         }
-        if format == .heif || format == .avif {
-            return try HEIFDecoder.decode(bytes, format: format, name: name, limits: limits, warn: warn)
+    }
+
+    /// Decodes into `stream` row by row, as the whole decode would but holding only the file and
+    /// the ring, when the format's codec can stream this file (`ImageCodec.Decoder.rows`: an upright
+    /// JPEG, DCT-scaled as the whole decode; PNG and WebP whose EXIF/XMP orientation is 1, a PNG not
+    /// interlaced; an upright TIFF of a layout Sumi reads itself; any GIF and BMP). Returns false,
+    /// having touched nothing, for any other image: the caller decodes it whole.
+    public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
+                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false, frame: Int = 1,
+                              formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Bool {
+        guard let rows = try codec(for: bytes, name: name, frame: frame, formats: formats).rows else { return false }
+        return try withoutActuallyEscaping(warn) { warn in
+            try rows(ImageCodec.DecodeRequest(bytes: bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
+                                              strict: strict, frame: frame, warn: warn), stream)
         }
-        var image = try decodePixels(bytes, format: format, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
-                                     verified: verified, strict: strict, warn: warn)
+    }
+
+    /// The decoder of the format that recognises `bytes`; a frame past the first refused for a
+    /// format without animations.
+    static func codec(for bytes: [UInt8], name: String, frame: Int, formats: ImageFormatRegistry?) throws(StageError) -> ImageCodec.Decoder {
+        guard let codec = BuiltinCodecs.resolve(formats).decoder(for: bytes), let decoder = codec.decoder else { throw notAnImage(name) }
+        guard frame == 1 || decoder.frames else {
+            throw StageError.invalidParameter("frame", "\(name) is \(codec.displayName), whose files hold one image; frame=\(frame) applies to animated WebP")
+        }
+        return decoder
+    }
+
+    /// A built-in format's whole decode (HEIF and AVIF aside): the pixels `pixels` decodes, the
+    /// embedded profile, EXIF and XMP in the metadata, and the stored orientation applied when asked.
+    static func decode(_ request: ImageCodec.DecodeRequest, format: ImageFormat,
+                       pixels: (ImageCodec.DecodeRequest) throws -> Image) throws -> Image {
+        let (bytes, name, warn) = (request.bytes, request.name, request.warn)
+        var image = try pixels(request)
         let embedded = MetadataReader.read(bytes, format: format)
         embedded.apply(to: &image.metadata, warn: { warn("\(name): \($0)") })
         // The orientation of every format but JPEG and TIFF (their readers turn while decoding),
         // from its EXIF or XMP.
         guard format != .jpeg && format != .tiff else { return image }
-        return EXIFOrientation.applying(EXIFOrientation.orientation(of: embedded), to: image, orient: orient)
-    }
-
-    /// Decodes into `stream` row by row, as the whole decode would but holding only the file and
-    /// the ring, when the image allows it: an upright JPEG (DCT-scaled by `sizeHint` as the whole
-    /// decode), PNG and WebP whose EXIF/XMP orientation is 1 (a PNG not interlaced), an upright TIFF
-    /// of a layout Sumi reads itself, any GIF and BMP (they store no orientation). Returns false,
-    /// having touched nothing, for any other image: the caller decodes it whole.
-    public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
-                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false,
-                              warn: (String) -> Void = { _ in }) throws -> Bool {
-        switch ImageFormat(detecting: bytes) {
-        case .jpeg?:
-            return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, into: stream,
-                                          strict: strict, warn: warn)
-        case .png? where EXIFOrientation.stored(in: bytes, format: .png) == 1:
-            return try PNGDecoder.decode(bytes, name: name, limits: limits, into: stream, warn: warn)
-        case .webp? where EXIFOrientation.stored(in: bytes, format: .webp) == 1:
-            try WebPDecoder.decode(bytes, name: name, limits: limits, into: stream, warn: warn)
-        case .tiff?:
-            return try TIFFDecoder.decode(bytes, name: name, orient: orient, limits: limits, into: stream, warn: warn)
-        case .gif?:
-            try GIFDecoder.decode(bytes, name: name, limits: limits, into: stream)
-        case .bmp?:
-            try BMPDecoder.decode(bytes, name: name, limits: limits, into: stream)
-        default:
-            return false
-        }
-        return true
-    }
-
-    /// `verified`: the same bytes were decoded before without error (a list's image taken again), so
-    /// checksums need not be computed again.
-    static func decodePixels(_ bytes: [UInt8], format: ImageFormat, name: String, orient: Bool, limits: PixelLimits,
-                             sizeHint: ((Size) -> Size?)?, verified: Bool = false, strict: Bool = false,
-                             warn: (String) -> Void = { _ in }) throws -> Image {
-        switch format {
-        case .jpeg:
-            return try JPEGDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, strict: strict,
-                                          warn: warn)
-        case .png:
-            return try PNGDecoder.decode(bytes, name: name, limits: limits, verified: verified, warn: warn)
-        case .webp:
-            return try WebPDecoder.decode(bytes, name: name, limits: limits)
-        case .tiff:
-            return try TIFFDecoder.decode(bytes, name: name, orient: orient, limits: limits)
-        case .gif:
-            return try GIFDecoder.decode(bytes, name: name, limits: limits)
-        case .bmp:
-            return try BMPDecoder.decode(bytes, name: name, limits: limits)
-        case .heif, .avif:
-            return try HEIFDecoder.decode(bytes, format: format, name: name, limits: limits, warn: { _ in })
-        }
+        return EXIFOrientation.applying(EXIFOrientation.orientation(of: embedded), to: image, orient: request.orient)
     }
 }

@@ -2,8 +2,35 @@ import CSumiCodecs
 import SumiKit
 
 /// Decodes still WebP images with libwebp, row by row into a stream or into the final buffer (a
-/// ring as tall as the image, which libwebp writes directly).
+/// ring as tall as the image, which libwebp writes directly); an animation's frame (the first
+/// unless asked) whole, composited on its canvas by libwebpdemux, opened on the first animation.
 enum WebPDecoder {
+    static func isAnimated(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { sumi_webp_is_animated($0.baseAddress, $0.count) != 0 }
+    }
+
+    /// Frame `frame` (from 1) of an animated WebP; the canvas size is checked before any pixel.
+    static func decodeAnimation(_ bytes: [UInt8], name: String, limits: PixelLimits, frame: Int) throws -> Image {
+        try bytes.withUnsafeBufferPointer { data in
+            var width: Int32 = 0, height: Int32 = 0, frames: Int32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            guard message.withUnsafeMutableBufferPointer({
+                sumi_webp_animation_info(data.baseAddress, data.count, &width, &height, &frames, $0.baseAddress, $0.count)
+            }) == 0 else { throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))") }
+            try ImageHeader(width: Int(width), height: Int(height)).check(name: name, format: .webp, limits: limits)
+            guard frame <= Int(frames) else {
+                throw StageError.invalidParameter("frame", "\(name) has \(frames) frame\(frames == 1 ? "" : "s"); frame=\(frame) does not exist")
+            }
+            let metadata = ImageMetadata(sourceFormat: ImageFormat.webp.rawValue, sourcePath: name)
+            return try Image(width: Int(width), height: Int(height), metadata: metadata) { out in
+                guard message.withUnsafeMutableBufferPointer({
+                    sumi_webp_animation_frame(data.baseAddress, data.count, Int32(frame - 1), out.baseAddress, out.count,
+                                              $0.baseAddress, $0.count)
+                }) == 0 else { throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))") }
+            }
+        }
+    }
+
     /// The size and whether the image has alpha, from the header; a size outside `limits` refused.
     private static func header(_ data: UnsafeBufferPointer<UInt8>, name: String, limits: PixelLimits) throws -> (ImageHeader, hasAlpha: Bool) {
         var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0

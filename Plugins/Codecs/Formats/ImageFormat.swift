@@ -1,11 +1,13 @@
-/// The image file formats the codecs read and write, recognised by their magic bytes.
+/// The image file formats the built-in codecs read and write, recognised by their magic bytes:
+/// what `BuiltinCodecs` registers, each with its extensions, reader and writer.
 public enum ImageFormat: String, Sendable, CaseIterable {
     case png, jpeg, gif, bmp, tiff, webp
     /// HEIF with HEVC images (HEIC, as phones write it) and AVIF (HEIF with AV1 images), via libheif.
     case heif, avif
-
-    /// The formats `encode` can write.
-    public static let writable: [ImageFormat] = [.png, .jpeg, .webp, .tiff, .bmp, .heif, .avif]
+    /// Read by Sumi's own readers: Windows icons and cursors (the largest entry), Truevision TGA, QOI.
+    case ico, tga, qoi
+    /// JPEG 2000 (a JP2 file or a J2K codestream), via libopenjp2 opened on first use.
+    case jp2
 
     /// The format of encoded bytes, from their first bytes (never from a file name).
     public init?(detecting bytes: [UInt8]) {
@@ -20,30 +22,12 @@ public enum ImageFormat: String, Sendable, CaseIterable {
         else if starts([0x49, 0x49, 0x2B, 0x00]) || starts([0x4D, 0x4D, 0x00, 0x2B]) { self = .tiff }   // BigTIFF
         else if starts(Array("RIFF".utf8)) && starts(Array("WEBP".utf8), at: 8) { self = .webp }
         else if let format = ImageFormat.isoMediaFormat(bytes) { self = format }
+        else if starts(Array("qoif".utf8)) && bytes.count >= 14 { self = .qoi }
+        else if starts([0, 0, 0, 0x0C, 0x6A, 0x50, 0x20, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) || starts([0xFF, 0x4F, 0xFF, 0x51]) { self = .jp2 }
+        else if ICOFile.plausible(bytes) { self = .ico }
+        // TGA has no magic number: a header whose every field is one the format allows, asked last.
+        else if TGAHeader.plausible(bytes) { self = .tga }
         else { return nil }
-    }
-
-    /// The format a file extension names (`jpg` and `jpeg` are both JPEG), case-insensitively.
-    public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "png": self = .png
-        case "jpg", "jpeg", "jpe", "jfif": self = .jpeg
-        case "gif": self = .gif
-        case "bmp", "dib": self = .bmp
-        case "tif", "tiff": self = .tiff
-        case "webp": self = .webp
-        case "heic", "heif", "hif": self = .heif
-        case "avif": self = .avif
-        default: return nil
-        }
-    }
-
-    /// Whether the format stores an alpha channel (the others flatten onto a background).
-    public var carriesAlpha: Bool {
-        switch self {
-        case .png, .gif, .tiff, .webp, .heif, .avif: true
-        case .jpeg, .bmp: false
-        }
     }
 
     /// HEIF or AVIF from an ISO media `ftyp` box: its major brand, else its compatible brands.
@@ -65,6 +49,8 @@ public enum ImageFormat: String, Sendable, CaseIterable {
     public var displayName: String {
         switch self {
         case .webp: "WebP"
+        case .ico: "ICO"
+        case .jp2: "JPEG 2000"
         default: rawValue.uppercased()
         }
     }

@@ -3,8 +3,8 @@ import CSumiCodecs
 /// The formats gdk-pixbuf's installed loaders add to Sumi's own (ICO, TGA, XPM, PNM, JPEG XL or
 /// whatever a system has), asked of gdk-pixbuf at run time (opening it).
 ///
-/// Left out: the formats Sumi reads with their own libraries (PNG, JPEG, GIF, BMP, TIFF, WebP,
-/// HEIF, AVIF), and SVG: a vector drawing rendered at a size of its own choosing, which may load
+/// Left out: the formats Sumi reads with its own readers or libraries (PNG, JPEG, GIF, BMP, TIFF,
+/// WebP, HEIF, AVIF, ICO, TGA, QOI, JPEG 2000), and SVG: a vector drawing rendered at a size of its own choosing, which may load
 /// other files it names — not something an image decoder should do behind `--safe`'s path checks.
 public enum PixbufFormats {
     /// One format: gdk-pixbuf's name for it (its loader's type), description and file extensions.
@@ -17,7 +17,7 @@ public enum PixbufFormats {
     /// How many first bytes recognition looks at (gdk-pixbuf's loader looks at as many).
     public static let sniffLength = 1024
 
-    static let excluded: Set<String> = ["png", "jpeg", "gif", "bmp", "tiff", "webp", "heif", "avif", "svg"]
+    static let excluded: Set<String> = ["png", "jpeg", "gif", "bmp", "tiff", "webp", "heif", "avif", "ico", "tga", "qoi", "jpeg2000", "svg"]
 
     /// The formats of the installed, enabled loaders; empty when gdk-pixbuf cannot be opened.
     public static var available: [Format] {

@@ -54,6 +54,26 @@ struct HEIFDecodePlan {
                 return false
             }
         }?.from
+        // An alpha item not turned, mirrored and cropped as its colour item is dropped by libheif
+        // (1.15: the image comes out opaque); refused rather than decoded without its alpha.
+        if let alphaItem {
+            func transforms(_ id: Int) -> [String] {
+                graph.properties[id, default: []].compactMap { property -> String? in
+                    switch property {
+                    case .rotation(let turns): turns % 4 == 0 ? nil : "irot \(turns * 90)°"
+                    case .mirror: "imir"
+                    case .cleanAperture: "clap"
+                    default: nil
+                    }
+                }
+            }
+            let colour = transforms(chosen), alpha = transforms(alphaItem)
+            guard colour == alpha else {
+                throw StageError("colour item \(chosen) is transformed (\(colour.isEmpty ? "none" : colour.joined(separator: ", "))) "
+                                 + "but its alpha item \(alphaItem) is not alike (\(alpha.isEmpty ? "none" : alpha.joined(separator: ", "))): "
+                                 + "libheif would drop the alpha, so the file is refused rather than decoded opaque", cause: .unsupported)
+            }
+        }
         // The sequence header is in `av1C` or, as libheif writes it, at the start of the data.
         alphaInLimitedRange = try alphaItem.map { alpha throws(StageError) in
             var obus = graph.properties[alpha, default: []].compactMap { property -> [UInt8]? in

@@ -11,7 +11,7 @@ enum HEIFDecoder {
         let plan: HEIFDecodePlan
         do throws(StageError) {
             plan = try HEIFDecodePlan(try HEIFItemGraph(bytes), maxPixels: limits.maxPixels)
-        } catch { throw StageError("\(name): \(format.displayName) \(error.message)") }
+        } catch { throw StageError("\(name): \(format.displayName) \(error.message)", cause: error.cause) }
         try ImageHeader(width: plan.width, height: plan.height).check(name: name, format: format, limits: limits)
         var input = bytes
         if let field = plan.primaryPatch {

@@ -16,7 +16,7 @@ enum MetadataReader {
                 found.exif = TIFFMetadata.exif(of: file)
             }
             return found
-        case .heif, .avif, .gif, .bmp:
+        case .heif, .avif, .gif, .bmp, .ico, .tga, .qoi, .jp2:
             return EmbeddedMetadata()
         }
     }

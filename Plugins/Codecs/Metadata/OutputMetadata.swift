@@ -49,7 +49,7 @@ struct OutputMetadata {
         case .png: return PNGChunks.inserting(into: encoded, icc: icc, exif: exif, xmp: xmp)
         case .webp: return WebPChunks.inserting(into: encoded, width: width, height: height, icc: icc, exif: exif, xmp: xmp)
         case .tiff: return TIFFMetadata.adding(exif: exif, xmp: xmp, to: encoded)
-        case .heif, .avif, .gif, .bmp: return encoded
+        case .heif, .avif, .gif, .bmp, .ico, .tga, .qoi, .jp2: return encoded
         }
     }
 }

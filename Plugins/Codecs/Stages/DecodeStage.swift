@@ -14,6 +14,8 @@ public struct DecodeStage: Stage, RowStage {
                                         summary: "apply the stored orientation: JPEG and TIFF (their Orientation tag), PNG and WebP (EXIF), XMP tiff:Orientation when EXIF has none; HEIF irot/imir are always applied")
     static let strict = Parameter<Bool>("strict", default: false,
                                         summary: "refuse a damaged file its decoder can read only in part (a truncated or corrupt JPEG) instead of decoding what it can, the rest grey, with a warning")
+    static let frame = Parameter<Int>("frame", default: 1, min: 1,
+                                      summary: "which frame of an animated WebP to read, from 1 (still images have one)")
     /// The most pixels a decoded image may have in a confined run (`--safe` caps `max-pixels` to it).
     public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
@@ -22,19 +24,20 @@ public struct DecodeStage: Stage, RowStage {
 
     public static let descriptor = StageDescriptor(
         name: "decode",
-        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC) or AVIF file (or a format gdk-pixbuf's "
+        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000 file (or a format gdk-pixbuf's "
             + "loaders add: `sumi formats`), or a list of them, as 8-bit RGBA: integer samples of more bits are rounded "
             + "(v x 255 / (2^n - 1), so 16-bit 65535 is 255), float samples map 0.0-1.0 to 0-255 (clamped; a TIFF's "
             + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB",
         output: .image,
         listOutputParameter: "path",
-        parameters: [path.spec, orient.spec, maxPixels.spec, strict.spec])
+        parameters: [path.spec, orient.spec, maxPixels.spec, strict.spec, frame.spec])
 
     let paths: [String]
     let isList: Bool
     let orient: Bool
     let maxPixels: Int
     let strict: Bool
+    let frame: Int
 
     public init(parameters: Parameters) throws {
         paths = try parameters[Self.path]
@@ -46,6 +49,7 @@ public struct DecodeStage: Stage, RowStage {
         orient = try parameters[Self.orient]
         maxPixels = try parameters[Self.maxPixels]
         strict = try parameters[Self.strict]
+        frame = try parameters[Self.frame]
     }
 
     /// The limits an image read here is held to: the stage's `max-pixels` or the run's, whichever is
@@ -77,7 +81,7 @@ public struct DecodeStage: Stage, RowStage {
                 let verified = fingerprint != nil && decoded.withLock { $0 } == fingerprint
                 let image = try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
                                                     maxWidth: limits.maxWidth, sizeHint: sizeHint, verified: verified,
-                                                    strict: strict, formats: formats, warn: warnings.warn)
+                                                    strict: strict, frame: frame, formats: formats, warn: warnings.warn)
                 if let fingerprint { decoded.withLock { $0 = fingerprint } }
                 return image
             })
@@ -96,12 +100,12 @@ public struct DecodeStage: Stage, RowStage {
         let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
         let limits = limits(context)
         if try ImageDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: context.sizeHint, into: output,
-                                   strict: strict, warn: context.warn) {
+                                   strict: strict, frame: frame, formats: context.formats, warn: context.warn) {
             return nil
         }
         try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
                                                    maxWidth: limits.maxWidth, sizeHint: context.sizeHint, strict: strict,
-                                                   formats: context.formats, warn: context.warn))
+                                                   frame: frame, formats: context.formats, warn: context.warn))
         return nil
     }
 
@@ -110,7 +114,7 @@ public struct DecodeStage: Stage, RowStage {
         let name = path == "-" ? "standard input" : path
         let bytes = try ImageDecoder.read(path, name: name, formats: formats)
         return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels, maxWidth: limits.maxWidth,
-                                       sizeHint: sizeHint, strict: strict, formats: formats, warn: warn)
+                                       sizeHint: sizeHint, strict: strict, frame: frame, formats: formats, warn: warn)
     }
 }
 

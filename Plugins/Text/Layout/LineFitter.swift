@@ -5,7 +5,9 @@
 /// line is wider than the width unless one cluster alone is (in Thai and other scripts written
 /// without spaces, at a boundary `OverlongWordSplitter` finds inside the word); only one
 /// ideographic comma or full stop (、。，．) may hang past the edge, as JLREQ allows, when the line
-/// breaks right after it.
+/// breaks right after it. A line whose first cluster alone is wider than the width also takes the
+/// clusters after it that may not start a line (and the one an opening bracket needs): kinsoku holds
+/// at any width.
 struct LineFitter {
     /// The advance of each cluster.
     let widths: [Double]
@@ -25,6 +27,8 @@ struct LineFitter {
     /// Where a word too long for a line is cut in scripts written without spaces (else: after any
     /// cluster).
     var wordSplitter: OverlongWordSplitter?
+    /// Which clusters are tabs, and the stops they reach to (a tab's width depends on where it starts).
+    var tabs: (isTab: [Bool], stops: TabStops)?
 
     private var limit: Double { maxWidth + 1e-6 }
 
@@ -43,7 +47,7 @@ struct LineFitter {
                 let shown = inked + (isSoftHyphen[i - 1] ? hyphenWidth : 0)
                 if shown <= limit { lastFit = i }
             }
-            x += widths[i]
+            if let tabs, tabs.isTab[i] { x = tabs.stops.next(after: x) } else { x += widths[i] }
             if !isSpace[i] { inked = x }
             if inked > limit && i > start { break }
             i += 1
@@ -64,7 +68,14 @@ struct LineFitter {
         // next line does not start with closing punctuation and this one not end with an opening one.
         var e = i
         while e > start + 1 && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e -= 1 }
-        return start..<(e > start + 1 ? e : max(start + 1, i))
+        if e > start + 1 { return start..<e }
+        guard widths[start] > limit else { return start..<max(start + 1, i) }
+        // The first cluster alone is wider than the line (a width narrower than one glyph): the line
+        // overflows anyway, and runs on until a cluster may start the next one, so no line starts
+        // with 。 or 、 nor ends with 「.
+        e = start + 1
+        while e < n && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e += 1 }
+        return start..<e
     }
 
     /// All lines of the paragraph.

@@ -25,6 +25,8 @@ struct TextLayoutEngine {
     /// Extra space after every grapheme cluster but a line's last, in layout units (`letter-spacing`);
     /// none in cursive scripts (`LetterSpacing`).
     var letterSpacing: Double = 0
+    /// Width of a tab stop in spaces of the primary font (`tab-size`).
+    var tabSize: Double = 8
 
     /// A shaped run: clusters `clusters` of the paragraph in one face, level and script.
     private struct Run {
@@ -40,6 +42,10 @@ struct TextLayoutEngine {
     private struct Paragraph {
         var scalars: [UInt32] = []
         var characters: [Character] = []
+        /// Which clusters are tabs (each stands as a space in `characters` and `scalars`), and the
+        /// scalars those spaces are.
+        var isTab: [Bool] = []
+        var tabScalars: Set<Int> = []
         /// Scalar range of each cluster.
         var clusterStarts: [Int] = []
         var isRightToLeft = false
@@ -69,9 +75,10 @@ struct TextLayoutEngine {
         let primary = try catalog.face(for: primaryFont, variations: variations)
         var drafts: [LineDraft] = []
         var previousIsRightToLeft = direction == .rtl
+        let tabs = tabStops(primary)
         for paragraph in Self.paragraphs(text) {
-            previousIsRightToLeft = try layoutParagraph(paragraph, primary: primary, neutralIsRightToLeft: previousIsRightToLeft,
-                                                        into: &drafts)
+            previousIsRightToLeft = try layoutParagraph(paragraph, primary: primary, tabs: tabs,
+                                                        neutralIsRightToLeft: previousIsRightToLeft, into: &drafts)
         }
         let widest = drafts.map(\.width).max() ?? 0
         let blockWidth = max(wrapWidth ?? widest, widest)
@@ -112,8 +119,8 @@ struct TextLayoutEngine {
         (length - 1e-9).rounded(.up)
     }
 
-    /// Splits at explicit line ends (LF, CR LF, CR, NEL, LS, PS); tabs become spaces and other
-    /// control characters are dropped.
+    /// Splits at explicit line ends (LF, CR LF, CR, NEL, LS, PS); tabs are kept (`TabStops`) and
+    /// other control characters are dropped.
     static func paragraphs(_ text: String) -> [[Character]] {
         var result: [[Character]] = [[]]
         for c in text {
@@ -121,7 +128,7 @@ struct TextLayoutEngine {
             case "\n", "\r\n", "\r", "\u{85}", "\u{2028}", "\u{2029}":
                 result.append([])
             case "\t":
-                result[result.count - 1].append(" ")
+                result[result.count - 1].append(c)
             default:
                 if c.unicodeScalars.count == 1, let v = c.unicodeScalars.first?.value, v < 0x20 || v == 0x7F { continue }
                 result[result.count - 1].append(c)
@@ -132,12 +139,22 @@ struct TextLayoutEngine {
 
     private func scale(_ face: FontFace) -> Double { size / face.unitsPerEm }
 
+    /// Stops every `tabSize` spaces of the primary font.
+    func tabStops(_ primary: FontFace) -> TabStops {
+        let space = primary.shape([0x20], range: 0..<1, context: 0..<1, rightToLeft: false, script: HB_SCRIPT_COMMON,
+                                  language: language).first?.xAdvance ?? primary.unitsPerEm / 4
+        return TabStops(width: tabSize * space * scale(primary), minimumGap: space * scale(primary))
+    }
+
     /// Lays out one paragraph into `drafts`; returns whether it is right-to-left.
-    private func layoutParagraph(_ characters: [Character], primary: FontFace, neutralIsRightToLeft: Bool,
+    private func layoutParagraph(_ text: [Character], primary: FontFace, tabs: TabStops, neutralIsRightToLeft: Bool,
                                  into drafts: inout [LineDraft]) throws(StageError) -> Bool {
         var p = Paragraph()
+        let (characters, isTab) = TabStops.untabbed(text)
         p.characters = characters
-        for c in characters {
+        p.isTab = isTab
+        for (ci, c) in characters.enumerated() {
+            if isTab[ci] { p.tabScalars.insert(p.scalars.count) }
             p.clusterStarts.append(p.scalars.count)
             for s in c.unicodeScalars { p.scalars.append(s.value) }
         }
@@ -173,10 +190,11 @@ struct TextLayoutEngine {
             for i in widths.indices { widths[i] += spacing[i] }
         }
         guard let wrapWidth else {
-            drafts.append(draftLine(p, clusters: 0..<characters.count, firstRun: 0, primary: primary))
+            drafts.append(draftLine(p, clusters: 0..<characters.count, firstRun: 0, primary: primary, tabs: tabs))
             return p.isRightToLeft
         }
-        let fitter = try lineFitter(p, widths: widths, maxWidth: wrapWidth)
+        var fitter = try lineFitter(p, widths: widths, maxWidth: wrapWidth)
+        if p.isTab.contains(true) { fitter.tabs = (p.isTab, tabs) }
         var firstRun = 0
         var start = 0
         while start < characters.count {
@@ -185,12 +203,14 @@ struct TextLayoutEngine {
             var tries = 0
             while true {
                 while firstRun < p.runs.count - 1 && p.runs[firstRun].clusters.upperBound <= range.lowerBound { firstRun += 1 }
-                draft = draftLine(p, clusters: trimmed(range, fitter), firstRun: firstRun, primary: primary,
+                draft = draftLine(p, clusters: trimmed(range, fitter), firstRun: firstRun, primary: primary, tabs: tabs,
                                   hyphenated: range.upperBound < characters.count && fitter.isSoftHyphen[range.upperBound - 1])
                 // Shaped whole, a line can be wider than the sum of its clusters (kerning, joining
                 // forms at the cut): then it gives up its last cluster, a few times at most.
+                // (Not a line the fitter let overflow: one narrower would break its rules again.)
                 let hanging = fitter.mayHang[range.upperBound - 1] ? widths[range.upperBound - 1] : 0
-                guard draft.width - hanging > wrapWidth + 1e-6, range.count > 1, tries < 8 else { break }
+                let summed = widths[trimmed(range, fitter)].reduce(0, +) - hanging
+                guard draft.width - hanging > wrapWidth + 1e-6, summed <= wrapWidth + 1e-6, range.count > 1, tries < 8 else { break }
                 range = fitter.nextLine(from: start, maxEnd: range.upperBound - 1)
                 tries += 1
             }
@@ -278,7 +298,7 @@ struct TextLayoutEngine {
     }
 
     /// Shapes (where a run is cut by the line) and orders one line's runs, from its own origin.
-    private func draftLine(_ p: Paragraph, clusters: Range<Int>, firstRun: Int, primary: FontFace,
+    private func draftLine(_ p: Paragraph, clusters: Range<Int>, firstRun: Int, primary: FontFace, tabs: TabStops,
                            hyphenated: Bool = false) -> LineDraft {
         var pieces: [Run] = []
         let lineScalars = p.scalarRange(clusters)
@@ -308,8 +328,9 @@ struct TextLayoutEngine {
         var descent = primary.descender * scale(primary)
         var glyphs: [PlacedGlyph] = []
         var missing: [UInt32] = []
-        var pen = 0.0
-        // Letter spacing owed after the cluster just placed: added when another one follows on the line.
+        // Each glyph in visual order with its advance and the letter spacing before it (owed after
+        // the cluster before, added when another one follows on the line).
+        var items: [(face: FontFace, glyph: ShapedGlyph, k: Double, lead: Double, advance: Double)] = []
         var owed = 0.0
         for index in BidiParagraph.visualOrder(levels: pieces.map(\.level)) {
             let piece = pieces[index]
@@ -318,16 +339,38 @@ struct TextLayoutEngine {
             ascent = max(ascent, piece.face.ascender * k)
             descent = max(descent, piece.face.descender * k)
             for (gi, g) in piece.glyphs.enumerated() {
+                var lead = 0.0
                 if gi == 0 || piece.glyphs[gi - 1].cluster != g.cluster {
-                    pen += owed
+                    lead = owed
                     owed = 0
                 }
-                glyphs.append(PlacedGlyph(face: piece.face, glyph: g.glyph, x: pen + g.xOffset * k, y: g.yOffset * k,
-                                          cluster: g.cluster))
-                pen += g.xAdvance * k
+                items.append((piece.face, g, k, lead, g.xAdvance * k))
                 if gi + 1 == piece.glyphs.count || piece.glyphs[gi + 1].cluster != g.cluster { owed = spacing }
                 if g.glyph == 0, g.cluster < p.scalars.count, missing.count < 20 { missing.append(p.scalars[g.cluster]) }
             }
+        }
+        // A tab reaches to the next stop, counted from the line's start edge.
+        if !p.tabScalars.isEmpty {
+            var x = 0.0
+            if p.isRightToLeft {
+                for i in items.indices.reversed() {
+                    if p.tabScalars.contains(items[i].glyph.cluster) { items[i].advance = tabs.next(after: x) - x }
+                    x += items[i].advance + items[i].lead
+                }
+            } else {
+                for i in items.indices {
+                    x += items[i].lead
+                    if p.tabScalars.contains(items[i].glyph.cluster) { items[i].advance = tabs.next(after: x) - x }
+                    x += items[i].advance
+                }
+            }
+        }
+        var pen = 0.0
+        for item in items {
+            pen += item.lead
+            glyphs.append(PlacedGlyph(face: item.face, glyph: item.glyph.glyph, x: pen + item.glyph.xOffset * item.k,
+                                      y: item.glyph.yOffset * item.k, cluster: item.glyph.cluster))
+            pen += item.advance
         }
         var text = String(p.characters[clusters])
         if let shownHyphen, let h = Unicode.Scalar(shownHyphen) {

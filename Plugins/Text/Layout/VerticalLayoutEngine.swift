@@ -6,8 +6,9 @@ import SumiKit
 /// and follow each other right to left. Characters upright in vertical text (CJK, kana, most
 /// symbols: Unicode's Vertical_Orientation U/Tu/Tr) are shaped top to bottom by HarfBuzz, which
 /// applies the `vert`/`vrt2` forms and the fonts' vertical metrics; the rest (Latin, digits, Arabic)
-/// are shaped horizontally and turned 90° clockwise (`text-orientation: mixed`), or set upright one
-/// by one (`upright`). Columns break by ICU's rules at the wrap length, kinsoku included.
+/// are shaped horizontally, each run in its own script and bidi direction, and turned 90° clockwise
+/// (`text-orientation: mixed`: a right-to-left word then reads bottom to top), or set upright one by
+/// one (`upright`). Columns break by ICU's rules at the wrap length, kinsoku included.
 struct VerticalLayoutEngine {
     var base: TextLayoutEngine
     /// `text-orientation: upright`: every character upright.
@@ -15,11 +16,14 @@ struct VerticalLayoutEngine {
 
     private func scale(_ face: FontFace) -> Double { base.size / face.unitsPerEm }
 
-    /// One run of clusters in one face and orientation, shaped.
+    /// One run of clusters in one face, orientation, script and bidi level, shaped.
     private struct Run {
         var clusters: Range<Int>
         var face: FontFace
         var upright: Bool
+        var script: hb_script_t
+        /// Odd: right-to-left (Arabic, Hebrew), shaped so and read bottom to top once turned.
+        var level: UInt8
         var glyphs: [ShapedGlyph] = []
     }
 
@@ -32,7 +36,9 @@ struct VerticalLayoutEngine {
         let pitch = TextLayoutEngine.wholePixels((primary.ascender + primary.descender + primary.lineGap) * k0) * base.lineHeight
         var columns: [(glyphs: [PlacedGlyph], length: Double, text: String)] = []
         var missing: [UInt32] = []
-        for characters in TextLayoutEngine.paragraphs(text) {
+        let tabs = base.tabStops(primary)
+        for paragraph in TextLayoutEngine.paragraphs(text) {
+            let (characters, isTab) = TabStops.untabbed(paragraph)
             var scalars: [UInt32] = [], clusterStarts: [Int] = []
             for c in characters {
                 clusterStarts.append(scalars.count)
@@ -44,26 +50,32 @@ struct VerticalLayoutEngine {
                 let end = ci + 1 < clusterStarts.count ? clusterStarts[ci + 1] : scalars.count
                 for s in start..<end { clusterOfScalar[s] = ci }
             }
-            // Runs of one face and orientation.
+            // Runs of one face, orientation, script and level: each run is shaped with its own script
+            // (Mongolian after Latin letters keeps its joining) and direction (a sideways Arabic word
+            // reads bottom to top, its letters in order). The column itself runs top to bottom; with
+            // `text-orientation: upright` every character is left-to-right (CSS Writing Modes).
+            let scripts = ScriptItemizer.scripts(scalars)
+            let levels = allUpright ? [UInt8](repeating: 0, count: scalars.count)
+                : BidiParagraph(scalars, direction: .ltr).levels
             var runs: [Run] = []
             for (ci, c) in characters.enumerated() {
                 let face = try base.catalog.face(for: base.chain.coverage(at: base.chain.font(for: c)), variations: base.variations)
-                let upright = allUpright || sumi_icu_is_upright_in_vertical(scalars[clusterStarts[ci]]) != 0
-                if let last = runs.last, last.face === face, last.upright == upright {
+                let first = clusterStarts[ci]
+                let upright = allUpright || sumi_icu_is_upright_in_vertical(scalars[first]) != 0
+                let script = scripts[first], level = upright ? 0 : levels[first]
+                if let last = runs.last, last.face === face, last.upright == upright, last.script == script, last.level == level {
                     runs[runs.count - 1].clusters = last.clusters.lowerBound..<(ci + 1)
                 } else {
-                    runs.append(Run(clusters: ci..<(ci + 1), face: face, upright: upright))
+                    runs.append(Run(clusters: ci..<(ci + 1), face: face, upright: upright, script: script, level: level))
                 }
             }
-            let funcs = hb.hb_unicode_funcs_get_default()
             var lengths = [Double](repeating: 0, count: characters.count)
             for i in runs.indices {
                 let run = runs[i]
                 let lo = clusterStarts[run.clusters.lowerBound]
                 let hi = run.clusters.upperBound < clusterStarts.count ? clusterStarts[run.clusters.upperBound] : scalars.count
-                let script = hb.hb_unicode_script(funcs, scalars[lo])
-                runs[i].glyphs = run.face.shape(scalars, range: lo..<hi, context: 0..<scalars.count, rightToLeft: false,
-                                                script: script, language: base.language, features: base.features,
+                runs[i].glyphs = run.face.shape(scalars, range: lo..<hi, context: 0..<scalars.count, rightToLeft: run.level % 2 == 1,
+                                                script: run.script, language: base.language, features: base.features,
                                                 vertical: run.upright)
                 let k = scale(run.face)
                 for g in runs[i].glyphs where g.cluster < scalars.count {
@@ -72,14 +84,14 @@ struct VerticalLayoutEngine {
             }
             // Letter spacing runs along the column, after each character (CSS: in the inline direction),
             // but for cursive scripts (Mongolian).
-            let spacing = LetterSpacing.perCluster(base.letterSpacing, clusterStarts: clusterStarts,
-                                                   scripts: ScriptItemizer.scripts(scalars))
+            let spacing = LetterSpacing.perCluster(base.letterSpacing, clusterStarts: clusterStarts, scripts: scripts)
             for i in lengths.indices { lengths[i] += spacing[i] }
             // Columns: the same breaking and fitting as lines, along the column.
             let ranges: [Range<Int>]
             if let wrap = base.wrapWidth {
-                let fitter = try base.lineFitter(scalars: scalars, characters: characters, clusterStarts: clusterStarts,
+                var fitter = try base.lineFitter(scalars: scalars, characters: characters, clusterStarts: clusterStarts,
                                                  widths: lengths, hyphenWidth: 0, maxWidth: wrap)
+                if isTab.contains(true) { fitter.tabs = (isTab, tabs) }
                 ranges = fitter.lines()
             } else {
                 ranges = [0..<characters.count]
@@ -89,7 +101,8 @@ struct VerticalLayoutEngine {
                 var pen = 0.0
                 // Letter spacing owed after the character just placed, added when another follows.
                 var owed = 0.0
-                for run in runs where run.clusters.overlaps(range) {
+                let pieces = runs.filter { $0.clusters.overlaps(range) }
+                for run in BidiParagraph.visualOrder(levels: pieces.map(\.level)).map({ pieces[$0] }) {
                     let k = scale(run.face)
                     for (gi, g) in run.glyphs.enumerated() where range.contains(clusterOfScalar[min(g.cluster, scalars.count - 1)]) {
                         let cluster = clusterOfScalar[min(g.cluster, scalars.count - 1)]
@@ -98,6 +111,7 @@ struct VerticalLayoutEngine {
                             owed = 0
                         }
                         if g.glyph == 0, missing.count < 20 { missing.append(scalars[min(g.cluster, scalars.count - 1)]) }
+                        let start = pen
                         if run.upright {
                             // HarfBuzz's offsets already lead from the vertical origin (on the column's
                             // centre line, at the pen) to the glyph's horizontal origin.
@@ -112,6 +126,8 @@ struct VerticalLayoutEngine {
                                                       y: pen + g.xOffset * k, cluster: g.cluster, rotated: true))
                             pen += g.xAdvance * k
                         }
+                        // A tab reaches to the next stop down the column.
+                        if isTab[cluster] { pen = tabs.next(after: start) }
                         // After the last glyph of each character (one cluster may hold several).
                         let next = gi + 1 < run.glyphs.count ? run.glyphs[gi + 1].cluster : nil
                         if next.map({ clusterOfScalar[min($0, scalars.count - 1)] }) != cluster { owed = spacing[cluster] }

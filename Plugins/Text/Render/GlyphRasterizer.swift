@@ -2,8 +2,8 @@ import SumiKit
 
 /// Draws a layout's glyphs onto a canvas through one linear map (a scale, possibly turned): outlines
 /// transformed to the final pixel grid and anti-aliased by FreeType (positions kept to a quarter
-/// pixel), colour bitmaps resampled from their strike to the final size. Each distinct glyph is drawn
-/// once per call and reused.
+/// pixel) into a coverage mask that is coloured once, colour bitmaps resampled from their strike to
+/// the final size. Each distinct glyph is drawn once and reused.
 struct GlyphRasterizer {
     /// Layout units → pixels (its translation is unused: positions come with `origin`).
     let linear: AffineTransform
@@ -31,30 +31,40 @@ struct GlyphRasterizer {
         self.upright = linear.isScaleAndTranslation && linear.a > 0 && linear.d > 0
     }
 
-    /// Draws `glyphs` with the text block's origin at pixel `origin`.
-    mutating func draw(_ glyphs: [PlacedGlyph], origin: Point, color: Color, on canvas: inout Canvas) {
-        let em = fontSize * linear.scaleRange.max
-        let marginX = em * 3 + 2 + strokeRadius, marginY = em * 3 + 2 + strokeRadius
-        let l = linear
-        for g in glyphs {
-            let px = origin.x + g.x * l.a + g.y * l.b, py = origin.y + g.x * l.c + g.y * l.d
-            if px < -marginX || px > Double(canvas.width) + marginX || py < -marginY || py > Double(canvas.height) + marginY {
-                continue
-            }
-            if g.face.hasColorBitmaps {
-                if strokeRadius > 0 { continue }
-                if upright {
-                    drawColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
-                } else {
-                    drawTurnedColor(g, px: px, py: py, opacity: color.alpha, on: &canvas)
-                }
+    /// Adds the coverage of `glyphs`' outlines into `mask`, with the text block's origin at pixel
+    /// `origin`; colour glyphs are left to `drawColorGlyphs`.
+    mutating func addOutlines(_ glyphs: [PlacedGlyph], origin: Point, into mask: inout CoverageMask) {
+        for (g, px, py) in visible(glyphs, origin: origin, width: mask.width, height: mask.height) where !g.face.hasColorBitmaps {
+            addOutline(g, px: px, py: py, into: &mask)
+        }
+    }
+
+    /// Composites `glyphs`' colour glyphs (emoji bitmaps) onto `canvas` at `opacity`; none when
+    /// drawing outlines grown by a stroke.
+    mutating func drawColorGlyphs(_ glyphs: [PlacedGlyph], origin: Point, opacity: UInt8, on canvas: inout Canvas) {
+        guard strokeRadius == 0 else { return }
+        for (g, px, py) in visible(glyphs, origin: origin, width: canvas.width, height: canvas.height) where g.face.hasColorBitmaps {
+            if upright {
+                drawColor(g, px: px, py: py, opacity: opacity, on: &canvas)
             } else {
-                drawOutline(g, px: px, py: py, color: color, on: &canvas)
+                drawTurnedColor(g, px: px, py: py, opacity: opacity, on: &canvas)
             }
         }
     }
 
-    private mutating func drawOutline(_ g: PlacedGlyph, px: Double, py: Double, color: Color, on canvas: inout Canvas) {
+    /// The glyphs whose pen positions (in pixels) lie near enough to a `width`×`height` image to touch it.
+    private func visible(_ glyphs: [PlacedGlyph], origin: Point, width: Int, height: Int) -> [(PlacedGlyph, Double, Double)] {
+        let em = fontSize * linear.scaleRange.max
+        let marginX = em * 3 + 2 + strokeRadius, marginY = em * 3 + 2 + strokeRadius
+        let l = linear
+        return glyphs.compactMap { g in
+            let px = origin.x + g.x * l.a + g.y * l.b, py = origin.y + g.x * l.c + g.y * l.d
+            if px < -marginX || px > Double(width) + marginX || py < -marginY || py > Double(height) + marginY { return nil }
+            return (g, px, py)
+        }
+    }
+
+    private mutating func addOutline(_ g: PlacedGlyph, px: Double, py: Double, into mask: inout CoverageMask) {
         let qx = (px * 4).rounded() / 4, qy = (py * 4).rounded() / 4
         let ix = qx.rounded(.down), iy = qy.rounded(.down)
         let fx = qx - ix, fy = qy - iy
@@ -65,7 +75,7 @@ struct GlyphRasterizer {
         } else {
             let k = fontSize / g.face.unitsPerEm
             let pen = (x: Int(ix), y: Int(iy))
-            let visible = (x: -pen.x..<(canvas.width - pen.x), y: (pen.y - canvas.height)..<pen.y)
+            let visible = (x: -pen.x..<(mask.width - pen.x), y: (pen.y - mask.height)..<pen.y)
             let perUnit = AffineTransform(a: k * linear.a, b: k * linear.b, c: k * linear.c, d: k * linear.d, tx: 0, ty: 0)
             let drawn = g.face.renderOutline(glyph: g.glyph, pixelsPerUnit: perUnit,
                                              shiftX: fx, shiftY: fy, strokeRadius: strokeRadius, rotated: g.rotated,
@@ -83,8 +93,8 @@ struct GlyphRasterizer {
             }
         }
         guard let bitmap else { return }
-        canvas.draw(coverage: bitmap.pixels, width: bitmap.width, height: bitmap.height,
-                    x: Int(ix) + bitmap.left, y: Int(iy) - bitmap.top, color: color)
+        mask.add(coverage: bitmap.pixels, width: bitmap.width, height: bitmap.height,
+                 x: Int(ix) + bitmap.left, y: Int(iy) - bitmap.top)
     }
 
     /// A colour glyph at the final size: resampled once, or (when that image would be huge) kept at

@@ -122,44 +122,57 @@ public struct TextLayerContent: LayerContent {
         let linear = AffineTransform(a: transform.a, b: transform.b, c: transform.c, d: transform.d, tx: 0, ty: 0)
         let strokeRadius = style.stroke * lengthScale
         // Under the glyphs: the shadow (of the outlined glyphs), then the outline, then the fill.
+        // Each is one coverage mask coloured once, so overlapping glyphs do not darken a
+        // translucent colour.
         if let shadow = style.shadow, shadow.color.alpha > 0 {
-            var layer = Canvas(width: canvas.width, height: canvas.height)
-            var opaque = shadow.color
-            opaque.alpha = 255
             let offset = linear.apply(Point(x: shadow.dx, y: shadow.dy))
-            drawGlyphs(on: &layer, origin: Point(x: origin.x + offset.x, y: origin.y + offset.y), linear: linear,
-                       color: opaque, strokeRadius: strokeRadius, withFill: true)
-            layer.blur(sigma: shadow.blur * lengthScale)
-            canvas.draw(image: layer.image, x: 0, y: 0, opacity: shadow.color.alpha)
+            let at = Point(x: origin.x + offset.x, y: origin.y + offset.y)
+            var mask = CoverageMask(width: canvas.width, height: canvas.height)
+            if strokeRadius > 0 { addGlyphs(into: &mask, origin: at, linear: linear, strokeRadius: strokeRadius) }
+            addGlyphs(into: &mask, origin: at, linear: linear, strokeRadius: 0)
+            // A colour glyph's shadow is its silhouette in the shadow's colour, not a copy of its colours.
+            if layout.glyphs.contains(where: { $0.face.hasColorBitmaps }) {
+                var colored = Canvas(width: canvas.width, height: canvas.height)
+                drawColorGlyphs(on: &colored, origin: at, linear: linear, opacity: 255)
+                mask.add(alphaOf: colored)
+            }
+            mask.blur(sigma: shadow.blur * lengthScale)
+            canvas.draw(mask, color: shadow.color)
         }
         if strokeRadius > 0 && style.strokeColor.alpha > 0 {
-            drawGlyphs(on: &canvas, origin: origin, linear: linear, color: style.strokeColor,
-                       strokeRadius: strokeRadius, withFill: false)
+            var mask = CoverageMask(width: canvas.width, height: canvas.height)
+            addGlyphs(into: &mask, origin: origin, linear: linear, strokeRadius: strokeRadius)
+            canvas.draw(mask, color: style.strokeColor)
         }
         if style.color.alpha > 0 {
-            drawGlyphs(on: &canvas, origin: origin, linear: linear, color: style.color, strokeRadius: 0, withFill: false)
+            var mask = CoverageMask(width: canvas.width, height: canvas.height)
+            addGlyphs(into: &mask, origin: origin, linear: linear, strokeRadius: 0)
+            canvas.draw(mask, color: style.color)
+            drawColorGlyphs(on: &canvas, origin: origin, linear: linear, opacity: style.color.alpha)
         }
         return canvas.image
     }
 
-    /// Draws every line's glyphs (grown by `strokeRadius` when above zero; with `withFill`, the
-    /// plain glyphs too, for a shadow's silhouette), the text block's top-left at pixel `origin`
-    /// and layout vectors mapped by `linear`, each line's baseline on a whole pixel.
-    private func drawGlyphs(on canvas: inout Canvas, origin: Point, linear: AffineTransform,
-                            color: Color, strokeRadius: Double, withFill: Bool) {
+    /// Adds every line's outline glyphs (grown by `strokeRadius` when above zero) into `mask`, the
+    /// text block's top-left at pixel `origin` and layout vectors mapped by `linear`, each line's
+    /// baseline on a whole pixel.
+    private func addGlyphs(into mask: inout CoverageMask, origin: Point, linear: AffineTransform, strokeRadius: Double) {
         var rasterizer = GlyphRasterizer(linear: linear, fontSize: layout.fontSize)
-        var strokes = GlyphRasterizer(linear: linear, fontSize: layout.fontSize)
-        strokes.strokeRadius = strokeRadius
+        rasterizer.strokeRadius = strokeRadius
         for (index, line) in layout.lines.enumerated() {
-            let shift = baselineShift(line: index, origin: origin, linear: linear, canvas: canvas)
-            let lineOrigin = Point(x: origin.x + shift.x, y: origin.y + shift.y)
-            let glyphs = Array(layout.glyphs[line.glyphRange])
-            if strokeRadius > 0 {
-                strokes.draw(glyphs, origin: lineOrigin, color: color, on: &canvas)
-            }
-            if strokeRadius == 0 || withFill {
-                rasterizer.draw(glyphs, origin: lineOrigin, color: color, on: &canvas)
-            }
+            let shift = baselineShift(line: index, origin: origin, linear: linear, extent: (mask.width, mask.height))
+            rasterizer.addOutlines(Array(layout.glyphs[line.glyphRange]), origin: Point(x: origin.x + shift.x, y: origin.y + shift.y),
+                                   into: &mask)
+        }
+    }
+
+    /// Draws every line's colour glyphs onto `canvas` at `opacity`, placed as `addGlyphs` places outlines.
+    private func drawColorGlyphs(on canvas: inout Canvas, origin: Point, linear: AffineTransform, opacity: UInt8) {
+        var rasterizer = GlyphRasterizer(linear: linear, fontSize: layout.fontSize)
+        for (index, line) in layout.lines.enumerated() {
+            let shift = baselineShift(line: index, origin: origin, linear: linear, extent: (canvas.width, canvas.height))
+            rasterizer.drawColorGlyphs(Array(layout.glyphs[line.glyphRange]), origin: Point(x: origin.x + shift.x, y: origin.y + shift.y),
+                                       opacity: opacity, on: &canvas)
         }
     }
 
@@ -167,7 +180,7 @@ public struct TextLayerContent: LayerContent {
     /// small sizes): to the nearest pixel row — or column, when a quarter turn makes the baseline
     /// vertical — or the other one when that would cut the line's ink at the image's edge. Lines
     /// turned by other angles are not moved.
-    private func baselineShift(line index: Int, origin: Point, linear: AffineTransform, canvas: Canvas) -> Point {
+    private func baselineShift(line index: Int, origin: Point, linear: AffineTransform, extent size: (width: Int, height: Int)) -> Point {
         guard !layout.isVertical else { return Point(x: 0, y: 0) }
         // The pixel axis the layout's y axis runs along, and the pixels per layout unit along it.
         let alongX: Bool, k: Double
@@ -178,7 +191,7 @@ public struct TextLayerContent: LayerContent {
         } else {
             return Point(x: 0, y: 0)
         }
-        let start = alongX ? origin.x : origin.y, extent = Double(alongX ? canvas.width : canvas.height)
+        let start = alongX ? origin.x : origin.y, extent = Double(alongX ? size.width : size.height)
         func shifted(_ v: Double) -> Point { alongX ? Point(x: v, y: 0) : Point(x: 0, y: v) }
         let y = start + layout.lines[index].baseline * k
         let nearest = y.rounded() - y

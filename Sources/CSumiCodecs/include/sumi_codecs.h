@@ -181,6 +181,16 @@ const uint32_t *sumi_palette_keys(const sumi_palette *palette);
 
 /* Reads the WebP header: canvas size and whether it has alpha. */
 int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha);
+/* Whether a WebP file is an animation. */
+int sumi_webp_is_animated(const uint8_t *data, size_t size);
+/* An animation's canvas size and frame count (libwebpdemux, opened on first use). 0, or -1 with a
+ * message in `error`. */
+int sumi_webp_animation_info(const uint8_t *data, size_t size, int *width, int *height, int *frames,
+                             char *error, size_t error_size);
+/* Frame `index` (from 0) composited on the canvas, premultiplied RGBA, into `rgba` (`bytes` =
+ * width x height x 4). 0, or -1 with a message in `error`. */
+int sumi_webp_animation_frame(const uint8_t *data, size_t size, int index, uint8_t *rgba, size_t bytes,
+                              char *error, size_t error_size);
 /* Decodes a still WebP, premultiplied, into `ring` as libwebp finishes its rows (only the rows in
  * progress take memory); the header must have been probed (width, height, has_alpha). A whole
  * image is a sumi_whole_ring as tall as the image: libwebp then writes into it directly. */

@@ -1,7 +1,7 @@
 import CSumiPlugin
 import SumiKit
 
-/// Reads a version 2 plugin's `sumi_format` entries into `PluginFormat` values whose closures call
+/// Reads a version 2 plugin's `sumi_format` entries into `ImageCodec` values whose closures call
 /// the plugin's `decode`/`encode` through a `PluginCall`.
 enum PluginFormatReader {
     /// `@unchecked Sendable`: the table belongs to a library that is never unloaded and stays unchanged.
@@ -11,7 +11,7 @@ enum PluginFormatReader {
 
     /// `entry` is the table read by its declared size (`PluginTables.entries`).
     static func read(_ format: UnsafePointer<sumi_format>, entry: sumi_format, index: Int, place: String,
-                     origin: String) throws(SumiError) -> PluginFormat {
+                     origin: String) throws(SumiError) -> ImageCodec {
         guard let namePointer = entry.name, !String(cString: namePointer).isEmpty else {
             throw SumiError.usage("\(place) is malformed: format #\(index) has no name")
         }
@@ -30,23 +30,27 @@ enum PluginFormatReader {
         let magic = entry.magic.map { Array(UnsafeBufferPointer(start: $0, count: Int(entry.magic_length))) } ?? []
         let table = Table(pointer: format)
         let label = "plugin \(FileIO.fileName(of: origin))"
-        let decoder: (@Sendable ([UInt8], (String) -> Void, ((Size) -> Size?)?) throws -> Image)?
+        var decoder: ImageCodec.Decoder?
         if entry.decode != nil {
-            decoder = { bytes, warn, sizeHint in
-                try withoutActuallyEscaping(warn) { (escapable: @escaping (String) -> Void) throws -> Image in
-                    try decode(bytes, table: table.pointer, label: label, name: name, warn: escapable, sizeHint: sizeHint)
-                }
-            }
-        } else {
-            decoder = nil
+            decoder = ImageCodec.Decoder(whole: { request in
+                try decode(request.bytes, table: table.pointer, label: label, name: name,
+                           warn: { [warn = request.warn, file = request.name] in warn("\(file): \($0)") }, sizeHint: request.sizeHint)
+            })
         }
-        let encoder: (@Sendable (Image, StageContext) throws -> [UInt8])?
+        var encoder: ImageCodec.Encoder?
         if entry.encode != nil {
-            encoder = { image, context in try encode(image, table: table.pointer, label: label, name: name, context: context) }
-        } else {
-            encoder = nil
+            // The encoder is handed the side data to write, after profile= and metadata=, as the
+            // built-in encoders are.
+            encoder = ImageCodec.Encoder(parameters: ["metadata"], whole: { image, request in
+                var image = image
+                image.metadata.iccProfile = request.profile
+                image.metadata.exif = request.exif
+                image.metadata.xmp = request.xmp
+                return try encode(image, table: table.pointer, label: label, name: name, context: request.context)
+            })
         }
-        return PluginFormat(name: name, extensions: extensions, magic: magic, origin: origin, decode: decoder, encode: encoder)
+        return ImageCodec(name: name, displayName: name, extensions: extensions, origin: origin, magic: magic,
+                          decoder: decoder, encoder: encoder)
     }
 
     private static func decode(_ bytes: [UInt8], table: UnsafePointer<sumi_format>, label: String, name: String,

@@ -17,7 +17,7 @@ struct PluginLibrary: Sendable {
     /// The stages to register, with the library's path as origin.
     let definitions: [StageDefinition]
     /// The image formats it reads or writes (version 2).
-    let formats: [PluginFormat]
+    let formats: [ImageCodec]
     /// The stages whose table has band callbacks (they stream; version 2).
     var bandStages: [String] = []
 
@@ -156,7 +156,7 @@ struct PluginLibrary: Sendable {
                 try PluginStageV2(entry: entry, parameters: parameters)
             })
         }
-        var formats: [PluginFormat] = []
+        var formats: [ImageCodec] = []
         let formatTables = try PluginTables.entries(array: plugin.formats, list: plugin.format_list, count: Int(plugin.format_count),
                                                     baseSize: MemoryLayout<sumi_format>.size, empty: sumi_format(),
                                                     what: "format", place: place)

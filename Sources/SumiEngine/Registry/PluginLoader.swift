@@ -53,7 +53,7 @@ public enum PluginLoader {
             return library
         }
         // Once per registry: a library opened before (for another registry) adds its formats here too.
-        if !library.formats.isEmpty && !registry.formats.formats.contains(where: { $0.origin == library.path }) {
+        if !library.formats.isEmpty && !registry.formats.codecs.contains(where: { $0.origin == library.path }) {
             registry.formats.register(library.formats, warn: warn)
         }
         let definitions = library.definitions

@@ -145,13 +145,17 @@ public struct JSONParser {
         return value
     }
 
+    /// A string's bytes are gathered as UTF-8 and made into a `String` once at its end: appending
+    /// scalars to a growing string one by one costs time that grows with the string's length, so a
+    /// long non-ASCII text took quadratic time.
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        var utf8: [UInt8] = []
+        func append(_ scalar: Unicode.Scalar) { utf8.append(contentsOf: String(scalar).utf8) }
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let b = bytes[index]
-            if b == UInt8(ascii: "\"") { index += 1; return String(scalars) }
+            if b == UInt8(ascii: "\"") { index += 1; return String(decoding: utf8, as: UTF8.self) }
             if b < 0x20 { throw error("control character in string (escape it)") }
             if b == UInt8(ascii: "\\") {
                 index += 1
@@ -159,14 +163,14 @@ public struct JSONParser {
                 let e = bytes[index]
                 index += 1
                 switch e {
-                case UInt8(ascii: "\""): scalars.append("\"")
-                case UInt8(ascii: "\\"): scalars.append("\\")
-                case UInt8(ascii: "/"): scalars.append("/")
-                case UInt8(ascii: "b"): scalars.append("\u{08}")
-                case UInt8(ascii: "f"): scalars.append("\u{0C}")
-                case UInt8(ascii: "n"): scalars.append("\n")
-                case UInt8(ascii: "r"): scalars.append("\r")
-                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "\""): utf8.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): utf8.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): utf8.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "b"): utf8.append(0x08)
+                case UInt8(ascii: "f"): utf8.append(0x0C)
+                case UInt8(ascii: "n"): utf8.append(0x0A)
+                case UInt8(ascii: "r"): utf8.append(0x0D)
+                case UInt8(ascii: "t"): utf8.append(0x09)
                 case UInt8(ascii: "u"):
                     var code = try parseHex4()
                     if (0xD800..<0xDC00).contains(code) {
@@ -182,27 +186,26 @@ public struct JSONParser {
                     // names or text would stop there and act on another string than the one shown.
                     guard code != 0 else { throw error("\\u0000 (NUL) is not allowed in a string", at: index - 6) }
                     guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape") }
-                    scalars.append(scalar)
+                    append(scalar)
                 default: throw error("invalid escape '\\\(Character(Unicode.Scalar(e)))'", at: index - 2)
                 }
                 continue
             }
-            // A run of plain ASCII goes over in one piece (a long string costs one pass, not a
-            // decoder call per character).
-            if b >= 0x20, b < 0x80 {
+            // A run of plain ASCII goes over in one piece.
+            if b < 0x80 {
                 let run = index
                 while index < bytes.count, bytes[index] >= 0x20, bytes[index] < 0x80,
                       bytes[index] != UInt8(ascii: "\""), bytes[index] != UInt8(ascii: "\\") {
                     index += 1
                 }
-                scalars.append(contentsOf: String(decoding: bytes[run..<index], as: UTF8.self).unicodeScalars)
+                utf8.append(contentsOf: bytes[run..<index])
                 continue
             }
-            // UTF-8 sequence.
+            // A UTF-8 sequence, checked (no overlong forms, surrogates or values past U+10FFFF) and
+            // copied as it is.
             let start = index
             let length: Int
             switch b {
-            case 0x00..<0x80: length = 1
             case 0xC2..<0xE0: length = 2
             case 0xE0..<0xF0: length = 3
             case 0xF0..<0xF5: length = 4
@@ -211,8 +214,8 @@ public struct JSONParser {
             guard start + length <= bytes.count else { throw error("invalid UTF-8") }
             var decoder = UTF8()
             var iterator = bytes[start..<start + length].makeIterator()
-            guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { throw error("invalid UTF-8") }
-            scalars.append(scalar)
+            guard case .scalarValue = decoder.decode(&iterator) else { throw error("invalid UTF-8") }
+            utf8.append(contentsOf: bytes[start..<start + length])
             index += length
         }
     }

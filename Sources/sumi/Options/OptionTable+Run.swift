@@ -1,9 +1,10 @@
 extension OptionTable {
     static let run = ProgramCommand(
         .run, .pipeline(inputs: true), operands: "MANIFEST|PIPELINE [INPUT]...",
-        summary: "Run a pipeline manifest (a JSON file of stages; see pipelines/) or a pipeline written on one line.",
+        summary: "Run a pipeline: by name (sumi pipelines lists them), a manifest file (JSON) or one written on one line.",
         description: """
-        Runs the pipeline in MANIFEST, or PIPELINE written on one line (gst-launch style): \
+        Runs the pipeline in MANIFEST (a file, or the name of a pipeline 'sumi pipelines' lists: caption, \
+        thumbnail, fullpage ...), or PIPELINE written on one line (gst-launch style): \
         'decode path=in.jpg ! scale width=1024 ! encode path=out.webp'. "!" links stages; id=NAME names one and \
         "NAME. ! ..." starts a branch from it ("NAME.PORT" links into one port). A decode without path reads -i, \
         an encode without path writes -o. Several inputs make a batch: the pipeline runs once per input.

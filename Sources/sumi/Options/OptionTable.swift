@@ -32,14 +32,14 @@ enum OptionTable {
     static let allowManifestPlugins = ProgramOption("--allow-manifest-plugins",
         "Load the manifest's plugins outside the plugin folders (their code runs). May stand anywhere on the command line.")
     static let help = ProgramOption("--help", short: "-h", "Show this command's help.")
-    static let version = ProgramOption("--version", short: "-V", "Print the version and the plugin ABI versions.")
+    static let version = ProgramOption("--version", short: "-V", "Print the version, the plugin ABI versions and the Swift release it was built with (build Swift plugins with the same).")
 
     /// The options that may stand anywhere on the command line (`ProcessFlags` takes them out first).
     static let global = [safe, allowManifestPlugins]
 
     // MARK: The commands
 
-    static let commands: [ProgramCommand] = [run, validate, stages, inspect, schema, graph, formats, completion, serve]
+    static let commands: [ProgramCommand] = [run, pipelines, validate, stages, inspect, schema, graph, formats, completion, serve]
 
     /// The command called `name`.
     static func command(_ name: CommandName) -> ProgramCommand {
@@ -62,6 +62,17 @@ enum OptionTable {
                   json.describing("Print {\"manifest\", \"valid\", \"stages\", \"needs\"} or {\"valid\": false, \"error\", "
                                   + "\"file\", \"stage\", \"parameter\"} as one JSON object."),
                   quiet.describing("No warnings."), recursive, strict, safe, help])
+
+    static let pipelines = ProgramCommand(
+        .pipelines, .pipelineName, operands: "[PIPELINE]",
+        summary: "List the pipelines 'sumi run NAME' finds by name, with their parameters.",
+        description: """
+        Lists the pipelines run, validate and graph find by name (sumi run caption): the user's own, in \
+        $XDG_DATA_HOME/sumi/pipelines (by default ~/.local/share/sumi/pipelines), which replace shipped ones of \
+        the same name, and the shipped ones. Each with its summary, its file and the parameters --set gives, \
+        with their types and defaults; PIPELINE shows only that one.
+        """,
+        options: [json.describing("Print one JSON array: each pipeline's name, summary, file, origin and parameters."), help])
 
     static let stages = ProgramCommand(
         .stages, summary: "List the stages Sumi knows: built-in ones and those of loaded plugins.",

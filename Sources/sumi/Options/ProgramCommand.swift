@@ -7,6 +7,8 @@ struct ProgramCommand: Sendable {
         case pipeline(inputs: Bool)
         /// A stage name.
         case stage
+        /// A pipeline's name (optional).
+        case pipelineName
         /// A shell name.
         case shell
     }
