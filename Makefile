@@ -28,6 +28,8 @@ BUILD_PKGS += libmicrohttpd-dev
 BUILD_PKGS += libdeflate-dev
 # SHA-256, HMAC and MD5 (Nettle).
 BUILD_PKGS += nettle-dev
+# `recognize`: Tesseract's C API header (the library is opened when a run recognises).
+BUILD_PKGS += libtesseract-dev
 TEST_PKGS := libharfbuzz-bin unicode-data pango1.0-tools fonts-inter-variable qpdf poppler-utils imagemagick libjpeg-turbo-progs
 TEST_PKGS += liblcms2-utils libheif-examples icc-profiles-free colord-data libimage-exiftool-perl
 # tiffcp writes the TIFF compressions and layouts the TIFF reader is tested on.
@@ -40,11 +42,15 @@ TEST_PKGS += mupdf-tools ghostscript
 TEST_PKGS += zsh fish
 # The HTTP client of the `sumi serve` tests.
 TEST_PKGS += curl
+# The English and Japanese data `recognize` reads in the text-layer tests.
+TEST_PKGS += tesseract-ocr-eng tesseract-ocr-jpn
 # Parses deploy/kubernetes/*.yaml in a test.
 TEST_PKGS += python3-yaml
 # The Rust example plugin needs rustc: Debian's, unless one is already on PATH (rustup).
 TEST_PKGS += $(if $(shell command -v rustc),,rustc)
 BENCH_PKGS := hyperfine libvips-tools time img2pdf
+# The text layer's peers: OCRmyPDF and the tesseract command (same Tesseract, same languages).
+BENCH_PKGS += ocrmypdf tesseract-ocr
 # A one-node Slurm cluster for `make test-cluster`.
 CLUSTER_PKGS := slurm-wlm munge
 # `make conformance`: peak RSS, heif-convert (the HEIF/AVIF reference), the venv for Pillow.
@@ -79,7 +85,8 @@ test-deps: deps
 	@python3 -c "import jsonschema" 2>/dev/null || python3 -m pip install -q jsonschema >/dev/null
 	@# The full-page memory test makes its 50 captures with numpy.
 	@python3 -c "import numpy" 2>/dev/null || python3 -m pip install -q numpy >/dev/null
-	@# FiltersReferenceTests compare blur, sharpen and ImageEnhance with Pillow's.
+	@# FiltersReferenceTests compare blur, sharpen and ImageEnhance with Pillow's; the text layer's
+	@# test page (tools/make-ocr-page.py) is drawn with it.
 	@python3 -c "import PIL" 2>/dev/null || python3 -m pip install -q pillow >/dev/null
 
 bench-deps: test-deps

@@ -60,6 +60,11 @@ let package = Package(
         // (and GnuTLS with the eight libraries behind it) is opened when the service starts
         // (`sumi_mhd.h`), so no other command maps it.
         .target(name: "CSumiHTTP", dependencies: ["CSumiRuntime"], path: "Sources/CSumiHTTP"),
+        // Tesseract's C API for `recognize`: libtesseract (with leptonica, OpenMP and the image
+        // libraries behind it) is opened by the first recognition a run configures (`sumi_ocr.h`),
+        // never linked, so no other command maps it; the shim recognises a band and hands back
+        // plain structs.
+        .target(name: "CSumiOCR", dependencies: ["CSumiRuntime"], path: "Sources/CSumiOCR"),
         // The version string from the VERSION file.
         .target(name: "CSumiVersion", path: "Sources/CSumiVersion",
                 cSettings: [.define("SUMI_VERSION", to: "\"\(version)\"")]),
@@ -105,6 +110,7 @@ let package = Package(
         // convolutions' vector loops at -Onone make the tests crawl.
         .target(name: "SumiFilters", dependencies: ["SumiKit"], path: "Plugins/Filters",
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
+        .target(name: "SumiRecognize", dependencies: ["SumiKit", "CSumiOCR"], path: "Plugins/Recognize"),
         .target(
             name: "SumiPage",
             dependencies: ["SumiKit", "CZlib", "SumiCodecs", "CSumiCodecs"],
@@ -119,7 +125,7 @@ let package = Package(
         .target(
             name: "SumiApp",
             dependencies: ["SumiKit", "SumiEngine", "SumiCodecs", "SumiTransform", "SumiText", "SumiCompose", "SumiPage",
-                           "SumiFilters"],
+                           "SumiFilters", "SumiRecognize"],
             path: "Sources/SumiApp"
         ),
 
@@ -150,7 +156,9 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
         .testTarget(name: "FiltersTests", dependencies: ["SumiKit", "SumiFilters", "SumiCodecs"], path: "Tests/FiltersTests",
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib"], path: "Tests/PageTests"),
+        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib", "CFreeType"], path: "Tests/PageTests"),
+        .testTarget(name: "RecognizeTests", dependencies: ["SumiKit", "SumiRecognize", "SumiPage", "SumiCodecs"],
+                    path: "Tests/RecognizeTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),
         .testTarget(name: "PluginTests", dependencies: ["SumiKit", "SumiEngine", "SumiPluginSDK", "CSumiPlugin", "SumiCompose"], path: "Tests/PluginTests",
                     exclude: ["Fixtures"]),

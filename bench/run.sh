@@ -274,6 +274,35 @@ if "$SUMI" inspect pdf-page >/dev/null 2>&1 && [ -f pipelines/fullpage.json ]; t
   fi
 fi
 
+# The searchable page (tools/make-ocr-page.py: a 1170x4200 phone page of known text — Latin
+# paragraphs at three sizes, a Japanese paragraph, UI rows, photos — as three captures): fullpage
+# with text: ocr against OCRmyPDF (img2pdf, then ocrmypdf) and the tesseract command's PDF, both on
+# the page as sumi stitches it, English, default threads. Then each PDF's word recall and box IoU
+# (tools/check-ocr-page.py, poppler's pdftotext -bbox) and the size of sumi's against its page
+# without text. (An older sumi has no text parameter: the row runs without the baseline; fullpage's
+# rows above compare text: none, the default, with it.)
+if wanted searchable && command -v ocrmypdf >/dev/null && command -v tesseract >/dev/null && command -v img2pdf >/dev/null; then
+  OP=$WORK/ocrpage
+  [ -f "$OP/truth.json" ] || python3 tools/make-ocr-page.py "$OP"
+  OP_INPUTS=$(for c in $(ls "$OP"/capture-*.png | sort -V); do echo -n " -i $c"; done)
+  cat > "$WORK/stitch.json" <<JSON
+{"sumi": 1, "params": {"input": {"type": "paths"}, "output": {"type": "path"}},
+ "stages": [{"stage": "decode", "with": {"path": "\${input}"}}, {"stage": "stitch"}, {"stage": "encode", "with": {"path": "\${output}"}}]}
+JSON
+  "$SUMI" run "$WORK/stitch.json" $OP_INPUTS -o "$OP/stitched.png" --quiet
+  echo "== Searchable page: 3 captures -> one PDF page with its text (English), against OCRmyPDF and tesseract on the stitched 1170x4200 page"
+  BASELINE= row searchable "fullpage text ocr, 1170x4200" --runs 3 \
+    "@SUMI@ run pipelines/fullpage.json $OP_INPUTS -o $WORK/out/ocr.pdf --set text=ocr --quiet" \
+    "ocrmypdf" "img2pdf $OP/stitched.png -o $WORK/out/img.pdf && ocrmypdf -q -l eng --output-type pdf $WORK/out/img.pdf $WORK/out/omp.pdf" \
+    "tesseract" "tesseract $OP/stitched.png $WORK/out/tess -l eng pdf 2>/dev/null"
+  "$SUMI" run pipelines/fullpage.json $OP_INPUTS -o "$WORK/out/ocr-none.pdf" --quiet
+  for pdf in ocr omp tess; do
+    printf '   %-9s %s\n' "$pdf" "$(python3 tools/check-ocr-page.py "$WORK/out/$pdf.pdf" "$OP" --kinds body,ui | tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+  done
+  printf '   sumi PDF %s bytes, without text %s bytes (%s)\n' "$(stat -c %s "$WORK/out/ocr.pdf")" "$(stat -c %s "$WORK/out/ocr-none.pdf")" \
+    "$(python3 -c "print('%.3f' % ($(stat -c %s "$WORK/out/ocr.pdf") / $(stat -c %s "$WORK/out/ocr-none.pdf")))")"
+fi
+
 # The photo-rich page (tools/make-photo-page.py: 50 captures of a news/shop-like page, text beside
 # photos over about a fifth of its height; cached in $WORK/photopage): the default compression (auto:
 # photo strips JPEG, the rest lossless), flate and jpeg, each against the baseline; then the PDF's

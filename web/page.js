@@ -153,10 +153,11 @@ async function buildPDF(n) {
   const link = $("page-download");
   setLink(link, null);
   delete link.dataset.viewport;
-  $("page-status").textContent = `Making the PDF (opens on capture ${n + 1})…`;
+  $("page-status").textContent = `Making the ${$("searchable").checked ? "searchable " : ""}PDF (opens on capture ${n + 1})…`;
   try {
+    const text = $("searchable").checked ? "ocr" : "none";
     const { blob, report } = await run("fullpage",
-      form(Object.assign({ viewport: `capture:${n}` }, gapsParameter()), page.files.map((f) => ["input", f])));
+      form(Object.assign({ viewport: `capture:${n}`, text }, gapsParameter()), page.files.map((f) => ["input", f])));
     if (id !== page.pdfRequest) return;
     setLink(link, blob, "page.pdf");
     link.dataset.viewport = `capture:${n}`;
@@ -174,4 +175,9 @@ export function setupPage() {
   $("captures").addEventListener("change", (event) => chooseCaptures(event.target.files));
   dropZone($("captures-drop"), (files) => chooseCaptures(files));
   $("build-page").addEventListener("click", buildPage);
+  // A change of the switch makes the PDF again, opening where it did.
+  $("searchable").addEventListener("change", () => {
+    const chosen = document.querySelector("input[name=open-on]:checked");
+    if (page.files.length && chosen) buildPDF(Number(chosen.value));
+  });
 }

@@ -9,6 +9,7 @@ import SumiCodecs
 import SumiText
 import SumiPage
 import SumiFilters
+import SumiRecognize
 
 /// Builds the registry a command works with: the built-in families, then plugins from the system
 /// plugin folder, `--plugin-path` folders, `SUMI_PLUGIN_PATH` and the manifest's `plugins`.
@@ -22,6 +23,7 @@ package enum StageCatalog {
         (ComposeStages.name, ComposeStages.stages),
         (PageStages.name, PageStages.stages),
         (FiltersStages.name, FiltersStages.stages),
+        (RecognizeStages.name, RecognizeStages.stages),
     ] }
 
     /// `SUMI_SKIP_BUILTIN=compose` (comma-separated family names) leaves families out, so a plugin

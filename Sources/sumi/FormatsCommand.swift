@@ -11,8 +11,11 @@ struct FormatsCommand {
 
     func execute() throws(SumiError) -> Int32 {
         let json = arguments.json
-        let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) }).formats
+        let catalog = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
+        let registry = catalog.formats
         let plugins = registry.pluginCodecs, builtins = FormatSupport.all(registry)
+        // What stages find installed here (the languages `recognize` reads).
+        let facts = catalog.all.compactMap { definition in definition.descriptor.localFacts.map { (definition.descriptor.name, $0()) } }
         if json {
             let rows = builtins.map { row in
                 JSONValue.object([
@@ -26,7 +29,8 @@ struct FormatsCommand {
                     ("extensions", .array(format.extensions.map(JSONValue.string))), ("origin", .string(format.origin)),
                 ])
             }
-            Terminal.standardOutput(JSONValue.array(rows + pluginRows).serialized() + "\n")
+            let factRows = facts.map { JSONValue.object([("stage", .string($0.0)), ("here", .string($0.1))]) }
+            Terminal.standardOutput(JSONValue.array(rows + pluginRows + factRows).serialized() + "\n")
             return 0
         }
         func pad(_ s: String, _ n: Int) -> String { s + String(repeating: " ", count: max(1, n - s.count)) }
@@ -46,6 +50,7 @@ struct FormatsCommand {
                     + pad(format.encoder != nil ? "yes" : "no", 7) + pad(extensions, extensionsWidth) + format.origin + "\n"
             }
         }
+        for (stage, fact) in facts { text += "\n\(stage): \(fact)\n" }
         Terminal.standardOutput(text)
         return 0
     }

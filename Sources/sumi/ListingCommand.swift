@@ -78,6 +78,7 @@ struct ListingCommand {
         text += "  inputs:  " + (d.inputs.isEmpty ? "none" : d.inputs.map { "\($0.name) (\($0.typeName))" }.joined(separator: ", ")) + "\n"
         text += "  output:  \(d.output.rawValue)\(d.listOutputParameter.map { " (images when \($0) is a list)" } ?? "")\n"
         text += "  effect:  \(d.effect.rawValue)\n"
+        if let facts = d.localFacts { text += "  here:    \(facts())\n" }
         guard !d.parameters.isEmpty else { return text + "  parameters: none\n" }
         text += "  parameters:\n"
         for p in d.parameters {

@@ -5,8 +5,8 @@ extension ManPage {
 .SH DESCRIPTION
 .B sumi
 runs image pipelines: a graph of stages (decode, scale, crop, trim, rotate, flip, pad, text, place, blend,
-encode, stitch, pdf-page, blur, sharpen, adjust, flatten, round, and those of plugins) described by
-a JSON manifest, or written on one line in the style of
+encode, stitch, recognize, pdf-page, blur, sharpen, adjust, flatten, round, and those of plugins)
+described by a JSON manifest, or written on one line in the style of
 .BR gst\-launch (1).
 The whole graph is checked (stage names, parameter types and ranges, port types, references,
 cycles) before the first pixel is decoded.

@@ -5,7 +5,8 @@ import Testing
 
 /// libheif (with its codecs), libtiff (with zstd, xz, LERC, JBIG-KIT) and gdk-pixbuf are opened by
 /// the first file that needs them, HarfBuzz, fontconfig, FriBidi and ICU by the first text, and
-/// libmicrohttpd (with GnuTLS) when `sumi serve` starts, not at start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
+/// libmicrohttpd (with GnuTLS) when `sumi serve` starts, libtesseract (with leptonica and OpenMP) by
+/// a run that recognises text, not at start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
 /// copies of the libraries put first on the library path.
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["SUMI_BINARY"] != nil, "needs the built sumi (SUMI_BINARY)"))
 struct LazyLibraryTests {
@@ -54,7 +55,8 @@ struct LazyLibraryTests {
         #expect(run.errors.contains("libc.so.6"), "the loader trace is there")
         for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
                         "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit", "libharfbuzz", "libfontconfig",
-                        "libfribidi", "libicuuc", "libglib", "libgraphite2", "libopenjp2", "libwebpdemux"] {
+                        "libfribidi", "libicuuc", "libglib", "libgraphite2", "libopenjp2", "libwebpdemux",
+                        "libtesseract", "liblept", "libgomp"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
     }
@@ -69,6 +71,23 @@ struct LazyLibraryTests {
         #expect(run.status == 0, "\(run.errors.suffix(500))")
         #expect(run.errors.contains("libheif.so.1"))
         #expect(try decodeBytes(try folder.read("out.png")).width == 32)
+    }
+
+    /// A thumbnail (the shipped pipeline) never maps libtesseract; a run that recognises does, and
+    /// `fullpage` with its default `text: none` does not.
+    @Test func onlyRecognitionLoadsTesseract() throws {
+        let folder = try ScratchFolder("photos")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let thumbnail = try run(["run", "\(repository)/pipelines/thumbnail.json", "-o", folder.file("thumb.jpg")],
+                                environment: ["LD_DEBUG": "files"])
+        #expect(thumbnail.status == 0, "\(thumbnail.errors.suffix(500))")
+        #expect(thumbnail.errors.contains("libc.so.6") && !thumbnail.errors.contains("libtesseract"))
+        let page = try run(["run", "\(repository)/pipelines/fullpage.json", "-o", folder.file("page.pdf")], environment: ["LD_DEBUG": "files"])
+        #expect(page.status == 0 && !page.errors.contains("libtesseract"), "\(page.errors.suffix(500))")
+        try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        let recognised = try run(["run", "decode path=\(folder.file("in.png")) ! recognize ! encode path=\(folder.file("out.png"))"],
+                                 environment: ["LD_DEBUG": "files"])
+        #expect(recognised.status == 0 && recognised.errors.contains("libtesseract.so.5"), "\(recognised.errors.suffix(500))")
     }
 
     @Test func jpeg2000LoadsLibopenjp2OnlyThen() throws {
@@ -87,7 +106,8 @@ struct LazyLibraryTests {
         let folder = try ScratchFolder("photos")
         let libraries = folder.file("lib")
         try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
-        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12", "libharfbuzz.so.0", "libopenjp2.so.7"] {
+        for name in ["libheif.so.1", "libgdk_pixbuf-2.0.so.0", "libtiff.so.6", "libmicrohttpd.so.12", "libharfbuzz.so.0", "libopenjp2.so.7",
+                     "libtesseract.so.5"] {
             try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
         }
         let broken = ["LD_LIBRARY_PATH": libraries]
@@ -121,6 +141,10 @@ struct LazyLibraryTests {
         #expect(label.status == 1 && label.errors.contains("libharfbuzz.so.0") && label.errors.contains("could not be loaded"),
                 "\(label.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("label.png")))
+        // Recognition needs libtesseract: an error naming it before any output.
+        let ocr = try run(["run", "decode path=\(folder.file("in.png")) ! recognize ! encode path=\(folder.file("ocr.png"))"], environment: broken)
+        #expect(ocr.status == 1 && ocr.errors.contains("libtesseract.so.5") && ocr.errors.contains("could not be loaded"), "\(ocr.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("ocr.png")))
         // TIFF output needs gdk-pixbuf.
         let tiff = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.tiff")], environment: broken)
         #expect(tiff.status == 1)

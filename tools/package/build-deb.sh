@@ -5,7 +5,8 @@
 #
 # The package root is `make install PREFIX=/usr` into a staging folder; Depends are computed by
 # dpkg-shlibdeps from the binary (the Swift runtime beside it is private to the package); libheif,
-# libopenjp2, libwebpdemux and gdk-pixbuf, opened at run time, are Recommends (`sumi formats` says when one is missing);
+# libopenjp2, libwebpdemux, gdk-pixbuf and Tesseract with its English data, opened at run time, are
+# Recommends (`sumi formats` says when one is missing, a run that needs one names it);
 # the other libraries opened at run time are Depends added by name (below).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

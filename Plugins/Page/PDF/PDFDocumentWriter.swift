@@ -12,11 +12,12 @@ import SumiKit
 /// with a colour profile other than sRGB gets an `/ICCBased` colour space carrying that profile
 /// (PDF 1.7 §8.6.5.5), so viewers show its colours as the photo's own viewer would.
 final class PDFDocumentWriter {
-    /// One page: its size, its strips and colour profile.
+    /// One page: its size, its strips and colour profile, and the invisible text over it.
     struct Page: Sendable {
         let geometry: PageGeometry
         let strips: [PageStrip]
         let iccProfile: [UInt8]?
+        var text: PDFTextLayer? = nil
     }
 
     /// The rectangle the document opens on.
@@ -72,7 +73,7 @@ final class PDFDocumentWriter {
         for page in pages {
             writer.beginPage(page.geometry, iccProfile: page.iccProfile)
             for strip in page.strips { try writer.add(strip) }
-            try writer.endPage()
+            try writer.endPage(text: page.text)
         }
         try writer.finish()
     }
@@ -105,22 +106,42 @@ final class PDFDocumentWriter {
         placed.append((strip.top, strip.imageRows, image))
     }
 
-    /// Ends the page: its object, the content that draws its strips, its colour profile.
-    func endPage() throws {
+    /// Ends the page: its object, the content that draws its strips, its colour profile, and the
+    /// invisible text over it when `text` has words (a second content stream, with its font).
+    func endPage(text: PDFTextLayer? = nil) throws {
         guard let g = geometry else { throw StageError("no page to end") }
         let padding = placed.last.map { max(0, $0.top + $0.imageRows - g.pixelHeight) } ?? 0
         let box = g.mediaBox(paddingRows: padding).map(PDFSyntax.number).joined(separator: " ")
         let contents = next
         next += 1
+        let layer = text.flatMap { $0.isEmpty ? nil : $0 }
+        let font = next, textContents = next + PDFTextLayer.fontObjectCount
+        if layer != nil { next += PDFTextLayer.fontObjectCount + 1 }
         try begin(4 + pageIndex)
         var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [\(box)]"
         if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
         let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
-        dict += " /Resources << /XObject << \(names) >> >> /Contents \(contents) 0 R >>"
+        let fonts = layer == nil ? "" : " /Font << /F0 \(font) 0 R >>"
+        let contentList = layer == nil ? "\(contents) 0 R" : "[\(contents) 0 R \(textContents) 0 R]"
+        dict += " /Resources << /XObject << \(names) >>\(fonts) >> /Contents \(contentList) >>"
         try out.write(dict + "\nendobj\n")
         let content = PDFDocumentWriter.contents(g, placed.map { ($0.top, $0.imageRows) })
         try begin(contents)
         try out.write("<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream\nendobj\n")
+        if let layer {
+            for object in try layer.fontObjects(first: font) {
+                try begin(object.number)
+                guard let stream = object.stream else { try out.write(object.dictionary + "\nendobj\n"); continue }
+                try out.write(object.dictionary + " /Length \(stream.count) >>\nstream\n")
+                try out.write(stream)
+                try out.write("\nendstream\nendobj\n")
+            }
+            let shown = try PDFTextLayer.zlib(Array(layer.content(g, font: "F0").utf8))
+            try begin(textContents)
+            try out.write("<< /Filter /FlateDecode /Length \(shown.count) >>\nstream\n")
+            try out.write(shown)
+            try out.write("\nendstream\nendobj\n")
+        }
         if let profile {
             try begin(profile.number)
             try out.write("<< /N 3 /Alternate /DeviceRGB /Length \(profile.bytes.count) >>\nstream\n")

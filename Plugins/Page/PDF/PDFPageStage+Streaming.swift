@@ -65,6 +65,7 @@ extension PDFPageStage: RowStage {
                 y = ready
             }
             try stream.waitForEnd()
+            let text = try Self.textLayer(metadata)
             let strips: [PageStrip]
             if let source, !(encoder?.isTranslucent ?? false) {
                 strips = [source]
@@ -74,10 +75,10 @@ extension PDFPageStage: RowStage {
             } else {
                 throw StageError("the streamed image was not encoded")
             }
-            let page = PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: metadata.iccProfile)
+            let page = PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: metadata.iccProfile, text: text)
             if let writer {
                 try flush(strips)
-                try writer.endPage()
+                try writer.endPage(text: text)
                 try writer.finish()
                 context.report(report([PDFDocumentWriter.Page(geometry: geometry, strips: written, iccProfile: nil)]))
             } else {

@@ -133,7 +133,8 @@ public struct PDFPageStage: Stage {
                 }
                 strips = try encoder.finish()
             }
-            pages.append(PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: image.metadata.iccProfile))
+            pages.append(PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: image.metadata.iccProfile,
+                                                text: try Self.textLayer(image.metadata)))
         }
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")

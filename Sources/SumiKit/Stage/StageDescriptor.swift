@@ -14,6 +14,9 @@ public struct StageDescriptor: Sendable {
     /// What the stage does to the image on its first input port, for the side-data rules.
     public var effect: ImageEffect
     public var parameters: [ParameterSpec]
+    /// What this machine provides for the stage (the data files it finds installed), read when
+    /// `sumi inspect` or `sumi formats` asks, never at start-up; nil for most stages.
+    public var localFacts: (@Sendable () -> String)?
 
     public init(name: String, summary: String, inputs: [PortSpec] = [], output: ValueKind,
                 listOutputParameter: String? = nil, effect: ImageEffect? = nil,

@@ -86,8 +86,8 @@ enum OptionTable {
         .inspect, .stage, operands: "STAGE",
         summary: "Describe one stage: its ports and every parameter with type, default and range.",
         description: """
-        Describes STAGE: summary, origin, input ports, output, and each parameter with its type, default, range \
-        or allowed values.
+        Describes STAGE: summary, origin, input ports, output, what it finds installed here (the languages \
+        recognize reads), and each parameter with its type, default, range or allowed values.
         """,
         options: [json.describing("Print the same as one element of 'sumi stages --json'."), pluginPath, help])
 
@@ -117,9 +117,10 @@ enum OptionTable {
         description: """
         Lists what each image format reads and writes, with its colour profile and metadata support; then the \
         formats of the plugins in the configured folders (--plugin-path, SUMI_PLUGIN_PATH), with their \
-        extensions and library.
+        extensions and library; last, what stages find installed here (the languages recognize reads).
         """,
-        options: [json.describing("Print one JSON array: a row per format, plugin formats with their extensions and library."),
+        options: [json.describing("Print one JSON array: a row per format, plugin formats with their extensions and library, "
+                                  + "and a {\"stage\", \"here\"} row per stage that reports what is installed."),
                   pluginPath, help])
 
     static let completion = ProgramCommand(
