@@ -105,7 +105,8 @@ final class PDFDocumentWriter {
         placed.append((strip.top, strip.imageRows, image))
     }
 
-    /// Ends the page: its object, the content that draws its strips, its colour profile.
+    /// Ends the page: its object (its MediaBox reaching down over the last strip's padding rows,
+    /// its CropBox the image), the content that draws its strips, its colour profile.
     func endPage() throws {
         guard let g = geometry else { throw StageError("no page to end") }
         let padding = placed.last.map { max(0, $0.top + $0.imageRows - g.pixelHeight) } ?? 0
@@ -113,7 +114,8 @@ final class PDFDocumentWriter {
         let contents = next
         next += 1
         try begin(4 + pageIndex)
-        var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [\(box)]"
+        let crop = g.cropBox.map(PDFSyntax.number).joined(separator: " ")
+        var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [\(box)] /CropBox [\(crop)]"
         if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
         let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
         dict += " /Resources << /XObject << \(names) >> >> /Contents \(contents) 0 R >>"

@@ -10,6 +10,13 @@
 /// without photo are JPEG only when they are one flat colour between a photo and the grid row
 /// beside it. `lossless` and `jpeg` make strips of one kind.
 ///
+/// A lossless strip is also cut where its rows change from plain (text, UI, flat colour) to detail
+/// (photo or mixed) or back, on the first grid row after which a whole grid step is of the other
+/// kind: so the few photo rows at a photo's top and bottom edge that a JPEG strip cannot take (it
+/// begins and ends on the grid) make a strip of their own of at most a grid step (plus any detail
+/// the step shares), and the text beside them stays in a strip of few colours (a palette) instead
+/// of one of full RGB.
+///
 /// Every strip begins on a multiple of `alignment` rows from the page's top, and every tile on a
 /// multiple of `alignment` columns (the page's strip grid, `PageGeometry.stripGrid`: whole device
 /// pixels at 72, 150 and 300 dpi, so readers that fit images to whole device pixels place every
@@ -52,11 +59,12 @@ struct StripPlanner: Sendable {
     private(set) var rows = 0
     /// The JPEG columns of the strip in progress; nil while it is lossless.
     private var columns: Range<Int>?
+    /// What each row of the strip in progress showed, top to bottom.
+    private var contents: [RowContent] = []
     /// Rows at the end of a lossless strip in progress that have a photo over common columns
-    /// (`tailBounds`), what they showed, and how many rows of one flat colour came before them.
+    /// (`tailBounds`), and how many rows of one flat colour came before them.
     private var tail = 0
     private var tailBounds: TileBounds?
-    private var tailContent: RowContent?
     private var flatBeforeTail = 0
     /// Rows of one flat colour (`flatColour`) that end the rows added so far.
     private var flatRows = 0
@@ -64,8 +72,6 @@ struct StripPlanner: Sendable {
     /// Flat rows at the end of a JPEG strip in progress, after its photo ended: it takes them when
     /// they reach the next grid row.
     private var trailing = 0
-    /// What the rows of the strip in progress before its tail showed.
-    private var head: RowContent?
 
     init(mode: Mode, width: Int, alignment: Int = StripPlanner.defaultAlignment) {
         self.mode = mode
@@ -76,6 +82,7 @@ struct StripPlanner: Sendable {
         while mcu % 16 != 0 { mcu += a }
         let limit = StripPlanner.maximumRows
         tallest = mcu <= limit ? limit / mcu * mcu : max(a, limit / a * a)
+        contents.reserveCapacity(tallest + 1)
     }
 
     /// Adds the next `count` rows, all measured as `measure`; returns the strips this finishes, in
@@ -89,23 +96,16 @@ struct StripPlanner: Sendable {
     /// The last strip, once every row was added (nil for an empty page).
     mutating func finish() -> Cut? {
         guard rows > 0 else { return nil }
-        let cut = take(rows, content: merge(head, tailContent) ?? .plain)
-        head = nil
-        tailContent = nil
         tail = 0
-        return cut
+        return take(rows)
     }
 
     private mutating func addRow(_ measure: RowContent.Measure, into cuts: inout [Cut]) {
         switch mode {
         case .jpeg, .lossless:
             if rows == 0 && mode == .jpeg { columns = 0..<width }
-            if rows >= tallest {
-                cuts.append(take(rows, content: head ?? .plain))
-                head = nil
-            }
-            rows += 1
-            head = merge(head, measure.content)
+            if rows >= tallest { cuts.append(take(rows)) }
+            append(measure.content)
         case .auto:
             addAutoRow(measure, into: &cuts)
             if let f = measure.flat {
@@ -122,22 +122,16 @@ struct StripPlanner: Sendable {
         let bounds = TileBounds(measure)
         if let c = columns {
             if trailing == 0, let bounds, bounds.admits(c) {
-                if rows >= tallest {
-                    cuts.append(take(rows, content: head ?? .photo))
-                    head = nil
-                }
-                rows += 1
-                head = merge(head, measure.content)
+                if rows >= tallest { cuts.append(take(rows)) }
+                append(measure.content)
                 return
             }
             // A flat row after the photo: the strip takes it if flat rows reach the next grid row.
             if let f = measure.flat, rows % a != 0, trailing == 0 || f == flatColour {
                 trailing += 1
-                rows += 1
-                head = merge(head, .plain)
+                append(.plain)
                 if rows % a == 0 {
-                    cuts.append(take(rows, content: head ?? .photo))
-                    head = nil
+                    cuts.append(take(rows))
                     columns = nil
                     trailing = 0
                 }
@@ -146,28 +140,20 @@ struct StripPlanner: Sendable {
             // The JPEG strip ends on the last grid row before its photo did; the rows after it go
             // lossless (photo over its columns, or flat).
             let keep = (rows - trailing) / a * a
-            if keep > 0 {
-                cuts.append(take(keep, content: head ?? .photo))
-                head = rows > 0 ? .mixed : nil
-            }
+            if keep > 0 { cuts.append(take(keep)) }
             columns = nil
             trailing = 0
             tail = 0
-            tailContent = nil
             tailBounds = nil
         }
         if rows >= tallest {
-            let before = rows - tail, cut = before / a * a
-            if cut > 0 {
-                cuts.append(take(cut, content: head ?? .plain))
-                head = before > cut ? (tail > 0 ? .mixed : head) : nil
-            }
+            let cut = (rows - tail) / a * a
+            if cut > 0 { cuts.append(take(cut)) }
         }
-        rows += 1
+        append(measure.content)
+        defer { if rows % a == 0, columns == nil, let edge = contentChange(endingAt: rows) { cuts.append(take(edge)) } }
         guard let bounds else {
-            head = merge(merge(head, tailContent), measure.content)
             tail = 0
-            tailContent = nil
             tailBounds = nil
             return
         }
@@ -176,13 +162,10 @@ struct StripPlanner: Sendable {
         if tail > 0, let new, old.map({ new.count * 4 >= $0.count * 3 }) ?? true {
             tailBounds = widened
             tail += 1
-            tailContent = merge(tailContent, measure.content)
         } else {
             // A photo over other columns: a new run begins here.
-            head = merge(head, tailContent)
             tailBounds = bounds
             tail = 1
-            tailContent = measure.content
             flatBeforeTail = flatRows
         }
         guard tail >= StripPlanner.minimumPhotoRows, let tile = tailBounds?.tile(alignment: a, width: width) else { return }
@@ -192,23 +175,41 @@ struct StripPlanner: Sendable {
         let start = rows - tail, down = start / a * a
         let first = start - down <= flatBeforeTail ? down : (start + a - 1) / a * a
         guard first <= rows else { return }
-        if first > 0 { cuts.append(take(first, content: merge(head, first > start ? tailContent : nil) ?? .photo)) }
+        if first > 0 {
+            // (With a grid coarser than the run's first rows, the step before the JPEG strip ends
+            // only now: the plain rows above it are cut apart here.)
+            let edge = contentChange(endingAt: first) ?? 0
+            if edge > 0 { cuts.append(take(edge)) }
+            cuts.append(take(first - edge))
+        }
         columns = tile
-        head = merge(tailContent, first < start ? .plain : nil)
         tail = 0
-        tailContent = nil
         tailBounds = nil
     }
 
-    /// Cuts the first `count` rows of the strip in progress.
-    private mutating func take(_ count: Int, content: RowContent) -> Cut {
-        rows -= count
-        return Cut(rows: count, jpegColumns: columns, content: content)
+    /// Where the first `end` rows of the lossless strip in progress (a multiple of the grid) are to
+    /// be cut because their last grid step is plain and the step before it detail, or the other way
+    /// round: the rows before the last step (nil when the two steps are of one kind or there is no
+    /// step before).
+    private func contentChange(endingAt end: Int) -> Int? {
+        let a = alignment
+        guard end >= 2 * a, end <= contents.count else { return nil }
+        let last = contents[(end - a)..<end].contains { $0 != .plain }
+        let before = contents[(end - 2 * a)..<(end - a)].contains { $0 != .plain }
+        return last == before ? nil : end - a
     }
 
-    private func merge(_ a: RowContent?, _ b: RowContent?) -> RowContent? {
-        guard let a else { return b }
-        guard let b, a != b else { return a }
-        return .mixed
+    /// Adds a row showing `content` to the strip in progress.
+    private mutating func append(_ content: RowContent) {
+        rows += 1
+        contents.append(content)
+    }
+
+    /// Cuts the first `count` rows of the strip in progress, with what they showed.
+    private mutating func take(_ count: Int) -> Cut {
+        rows -= count
+        let shown = contents[..<count].dropFirst().reduce(contents.first ?? .plain) { $0 == $1 ? $0 : .mixed }
+        contents.removeFirst(count)
+        return Cut(rows: count, jpegColumns: columns, content: shown)
     }
 }
