@@ -128,10 +128,14 @@ import SumiKit
         for block in blocks { cuts += planner.add(rows: 16, measure: block) }
         if let last = planner.finish() { cuts.append(last) }
         // Strips begin on multiples of 12 rows and JPEG ones hold photo rows only: the JPEG strip
-        // holds rows 84-167 of the photo run 80-175.
-        #expect(cuts == [StripPlanner.Cut(rows: 84, jpegColumns: nil, content: .mixed),
+        // holds rows 84-167 of the photo run 80-175. Lossless strips are cut where a grid step of
+        // plain rows meets one with detail: the text 0-23 apart from the short run and its
+        // neighbours, and the text 192-207 apart from the photo's last rows and the busy rows.
+        #expect(cuts == [StripPlanner.Cut(rows: 24, jpegColumns: nil, content: .plain),
+                         StripPlanner.Cut(rows: 60, jpegColumns: nil, content: .mixed),
                          StripPlanner.Cut(rows: 84, jpegColumns: 0..<240, content: .photo),
-                         StripPlanner.Cut(rows: 40, jpegColumns: nil, content: .mixed)])
+                         StripPlanner.Cut(rows: 24, jpegColumns: nil, content: .mixed),
+                         StripPlanner.Cut(rows: 16, jpegColumns: nil, content: .plain)])
     }
 
     /// One flat colour between a photo and the grid rows around it joins the JPEG strip; other
@@ -152,7 +156,9 @@ import SumiKit
         if let last = planner.finish() { cuts.append(last) }
         // JPEG 48-143 (two white rows before the photo; the five after it end in grey, not on the
         // grid) and 216-311 (the photo's first grid row, no flat rows before it; six white after).
-        #expect(cuts.map(\.rows) == [48, 96, 72, 96, 30] && cuts.map(\.jpeg) == [false, true, false, true, false], "\(cuts)")
+        // The lossless rows between are cut where their grid steps change between photo and text:
+        // 144-155 (the photo's last rows) and 204-215 (the next photo's first) are strips of their own.
+        #expect(cuts.map(\.rows) == [48, 96, 12, 48, 12, 96, 30] && cuts.map(\.jpeg) == [false, true, false, false, false, true, false], "\(cuts)")
         #expect(cuts.reduce(0) { $0 + $1.rows } == 342)
     }
 
@@ -190,8 +196,9 @@ import SumiKit
             #expect(cuts.allSatisfy { $0.rows <= StripPlanner.maximumRows })
             switch mode {
             case .auto:
+                // (The photo's last 4 rows and the text's first 8: one grid step of their own.)
                 #expect(cuts.map(\.jpeg) == [true, true, true, false, false, false])
-                #expect(cuts.map(\.rows) == [240, 240, 156, 240, 240, 9])
+                #expect(cuts.map(\.rows) == [240, 240, 156, 12, 240, 237])
             case .lossless: #expect(cuts.allSatisfy { !$0.jpeg })
             case .jpeg: #expect(cuts.allSatisfy { $0.jpeg } && cuts.dropLast().allSatisfy { $0.rows % 16 == 0 })
             }
