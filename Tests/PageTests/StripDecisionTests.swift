@@ -128,14 +128,13 @@ import SumiKit
         for block in blocks { cuts += planner.add(rows: 16, measure: block) }
         if let last = planner.finish() { cuts.append(last) }
         // Strips begin on multiples of 12 rows and JPEG ones hold photo rows only: the JPEG strip
-        // holds rows 84-167 of the photo run 80-175. Lossless strips are cut where a grid step of
-        // plain rows meets one with detail: the text 0-23 apart from the short run and its
-        // neighbours, and the text 192-207 apart from the photo's last rows and the busy rows.
-        #expect(cuts == [StripPlanner.Cut(rows: 24, jpegColumns: nil, content: .plain),
-                         StripPlanner.Cut(rows: 60, jpegColumns: nil, content: .mixed),
+        // holds rows 84-167 of the photo run 80-175; the grid step 72-83 holding the run's first
+        // rows is a strip of its own (the rows after the photo are busy, not plain: they stay with
+        // its last rows).
+        #expect(cuts == [StripPlanner.Cut(rows: 72, jpegColumns: nil, content: .mixed),
+                         StripPlanner.Cut(rows: 12, jpegColumns: nil, content: .mixed),
                          StripPlanner.Cut(rows: 84, jpegColumns: 0..<240, content: .photo),
-                         StripPlanner.Cut(rows: 24, jpegColumns: nil, content: .mixed),
-                         StripPlanner.Cut(rows: 16, jpegColumns: nil, content: .plain)])
+                         StripPlanner.Cut(rows: 40, jpegColumns: nil, content: .mixed)])
     }
 
     /// One flat colour between a photo and the grid rows around it joins the JPEG strip; other
@@ -156,8 +155,8 @@ import SumiKit
         if let last = planner.finish() { cuts.append(last) }
         // JPEG 48-143 (two white rows before the photo; the five after it end in grey, not on the
         // grid) and 216-311 (the photo's first grid row, no flat rows before it; six white after).
-        // The lossless rows between are cut where their grid steps change between photo and text:
-        // 144-155 (the photo's last rows) and 204-215 (the next photo's first) are strips of their own.
+        // The grid steps holding a photo's edge rows are strips of their own: 144-155 (the first
+        // photo's last rows) and 204-215 (the second's first).
         #expect(cuts.map(\.rows) == [48, 96, 12, 48, 12, 96, 30] && cuts.map(\.jpeg) == [false, true, false, false, false, true, false], "\(cuts)")
         #expect(cuts.reduce(0) { $0 + $1.rows } == 342)
     }

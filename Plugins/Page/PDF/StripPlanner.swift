@@ -10,12 +10,12 @@
 /// without photo are JPEG only when they are one flat colour between a photo and the grid row
 /// beside it. `lossless` and `jpeg` make strips of one kind.
 ///
-/// A lossless strip is also cut where its rows change from plain (text, UI, flat colour) to detail
-/// (photo or mixed) or back, on the first grid row after which a whole grid step is of the other
-/// kind: so the few photo rows at a photo's top and bottom edge that a JPEG strip cannot take (it
-/// begins and ends on the grid) make a strip of their own of at most a grid step (plus any detail
-/// the step shares), and the text beside them stays in a strip of few colours (a palette) instead
-/// of one of full RGB.
+/// The photo rows at a JPEG strip's top and bottom edge that it cannot take (it begins and ends on
+/// the grid) are a lossless strip of their own, one grid step tall: the step holding the photo's
+/// first row is cut from the rows above it, and the step holding its last row from the rows below
+/// when they are plain (text, UI, flat colour) — so the text beside a photo stays in a strip of few
+/// colours (a palette) instead of one of full RGB with the photo's edge. Detail too short for a
+/// JPEG strip (a row of small pictures, a gradient) stays in the lossless strip around it.
 ///
 /// Every strip begins on a multiple of `alignment` rows from the page's top, and every tile on a
 /// multiple of `alignment` columns (the page's strip grid, `PageGeometry.stripGrid`: whole device
@@ -72,6 +72,9 @@ struct StripPlanner: Sendable {
     /// Flat rows at the end of a JPEG strip in progress, after its photo ended: it takes them when
     /// they reach the next grid row.
     private var trailing = 0
+    /// Whether the lossless strip in progress began with photo rows a JPEG strip left (its first
+    /// grid step is cut from the rows below it if they are plain).
+    private var edgeBelowPhoto = false
 
     init(mode: Mode, width: Int, alignment: Int = StripPlanner.defaultAlignment) {
         self.mode = mode
@@ -141,6 +144,7 @@ struct StripPlanner: Sendable {
             // lossless (photo over its columns, or flat).
             let keep = (rows - trailing) / a * a
             if keep > 0 { cuts.append(take(keep)) }
+            edgeBelowPhoto = rows > 0
             columns = nil
             trailing = 0
             tail = 0
@@ -151,7 +155,11 @@ struct StripPlanner: Sendable {
             if cut > 0 { cuts.append(take(cut)) }
         }
         append(measure.content)
-        defer { if rows % a == 0, columns == nil, let edge = contentChange(endingAt: rows) { cuts.append(take(edge)) } }
+        if edgeBelowPhoto && rows == 2 * a {
+            // The step after the photo's last rows: cut them apart if it is plain.
+            if contentChange(endingAt: rows) != nil { cuts.append(take(a)) }
+            edgeBelowPhoto = false
+        }
         guard let bounds else {
             tail = 0
             tailBounds = nil
@@ -175,22 +183,23 @@ struct StripPlanner: Sendable {
         let start = rows - tail, down = start / a * a
         let first = start - down <= flatBeforeTail ? down : (start + a - 1) / a * a
         guard first <= rows else { return }
-        if first > 0 {
-            // (With a grid coarser than the run's first rows, the step before the JPEG strip ends
-            // only now: the plain rows above it are cut apart here.)
-            let edge = contentChange(endingAt: first) ?? 0
-            if edge > 0 { cuts.append(take(edge)) }
-            cuts.append(take(first - edge))
+        if first > start && first > a {
+            // The step holding the run's first rows, a strip of its own below the rows above.
+            cuts.append(take(first - a))
+            cuts.append(take(a))
+        } else if first > 0 {
+            cuts.append(take(first))
         }
+        edgeBelowPhoto = false
         columns = tile
         tail = 0
         tailBounds = nil
     }
 
     /// Where the first `end` rows of the lossless strip in progress (a multiple of the grid) are to
-    /// be cut because their last grid step is plain and the step before it detail, or the other way
-    /// round: the rows before the last step (nil when the two steps are of one kind or there is no
-    /// step before).
+    /// be cut because their last grid step is plain (no row of photo or mixed content) and the step
+    /// before it not, or the other way round: the rows before the last step (nil when the two steps
+    /// are of one kind or there is no step before).
     private func contentChange(endingAt end: Int) -> Int? {
         let a = alignment
         guard end >= 2 * a, end <= contents.count else { return nil }
