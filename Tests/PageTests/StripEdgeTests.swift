@@ -41,13 +41,18 @@ import SumiKit
         #expect(planned.map(\.cut) == expected, "\(planned.map(\.cut))")
     }
 
-    /// Flat rows between text and a photo still join the JPEG strip out to the grid row: the cut
-    /// at the content change falls on that grid row, and no photo row is lossless.
-    @Test func flatRowsBeforeAPhotoStillReachTheGrid() {
-        // Text 0-19, white 20-27, photo 28-171, white 172-179, text 180-239.
-        let planned = Self.plan([(Self.text, 20), (Self.white, 8), (Self.photo, 144), (Self.white, 8), (Self.text, 60)])
-        #expect(planned.map(\.cut.rows) == [24, 156, 60], "\(planned.map(\.cut))")
-        #expect(planned.map(\.cut.jpeg) == [false, true, false])
+    /// Flat rows between text and a photo join the JPEG strip out to the grid row when they go on
+    /// `flatGuard` rows beyond it (no photo row lossless); fewer, and the photo's edge steps are
+    /// lossless strips of their own (JPEG would change a tinted flat row, or the blank rows of a
+    /// line of text's box, by a level).
+    @Test func flatRowsReachTheGridWithAGuardFromOtherRows() {
+        // Text 0-19, white 20-43, photo 44-187, white 188-219, text 220-279: JPEG 36-191.
+        let wide = Self.plan([(Self.text, 20), (Self.white, 24), (Self.photo, 144), (Self.white, 32), (Self.text, 60)])
+        #expect(wide.map(\.cut.rows) == [36, 156, 88] && wide.map(\.cut.jpeg) == [false, true, false], "\(wide.map(\.cut))")
+        // Text 0-19, white 20-27, photo 28-171, white 172-179, text 180-239: JPEG 36-167.
+        let narrow = Self.plan([(Self.text, 20), (Self.white, 8), (Self.photo, 144), (Self.white, 8), (Self.text, 60)])
+        #expect(narrow.map(\.cut.rows) == [24, 12, 132, 12, 60], "\(narrow.map(\.cut))")
+        #expect(narrow.map(\.cut.jpeg) == [false, false, true, false, false])
     }
 
     /// Every cut begins on the grid (12 rows, or 60 with `/UserUnit 5`), and around each photo run

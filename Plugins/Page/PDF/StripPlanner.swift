@@ -21,8 +21,10 @@
 /// multiple of `alignment` columns (the page's strip grid, `PageGeometry.stripGrid`: whole device
 /// pixels at 72, 150 and 300 dpi, so readers that fit images to whole device pixels place every
 /// strip as they would the page in one image). A JPEG strip reaches out to the grid rows around its
-/// photo when the rows between are one flat colour, else keeps inside them (those photo rows stay
-/// lossless). No strip is taller than `tallest` (at most `maximumRows`, a multiple of the grid and
+/// photo when the rows between are one flat colour and so are `flatGuard` rows beyond the grid row
+/// (JPEG changes a flat colour other than white or black by a level or so, and the blank rows above
+/// and below a line of text's letters are that line's), else keeps inside them (those photo rows
+/// stay lossless). No strip is taller than `tallest` (at most `maximumRows`, a multiple of the grid and
 /// where it can of 16 too: `jpeg`'s strips are then whole 4:2:0 MCUs but the last), which bounds
 /// the rows held.
 struct StripPlanner: Sendable {
@@ -40,6 +42,8 @@ struct StripPlanner: Sendable {
     }
 
     static let minimumPhotoRows = 64
+    /// Flat rows kept between a JPEG strip that reaches out over flat rows and any other row.
+    static let flatGuard = 12
     static let maximumRows = 240
     /// The grid of a page of 1 pixel a point without `/UserUnit`.
     static let defaultAlignment = 12
@@ -129,12 +133,14 @@ struct StripPlanner: Sendable {
                 append(measure.content)
                 return
             }
-            // A flat row after the photo: the strip takes it if flat rows reach the next grid row.
-            if let f = measure.flat, rows % a != 0, trailing == 0 || f == flatColour {
+            // A flat row after the photo: the strip takes the flat rows up to the next grid row if
+            // they go on `flatGuard` rows past it (those rows stay lossless).
+            if let f = measure.flat, trailing == 0 ? rows % a != 0 : f == flatColour {
                 trailing += 1
                 append(.plain)
-                if rows % a == 0 {
-                    cuts.append(take(rows))
+                let end = (rows - trailing + a - 1) / a * a
+                if rows - end == StripPlanner.flatGuard {
+                    cuts.append(take(end))
                     columns = nil
                     trailing = 0
                 }
@@ -178,10 +184,11 @@ struct StripPlanner: Sendable {
         }
         guard tail >= StripPlanner.minimumPhotoRows, let tile = tailBounds?.tile(alignment: a, width: width) else { return }
         // The JPEG strip begins on the grid row at or before the run when the rows between are
-        // one flat colour, else on the first grid row inside the run, once that row has come (with
-        // a coarse grid it may lie past the run's first `minimumPhotoRows`).
+        // one flat colour, as are `flatGuard` rows above it, else on the first grid row inside the
+        // run, once that row has come (with a coarse grid it may lie past the run's first
+        // `minimumPhotoRows`).
         let start = rows - tail, down = start / a * a
-        let first = start - down <= flatBeforeTail ? down : (start + a - 1) / a * a
+        let first = start == down || flatBeforeTail - (start - down) >= StripPlanner.flatGuard ? down : (start + a - 1) / a * a
         guard first <= rows else { return }
         if first > start && first > a {
             // The step holding the run's first rows, a strip of its own below the rows above.
