@@ -26,7 +26,8 @@
 /// and below a line of text's letters are that line's), else keeps inside them (those photo rows
 /// stay lossless). No strip is taller than `tallest` (at most `maximumRows`, a multiple of the grid and
 /// where it can of 16 too: `jpeg`'s strips are then whole 4:2:0 MCUs but the last), which bounds
-/// the rows held.
+/// the rows held (up to `flatGuard` more while the flat rows after a photo show whether its JPEG
+/// strip may take them).
 struct StripPlanner: Sendable {
     enum Mode: Sendable { case auto, lossless, jpeg }
 
