@@ -346,6 +346,29 @@ if [ -f tools/make-photo-page.py ] && { wanted photopage || wanted photopage-fla
   fi
 fi
 
+# The second photo-rich layout (tools/make-photo-page.py --layout bands: photos at random heights, most
+# of the page, with narrow text bands between them, half right against the photos; 50 captures,
+# cached in $WORK/photobands): auto against lossless (flate) in one run — time, peak memory and the
+# PDF's size as ratios auto/lossless (targets: size <= 0.3, time <= 0.6) — then text-row identity,
+# photo PSNR and the seams of every strip boundary in mutool, ghostscript and pdftoppm.
+if [ -f tools/make-photo-page.py ] && wanted photobands; then
+  PB=$WORK/photobands
+  grep -q '"layout": "bands"' "$PB/page.json" 2>/dev/null || python3 tools/make-photo-page.py "$PB" 50 --layout bands
+  PB_INPUTS=$(for c in $(ls "$PB"/capture-*.png | sort -V); do echo -n " -i $c"; done)
+  echo "== Photo bands page, 50 captures -> one PDF page, compression auto against lossless (flate)"
+  PB_LOSSLESS="$SUMI run pipelines/fullpage.json $PB_INPUTS -o $WORK/out/pb-flate.pdf --set page.compression=flate --quiet"
+  row photobands "photo bands 50 captures auto" --runs 3 \
+    "@SUMI@ run pipelines/fullpage.json $PB_INPUTS -o $WORK/out/pb-auto.pdf --set page.compression=auto --quiet" \
+    "lossless" "$PB_LOSSLESS"
+  "$SUMI" run pipelines/fullpage.json $PB_INPUTS -o "$WORK/out/pb-auto.pdf" --set page.compression=auto --quiet
+  bash -c "$PB_LOSSLESS"
+  PB_AUTO=$(stat -c %s "$WORK/out/pb-auto.pdf"); PB_FLATE=$(stat -c %s "$WORK/out/pb-flate.pdf")
+  printf '   PDF: auto %s bytes | lossless %s bytes (auto/lossless %s) | lossless peak %s KB\n' "$PB_AUTO" "$PB_FLATE" \
+    "$(ratio "$PB_AUTO" "$PB_FLATE")" "$(peak_median "$PB_LOSSLESS")"
+  SEAMS=; [ -n "${BENCH_SEAMS-72,150,300}" ] && SEAMS="--seams ${BENCH_SEAMS-72,150,300}"
+  python3 tools/check-photo-page.py "$WORK/out/pb-auto.pdf" "$PB" --readers mutool,gs,pdftoppm $SEAMS | sed 's/^/   /' || true
+fi
+
 if command -v exiftool >/dev/null && { wanted meta-thumb || wanted meta-caption; }; then
   echo "== Colour profile and metadata cost, sRGB photo with EXIF vs the same photo bare (target <= 1.05)"
   [ -f "$WORK/tagged.jpg" ] || { cp "$PHOTO" "$WORK/tagged.jpg"; exiftool -q -overwrite_original \

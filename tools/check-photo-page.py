@@ -144,7 +144,9 @@ class PagePDF:
         self.root = int(re.findall(rb"/Root (\d+) 0 R", self.data)[-1])
         # The MediaBox's lower edge is below 0 when the last strip's image has white rows below the
         # page's own (the page's coordinates stay those of its height).
-        page = re.search(rb"<< /Type /Page /Parent \d+ 0 R /MediaBox \[0 (-?[\d.]+) ([\d.]+) ([\d.]+)\]"
+        # (The CropBox, [0 0 width height], leaves those rows out; the windows below set their own
+        # MediaBox and no CropBox.)
+        page = re.search(rb"<< /Type /Page /Parent \d+ 0 R /MediaBox \[0 (-?[\d.]+) ([\d.]+) ([\d.]+)\](?: /CropBox \[[\d. ]+\])?"
                          rb"(?: /UserUnit ([\d.]+))? /Resources (<< /XObject << .*? >> >>) /Contents (\d+) 0 R >>", self.data)
         if not page:
             raise SystemExit("%s: no pdf-page page object found" % path)

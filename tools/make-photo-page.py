@@ -7,7 +7,12 @@ header and tab bar, paragraphs of antialiased text (many grey levels, some colou
 side by side in a shop grid with their captions below, some beside a column of text. Everything is
 drawn here from a fixed seed (no downloaded artwork): the same files on every run.
 
-    make-photo-page.py FOLDER [COUNT] [--camera-photos]
+    make-photo-page.py FOLDER [COUNT] [--camera-photos] [--layout blocks|bands]
+
+The `blocks` layout (the default) is the page above. The `bands` layout is photo-rich the other way:
+photos one after another at random heights (120 to 900 rows; most full width, some inset by the
+margin) with narrow bands of text between them (one to three lines, or a button row), so that a
+photo's top and bottom edges fall at any row; about four fifths of the page is photo.
 
 writes FOLDER/capture-0.png … (COUNT captures of 1170x2532, default 50, each 1172 rows of scroll
 below the last, so 50 make a page of 1170x59960; photos are stored as a site serves them, JPEG at
@@ -251,6 +256,47 @@ class Page:
             self.text_line(left, WIDTH - MARGIN - left, top=self.y + k * 60)
         self.y += h + 40
 
+    def band_photo(self):
+        """A photo at a random height, full width or inset by the margin."""
+        h = int(self.rng.integers(120, 900))
+        if not self.room(h + 8):
+            return
+        inset = self.rng.random() < 0.3
+        x, w = (MARGIN, WIDTH - 2 * MARGIN) if inset else (0, WIDTH)
+        self.canvas[self.y:self.y + h, x:x + w] = photo(self.rng, h, w)
+        self.photos.append([x, self.y, w, h])
+        self.y += h
+
+    def band_text(self):
+        """A narrow band between two photos: one to three lines of text, or a row of buttons; half
+        of them touch the photos (a caption bar on a tinted ground, no white between), the others
+        have a few rows of white above and below."""
+        touching = self.rng.random() < 0.5
+        top = self.y
+        self.y += 0 if touching else int(self.rng.integers(6, 30))
+        if self.rng.random() < 0.2:
+            self.ui_row()
+        else:
+            for _ in range(int(self.rng.integers(1, 4))):
+                if not self.room(60):
+                    break
+                self.text_line(MARGIN, WIDTH - 2 * MARGIN, colour=[(24, 24, 32), (104, 108, 120)][int(self.rng.integers(0, 2))])
+                self.y += 60
+        self.y += 0 if touching else int(self.rng.integers(0, 24))
+        if touching:  # the tinted ground under the band, drawn below its text
+            ground = self.canvas[top:self.y]
+            white = (ground == 255).all(axis=2)
+            ground[white] = (238, 236, 230)
+
+    def draw_bands(self):
+        """Photos at random heights with narrow text bands between them, until the page is full."""
+        while self.room(200):
+            before = self.y
+            self.band_photo()
+            self.band_text()
+            if self.y == before:
+                break
+
     def draw(self):
         """Blocks until the page is full; photos take about a fifth of the height."""
         blocks = [self.paragraph, self.ui_row, self.full_photo, self.shop_grid, self.photo_beside_text]
@@ -277,23 +323,30 @@ def main():
     global SERVED
     args = [a for a in sys.argv[1:] if a != "--camera-photos"]
     SERVED = "--camera-photos" not in sys.argv[1:]
+    layout = "blocks"
+    if "--layout" in args:
+        at = args.index("--layout")
+        layout = args[at + 1] if at + 1 < len(args) else ""
+        del args[at:at + 2]
+    if layout not in ("blocks", "bands") or not args:
+        raise SystemExit("usage: make-photo-page.py FOLDER [COUNT] [--camera-photos] [--layout blocks|bands]")
     folder = args[0]
     count = int(args[1]) if len(args) > 1 else 50
     os.makedirs(folder, exist_ok=True)
     rng = np.random.default_rng(SEED)
     content_height = (count - 1) * SCROLL + CONTENT
     page = Page(content_height, rng)
-    page.draw()
+    page.draw_bands() if layout == "bands" else page.draw()
     header, footer = bars()
     for n in range(count):
         top = n * SCROLL
         png(os.path.join(folder, "capture-%d.png" % n),
             np.concatenate([header, page.canvas[top:top + CONTENT], footer]))
     photo_rows = sum(h for _, _, w, h in page.photos if w == WIDTH) + \
-        sum(h for x, _, w, h in page.photos if w < WIDTH and x == MARGIN)
+        sum(h for x, _, w, h in page.photos if w < WIDTH and x == MARGIN and (layout == "blocks" or w > WIDTH // 2))
     truth = {
         "page": [WIDTH, HEADER + content_height + FOOTER],
-        "captures": count, "viewport": [WIDTH, VIEWPORT],
+        "layout": layout, "captures": count, "viewport": [WIDTH, VIEWPORT],
         "header": HEADER, "footer": FOOTER, "scroll": SCROLL,
         "text_rows": [[HEADER + a, HEADER + b] for a, b in page.text_rows],
         "text_boxes": [[x, HEADER + y, w, h] for x, y, w, h in page.text_boxes],

@@ -16,8 +16,9 @@ import Testing
         let pdf = dir + "/out/fullpage.pdf"
         #expect(CLI.tool("/usr/bin/qpdf", ["--check", pdf]) != nil, "qpdf --check failed")
         let info = String(decoding: try #require(CLI.tool("/usr/bin/pdfinfo", [pdf])), as: UTF8.self)
-        // 2954 points and the 10 white rows below them that bring the last strip onto the 12-row grid.
-        #expect(info.contains("390 x 2964 pts"), "\(info)")
+        // 2954 points: the CropBox, the page's rows (the MediaBox reaches 10 white rows further
+        // down, which bring the last strip onto the 12-row grid).
+        #expect(info.contains("390 x 2954 pts"), "\(info)")
         let report = try #require(r.reports.first)
         let output = try #require((report["outputs"] as? [[String: Any]])?.first)
         #expect(output["stage"] as? String == "page" && output["format"] as? String == "pdf")
@@ -28,8 +29,8 @@ import Testing
         // Rendered back at 1 px per point: the top of the page is the first capture down to its tab
         // bar (56 rows, kept once at the very bottom), the bottom is the last capture below its
         // header bar (64 rows, kept once at the very top).
-        _ = CLI.tool("/usr/bin/pdftocairo", ["-png", "-r", "72", "-singlefile", pdf, dir + "/render"])
-        #expect(CLI.identify(dir + "/render.png").map { ($0.width, $0.height) } ?? (0, 0) == (390, 2964))
+        _ = CLI.tool("/usr/bin/pdftocairo", ["-cropbox", "-png", "-r", "72", "-singlefile", pdf, dir + "/render"])
+        #expect(CLI.identify(dir + "/render.png").map { ($0.width, $0.height) } ?? (0, 0) == (390, 2954))
         let samples = CLI.root + "/pipelines/samples"
         _ = CLI.tool("/usr/bin/convert", [dir + "/render.png", "-crop", "390x788+0+0", "+repage", dir + "/top.png"])
         _ = CLI.tool("/usr/bin/convert", [samples + "/page-0.png", "-crop", "390x788+0+0", "+repage", dir + "/first.png"])

@@ -148,11 +148,14 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-3) -> Bool
         #expect(fit.count == 4 && zip(fit, expected).allSatisfy { close($0, $1) }, "FitR \(fit)")
         let rect = try #require(report.rectInCurrentPage)
         #expect(rect == Rect(x: 0, y: 40000 - 30000 - 2532, width: 1170, height: 2532))
-        // pdfinfo reads the MediaBox (in user units); 3 × that is the true size, with the 32 white
-        // rows that bring the last strip onto the 36-row grid of /UserUnit 3 below the page's 40000.
+        // The MediaBox reaches 32 white rows (that bring the last strip onto the 36-row grid of
+        // /UserUnit 3) below the page's 40000; the CropBox, whose size pdfinfo gives (in user
+        // units: 3 × that is the true size), is the page's 40000 rows.
         #expect(box.count == 4 && close(box[1], -32.0 / 3))
+        let crop = numbers(after: "/CropBox", in: page)
+        #expect(crop.count == 4 && crop[0] == 0 && crop[1] == 0 && close(crop[2], 390) && close(crop[3], 40000.0 / 3), "\(crop)")
         let size = try pdfinfoPageSize(path)
-        #expect(size.hasPrefix("390 x 13344") || size.hasPrefix("1170 x 40032"), "pdfinfo: \(size)")
+        #expect(size.hasPrefix("390 x 13333.3") || size.hasPrefix("1170 x 40000"), "pdfinfo: \(size)")
     }
 
     @Test(arguments: [(Rect(x: 0, y: 0, width: 300, height: 200), 1.0),

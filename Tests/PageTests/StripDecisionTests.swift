@@ -128,14 +128,17 @@ import SumiKit
         for block in blocks { cuts += planner.add(rows: 16, measure: block) }
         if let last = planner.finish() { cuts.append(last) }
         // Strips begin on multiples of 12 rows and JPEG ones hold photo rows only: the JPEG strip
-        // holds rows 84-167 of the photo run 80-175.
-        #expect(cuts == [StripPlanner.Cut(rows: 84, jpegColumns: nil, content: .mixed),
+        // holds rows 84-167 of the photo run 80-175; the grid step 72-83 holding the run's first
+        // rows is a strip of its own (the rows after the photo are busy, not plain: they stay with
+        // its last rows).
+        #expect(cuts == [StripPlanner.Cut(rows: 72, jpegColumns: nil, content: .mixed),
+                         StripPlanner.Cut(rows: 12, jpegColumns: nil, content: .mixed),
                          StripPlanner.Cut(rows: 84, jpegColumns: 0..<240, content: .photo),
                          StripPlanner.Cut(rows: 40, jpegColumns: nil, content: .mixed)])
     }
 
-    /// One flat colour between a photo and the grid rows around it joins the JPEG strip; other
-    /// rows do not.
+    /// One flat colour between a photo and the grid rows around it joins the JPEG strip when it
+    /// goes on `flatGuard` rows beyond them; other rows do not.
     @Test func flatRowsNextToAPhotoReachTheGrid() {
         var planner = StripPlanner(mode: .auto, width: 240)
         var cuts: [StripPlanner.Cut] = []
@@ -147,12 +150,16 @@ import SumiKit
         cuts += planner.add(rows: 1, measure: grey)          // … 155 is another colour
         cuts += planner.add(rows: 50, measure: Self.textRow)
         cuts += planner.add(rows: 100, measure: Self.photoRow)  // 206-305
-        cuts += planner.add(rows: 6, measure: white)         // 306-311: 312 is a grid row
-        cuts += planner.add(rows: 30, measure: Self.textRow)
+        cuts += planner.add(rows: 6, measure: white)         // 306-311: 312 is a grid row, but…
+        cuts += planner.add(rows: 30, measure: Self.textRow)  // … text follows at once
         if let last = planner.finish() { cuts.append(last) }
-        // JPEG 48-143 (two white rows before the photo; the five after it end in grey, not on the
-        // grid) and 216-311 (the photo's first grid row, no flat rows before it; six white after).
-        #expect(cuts.map(\.rows) == [48, 96, 72, 96, 30] && cuts.map(\.jpeg) == [false, true, false, true, false], "\(cuts)")
+        // JPEG 48-143 (two white rows before the photo, eighteen more above them; the five after
+        // it end in grey, not on the grid) and 216-299 (the photo's first grid row, no flat rows
+        // before it; the six white after it have text within 12 rows of the grid row). The grid
+        // steps holding a photo's edge rows are strips of their own: 144-155 (the first photo's
+        // last rows), 204-215 and 300-311 (the second's first and last).
+        #expect(cuts.map(\.rows) == [48, 96, 12, 48, 12, 84, 12, 30], "\(cuts)")
+        #expect(cuts.map(\.jpeg) == [false, true, false, false, false, true, false, false])
         #expect(cuts.reduce(0) { $0 + $1.rows } == 342)
     }
 
@@ -190,8 +197,9 @@ import SumiKit
             #expect(cuts.allSatisfy { $0.rows <= StripPlanner.maximumRows })
             switch mode {
             case .auto:
+                // (The photo's last 4 rows and the text's first 8: one grid step of their own.)
                 #expect(cuts.map(\.jpeg) == [true, true, true, false, false, false])
-                #expect(cuts.map(\.rows) == [240, 240, 156, 240, 240, 9])
+                #expect(cuts.map(\.rows) == [240, 240, 156, 12, 240, 237])
             case .lossless: #expect(cuts.allSatisfy { !$0.jpeg })
             case .jpeg: #expect(cuts.allSatisfy { $0.jpeg } && cuts.dropLast().allSatisfy { $0.rows % 16 == 0 })
             }

@@ -106,7 +106,8 @@ final class PDFDocumentWriter {
         placed.append((strip.top, strip.imageRows, image))
     }
 
-    /// Ends the page: its object, the content that draws its strips, its colour profile, and the
+    /// Ends the page: its object (its MediaBox reaching down over the last strip's padding rows,
+    /// its CropBox the image), the content that draws its strips, its colour profile, and the
     /// invisible text over it when `text` has words (a second content stream, with its font).
     func endPage(text: PDFTextLayer? = nil) throws {
         guard let g = geometry else { throw StageError("no page to end") }
@@ -118,7 +119,8 @@ final class PDFDocumentWriter {
         let font = next, textContents = next + PDFTextLayer.fontObjectCount
         if layer != nil { next += PDFTextLayer.fontObjectCount + 1 }
         try begin(4 + pageIndex)
-        var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [\(box)]"
+        let crop = g.cropBox.map(PDFSyntax.number).joined(separator: " ")
+        var dict = "<< /Type /Page /Parent 2 0 R /MediaBox [\(box)] /CropBox [\(crop)]"
         if g.userUnit != 1 { dict += " /UserUnit \(PDFSyntax.number(g.userUnit))" }
         let names = placed.enumerated().map { "/Im\($0.offset) \($0.element.number) 0 R" }.joined(separator: " ")
         let fonts = layer == nil ? "" : " /Font << /F0 \(font) 0 R >>"

@@ -4,8 +4,11 @@ import SumiKit
 ///
 /// The page is `pixels ÷ scale` points. A side longer than 14400 points (the largest page
 /// PDF viewers accept in default units) makes the page use `/UserUnit`: the smallest whole factor that
-/// brings both sides within the limit, and every coordinate on that page (MediaBox, FitR) is then
+/// brings both sides within the limit, and every coordinate on that page (MediaBox, CropBox, FitR) is then
 /// written in those larger units.
+///
+/// The page's MediaBox may reach below the image over white rows that pad its last strip to the
+/// strip grid; its CropBox is always the image, `[0 0 width height]`.
 struct PageGeometry: Sendable, Equatable {
     static let maximumSide = 14_400.0
     /// The largest `/UserUnit` viewers accept (75 000, PDF 1.7 Annex C), so pages up to
@@ -73,6 +76,11 @@ struct PageGeometry: Sendable, Equatable {
         [0, -Double(paddingRows) / (scale * userUnit), widthUnits, heightUnits]
     }
 
+    /// The CropBox `left bottom right top` in the page's units: the image's own rows, without the
+    /// white rows the MediaBox may reach down over, so that viewers, printers and renderers that
+    /// honour it show exactly the image.
+    var cropBox: [Double] { [0, 0, widthUnits, heightUnits] }
+
     /// Whether a viewport (pixels, top-left origin) lies within the page and has an area.
     func contains(viewport v: Rect) -> Bool {
         let slack = 1e-9
@@ -86,9 +94,12 @@ struct PageGeometry: Sendable, Equatable {
              width: v.width / scale, height: v.height / scale)
     }
 
-    /// The `/FitR` coordinates `left bottom right top` of a viewport, in this page's units.
+    /// The `/FitR` coordinates `left bottom right top` of a viewport, in this page's units, kept
+    /// inside the CropBox (a viewport `contains` admits may lie a rounding error outside it).
     func fitR(viewport v: Rect) -> [Double] {
-        let r = pointsRect(viewport: v)
-        return [r.x, r.y, r.maxX, r.maxY].map { $0 / userUnit }
+        let r = pointsRect(viewport: v), box = cropBox
+        return [r.x, r.y, r.maxX, r.maxY].enumerated().map { i, value in
+            min(max(value / userUnit, 0), box[2 + i % 2])
+        }
     }
 }

@@ -4,7 +4,7 @@ import SumiKit
 /// Encodes a page from its rows as they arrive, as strips (`PageStrip`): each row is measured
 /// (`RowContent`) as it is added and goes to the `StripPlanner`, and each strip the
 /// planner finishes is encoded on the `StripQueue` while the next strip's rows arrive. Only the rows
-/// of the strip in progress (at most the planner's `tallest`) and the strips being
+/// of the strip in progress (at most the planner's `tallest`, and `flatGuard` rows) and the strips being
 /// encoded are held; the compressed strips are kept until the page is written. Strips begin on the
 /// page's strip grid (`PageGeometry.stripGrid`); when there are several, the last one's image gets
 /// white rows below the page's own so that it too ends on the grid (`PageStrip.imageRows`).
