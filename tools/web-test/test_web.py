@@ -389,6 +389,30 @@ def page_errors_flow(browser, url, folder, sumi, label):
     check(box == expected and box[3] - box[1] > 844, "%s: the joined PDF page %s is the command line's %s" % (label, box, expected))
 
 
+def searchable_flow(browser, url, folder, label):
+    """The page builder's Searchable switch: captures of a page with known words, built with the box
+    ticked, give a PDF whose text pdftotext reads (the words recognised on the server)."""
+    ocr = os.path.join(folder, "ocr-page")
+    if not os.path.isdir(ocr):
+        subprocess.run([sys.executable, os.path.join(ROOT, "tools", "make-ocr-page.py"), ocr, "2700"], check=True)
+    captures = sorted(os.path.join(ocr, n) for n in os.listdir(ocr) if n.startswith("capture-"))
+    with open(os.path.join(ocr, "truth.json")) as f:
+        truth = {w["text"].lower() for w in json.load(f)["words"] if w["kind"] == "body"}
+    browser.open(url)
+    browser.element("#tab-page").click()
+    browser.element("#captures").send_keys("\n".join(captures))
+    browser.element("#searchable").click()
+    browser.element("#build-page").click()
+    link = browser.element("#page-download")
+    browser.wait(lambda d: link.get_attribute("href"), seconds=300, message="the searchable page")
+    pdf = os.path.join(folder, "searchable-%s.pdf" % label.replace(" ", "-"))
+    with open(pdf, "wb") as f:
+        f.write(browser.fetch(link.get_attribute("href")))
+    text = subprocess.run(["pdftotext", pdf, "-"], capture_output=True, text=True).stdout.lower().split()
+    found = len(set(text) & truth)
+    check(found >= 0.9 * len(truth), "%s: the Searchable page's text has %d of the %d body words" % (label, found, len(truth)))
+
+
 def docs_flow(browser, url, folder, shots, name, size, drag):
     """The README's picture: a styled caption (emoji too, set directly: ChromeDriver types only BMP text)."""
     browser.open(url)
@@ -446,6 +470,7 @@ def main():
         default_style_check(browser, server.url, "desktop")
         wrap_flow(browser, server.url, folder, photo, "desktop wrap")
         page_errors_flow(browser, server.url, folder, sumi, "desktop page errors")
+        searchable_flow(browser, server.url, folder, "desktop searchable")
         browser.viewport(390, 844)
         caption_flow(browser, server.url, folder, photo, "Hello 日本語", (30, -25), "phone photo")
         labels_check(browser, "phone")
