@@ -110,7 +110,7 @@ man: build
 # The web editor (web/, served by `sumi serve` at /) in headless Chromium through Selenium, at
 # 1280x900 and 390x844 (tools/web-test/test_web.py; Debian's python3 for Debian's selenium and Pillow).
 # PREBUILT=1 (CI): the binary make test built, not rebuilt with make build's flags.
-WEB_TEST_PKGS := chromium chromium-driver python3-selenium python3-pil libimage-exiftool-perl libheif-examples qpdf poppler-utils imagemagick
+WEB_TEST_PKGS := chromium chromium-driver python3-selenium python3-pil python3-numpy fonts-dejavu-core fonts-ipafont-gothic libimage-exiftool-perl libheif-examples qpdf poppler-utils imagemagick
 test-web: $(if $(PREBUILT),,build)
 	$(call apt_install,$(WEB_TEST_PKGS))
 	/usr/bin/python3 tools/web-test/test_web.py --sumi $(BIN)

@@ -119,7 +119,7 @@ import Testing
         try script.stdoutData.write(to: URL(fileURLWithPath: "\(dir)/sumi.bash"))
         let probe = """
         source '\(dir)/sumi.bash'
-        COMP_WORDS=(sumi inspect ro); COMP_CWORD=2; _sumi; echo "${COMPREPLY[@]}"
+        COMP_WORDS=(sumi inspect rot); COMP_CWORD=2; _sumi; echo "${COMPREPLY[@]}"
         COMP_WORDS=(sumi run m.json --set pad.mar); COMP_CWORD=4; _sumi; echo "${COMPREPLY[@]}"
         COMP_WORDS=(sumi va); COMP_CWORD=1; _sumi; echo "${COMPREPLY[@]}"
         """
@@ -132,7 +132,7 @@ import Testing
         }
         // The shells themselves read the scripts: zsh parses its function, fish completes with it.
         #expect(CLI.tool("/usr/bin/zsh", ["-n", "\(dir)/sumi.zsh"]) != nil, "zsh -n refused the completion script")
-        let fish = CLI.tool("/usr/bin/fish", ["-c", "source '\(dir)/sumi.fish'; complete -C 'sumi inspect ro'; complete -C 'sumi va'"])
+        let fish = CLI.tool("/usr/bin/fish", ["-c", "source '\(dir)/sumi.fish'; complete -C 'sumi inspect rot'; complete -C 'sumi va'"])
         let offered = String(decoding: fish ?? Data(), as: UTF8.self).split(separator: "\n").map { $0.split(separator: "\t").first.map(String.init) ?? "" }
         #expect(offered == ["rotate", "validate"], "\(offered)")
         #expect(try CLI.run(["completion", "bsh"]).stderr.contains("did you mean \"bash\""))

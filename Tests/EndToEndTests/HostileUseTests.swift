@@ -154,7 +154,7 @@ import Testing
         for (scale, phrase) in [("1e9", "smaller than 0.01 point"), ("1e-9", "larger than the")] {
             let r = try CLI.run(["run", "pipelines/fullpage.json", "-o", "\(dir)/p.pdf", "--set", "scale=\(scale)"])
             #expect(r.status == 1, "\(scale): \(r.stderr)")
-            #expect(r.stderr.hasPrefix("sumi: error: fullpage.json: stages[2] \"page\" (pdf-page): parameter \"scale\": page 0: "), "\(r.stderr)")
+            #expect(r.stderr.hasPrefix("sumi: error: fullpage.json: stages[3] \"page\" (pdf-page): parameter \"scale\": page 0: "), "\(r.stderr)")
             #expect(r.stderr.contains(phrase), "\(scale): \(r.stderr)")
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
@@ -215,7 +215,7 @@ import Testing
         #expect(image.stderr == "sumi: error: thumbnail.json: stages[2] (encode): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(image.stderr)")
         let pdf = try CLI.run(["run", "pipelines/fullpage.json", "-o", dir])
         #expect(pdf.status == 2)
-        #expect(pdf.stderr == "sumi: error: fullpage.json: stages[2] \"page\" (pdf-page): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(pdf.stderr)")
+        #expect(pdf.stderr == "sumi: error: fullpage.json: stages[3] \"page\" (pdf-page): parameter \"path\": \(dir) is a folder; give the file to write\n", "\(pdf.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
     }
 
