@@ -45,6 +45,11 @@ step "unpacking the clean root ($(basename "$TARBALL"))"
 mkdir -p "$CHROOT"
 tar -xf "$TARBALL" -C "$CHROOT"
 for fs in proc sys dev; do mount --bind "/$fs" "$CHROOT/$fs"; mounted=("$CHROOT/$fs" "${mounted[@]}"); done
+# ca-certificates (with openssl) comes with the package's Recommends (libcurl, under libtesseract5,
+# recommends it) and apt keeps it after the purge, as a package already in the root recommends it:
+# installed first, as part of the root, so that the file lists compare Sumi's own files.
+inroot apt-get update -qq >/dev/null
+inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ca-certificates >/dev/null 2>&1 || fail "apt-get install ca-certificates"
 # The file list before the install (apt's and dpkg's state, caches, logs and temporary files aside).
 listing() {
   (cd "$CHROOT" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./tmp -o -path ./run \
