@@ -4,9 +4,9 @@ import SumiKit
 /// or by a factor; `fit` decides what happens when both sides are given.
 public struct ScaleStage: Stage, RowStage {
     static let width = Parameter<Int?>("width", min: 1, max: 65535,
-                                       summary: "output width in pixels; alone, the height keeps the aspect ratio")
-    static let height = Parameter<Int?>("height", min: 1, max: 65535,
-                                        summary: "output height in pixels; alone, the width keeps the aspect ratio")
+                                       summary: "output width in pixels; alone (or with height 0), the height keeps the aspect ratio")
+    static let height = Parameter<Int?>("height", min: 0, max: 65535,
+                                        summary: "output height in pixels; alone, the width keeps the aspect ratio; 0 is not given")
     static let factor = Parameter<Double?>("factor", min: 0, max: 64, minExclusive: true,
                                            summary: "scale both sides by this factor (instead of width/height)")
     static let fit = Parameter<ScaleGeometry.Fit>("fit", default: .contain,
@@ -32,7 +32,9 @@ public struct ScaleStage: Stage, RowStage {
     public let filter: ResampleFilter
 
     public init(parameters: Parameters) throws {
-        let width = try parameters[Self.width], height = try parameters[Self.height]
+        // A height of 0 is one not given: a pipeline passes its own default through (thumbnail.json's).
+        let width = try parameters[Self.width]
+        let height = try parameters[Self.height].flatMap { $0 == 0 ? nil : $0 }
         let factor = try parameters[Self.factor]
         if factor != nil && (width != nil || height != nil) {
             throw StageError.invalidParameter("factor", "give either factor or width/height, not both")
