@@ -52,10 +52,7 @@ enum ICODecoder {
         if bits <= 8 {
             let count = coloursUsed > 0 && coloursUsed <= 1 << bits ? coloursUsed : 1 << bits
             guard paletteStart + count * 4 <= data.count else { throw StageError("\(name): truncated bitmap palette") }
-            palette = (0..<count).map { i in
-                let at = paletteStart + i * 4
-                return UInt32(data[at + 2]) | UInt32(data[at + 1]) << 8 | UInt32(data[at]) << 16 | 0xFF00_0000
-            }
+            palette = (0..<count).map { StoredBGR.rgba(data, at: paletteStart + $0 * 4, bits: 32, alpha: false) }
             paletteStart += count * 4
         }
         let rowBytes = (width * bits + 31) / 32 * 4, maskBytes = (width + 31) / 32 * 4
@@ -85,17 +82,9 @@ enum ICODecoder {
                         let byte = Int(data[start + x / perByte])
                         let index = (byte >> (8 - bits * (x % perByte + 1))) & ((1 << bits) - 1)
                         rgba = index < palette.count ? palette[index] : 0xFF00_0000
-                    case 16:
-                        let v = UInt32(data[start + x * 2]) | UInt32(data[start + x * 2 + 1]) << 8
-                        func widen(_ c: UInt32) -> UInt32 { (c << 3) | (c >> 2) }
-                        rgba = widen((v >> 10) & 31) | widen((v >> 5) & 31) << 8 | widen(v & 31) << 16 | 0xFF00_0000
-                    case 24:
-                        let at = start + x * 3
-                        rgba = UInt32(data[at + 2]) | UInt32(data[at + 1]) << 8 | UInt32(data[at]) << 16 | 0xFF00_0000
                     default:
-                        let at = start + x * 4
-                        rgba = UInt32(data[at + 2]) | UInt32(data[at + 1]) << 8 | UInt32(data[at]) << 16
-                            | (alphaInPixels ? UInt32(data[at + 3]) : 255) << 24
+                        // 16-bit 5-5-5 (its top bit no alpha here), 24-bit BGR, 32-bit BGRA.
+                        rgba = StoredBGR.rgba(data, at: start + x * bits / 8, bits: bits, alpha: alphaInPixels)
                     }
                     if !alphaInPixels && hasMask && data[mask + x / 8] & (0x80 >> UInt8(x % 8)) != 0 { rgba = 0 }
                     let o = (y * width + x) * 4

@@ -108,7 +108,7 @@ enum TGADecoder {
                 let a = pixelBytes == 2 && header.hasAlpha ? UInt32(stored[x * 2 + 1]) : 255
                 value = v | v << 8 | v << 16 | a << 24
             case .trueColour:
-                value = TGAHeader.colour(stored, at: x * pixelBytes, bits: header.bitsPerPixel, alpha: header.hasAlpha)
+                value = StoredBGR.rgba(stored, at: x * pixelBytes, bits: header.bitsPerPixel, alpha: header.hasAlpha)
             }
             let at = (header.rightToLeft ? width - 1 - x : x) * 4
             row[at] = UInt8(truncatingIfNeeded: value)
