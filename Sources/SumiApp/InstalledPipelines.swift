@@ -49,12 +49,19 @@ package enum InstalledPipelines {
     /// pipeline name.
     package static func path(for target: String) throws(SumiError) -> String {
         if FileIO.exists(target) || target.contains("/") { return target }
-        let name = target.hasSuffix(".json") ? String(target.dropLast(5)) : target
-        let entries = all()
-        if let entry = entries.first(where: { $0.name == name }) { return entry.path }
+        return try entry(named: target, in: all(), what: { "\"\($0)\" is neither a manifest file nor a pipeline" },
+                         more: "; 'sumi pipelines' describes them").path
+    }
+
+    /// The pipeline `name` (`thumbnail` or `thumbnail.json`) of `entries`; else a usage error, `what`
+    /// saying of the cut name what it is not, with the nearest pipeline name, the list and `more`.
+    package static func entry(named name: String, in entries: [Entry], what: (String) -> String,
+                              more: String = "") throws(SumiError) -> Entry {
+        let wanted = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        if let entry = entries.first(where: { $0.name == wanted }) { return entry }
         let names = entries.map(\.name)
-        throw SumiError.usage("\"\(MessageText.cut(target))\" is neither a manifest file nor a pipeline\(NameSuggestion.hint(name, in: names)) "
-            + "(pipelines: \(names.isEmpty ? "none found" : names.joined(separator: ", ")); 'sumi pipelines' describes them)")
+        throw SumiError.usage("\(what(MessageText.cut(name)))\(NameSuggestion.hint(wanted, in: names)) "
+            + "(pipelines: \(names.isEmpty ? "none found" : names.joined(separator: ", "))\(more))")
     }
 
     /// The extension of the file a manifest writes by default (`pdf` for `out/fullpage.pdf`), or nil.
