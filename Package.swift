@@ -34,7 +34,6 @@ let package = Package(
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
         systemLibrary("CFreeType", "freetype2", apt: "libfreetype-dev"),
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
-        systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
         .systemLibrary(name: "CFribidi", path: "Sources/CFribidi", providers: [.apt(["libfribidi-dev"])]),
         systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
         systemLibrary("CNettle", "nettle", apt: "nettle-dev"),
@@ -42,13 +41,15 @@ let package = Package(
         // handlers (libtiff; its CIELab is converted with lcms2 there), giflib's reader, and the
         // tables of libheif, libtiff and gdk-pixbuf, which are opened (dlopen) by the first file that
         // needs them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi
-        // --version`; libtiff with zstd, xz, LERC and JBIG-KIT 1 ms of it).
+        // --version`; libtiff with zstd, xz, LERC and JBIG-KIT 1 ms of it). libpng, zlib and
+        // libdeflate are opened the same way by the first PNG or Flate stream (`sumi_png_libraries.h`;
+        // Swift reaches zlib through `sumi_zlib_functions`).
         .target(
             name: "CSumiCodecs",
             dependencies: ["CSumiRuntime"],
             path: "Sources/CSumiCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
-                             .linkedLibrary("gif"), .linkedLibrary("lcms2"), .linkedLibrary("deflate")]
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("webp"),
+                             .linkedLibrary("gif"), .linkedLibrary("lcms2")]
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.
@@ -94,7 +95,7 @@ let package = Package(
         // Built-in stage families, each registering through the plugin API.
         .target(
             name: "SumiCodecs",
-            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "CZlib", "SumiCrypto"],
+            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "SumiCrypto"],
             path: "Plugins/Codecs"
         ),
         // Digests from a maintained library (Nettle): SHA-256 and HMAC for the service, MD5 for XMP.
@@ -113,7 +114,7 @@ let package = Package(
         .target(name: "SumiRecognize", dependencies: ["SumiKit", "CSumiOCR"], path: "Plugins/Recognize"),
         .target(
             name: "SumiPage",
-            dependencies: ["SumiKit", "CZlib", "SumiCodecs", "CSumiCodecs"],
+            dependencies: ["SumiKit", "SumiCodecs", "CSumiCodecs"],
             path: "Plugins/Page",
             // Optimised in every build: image compression at -Onone makes the tests crawl.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]
@@ -156,7 +157,7 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
         .testTarget(name: "FiltersTests", dependencies: ["SumiKit", "SumiFilters", "SumiCodecs"], path: "Tests/FiltersTests",
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib", "CFreeType"], path: "Tests/PageTests"),
+        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CSumiCodecs", "CFreeType"], path: "Tests/PageTests"),
         .testTarget(name: "RecognizeTests", dependencies: ["SumiKit", "SumiRecognize", "SumiPage", "SumiCodecs"],
                     path: "Tests/RecognizeTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),

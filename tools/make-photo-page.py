@@ -7,9 +7,10 @@ header and tab bar, paragraphs of antialiased text (many grey levels, some colou
 side by side in a shop grid with their captions below, some beside a column of text. Everything is
 drawn here from a fixed seed (no downloaded artwork): the same files on every run.
 
-    make-photo-page.py FOLDER [COUNT] [--camera-photos] [--layout blocks|bands]
+    make-photo-page.py FOLDER [COUNT] [--camera-photos] [--layout blocks|bands] [--seed N]
 
-The `blocks` layout (the default) is the page above. The `bands` layout is photo-rich the other way:
+`--seed` draws another page of the same kind (default 2026, the benchmark's page). The `blocks`
+layout (the default) is the page above. The `bands` layout is photo-rich the other way:
 photos one after another at random heights (120 to 900 rows; most full width, some inset by the
 margin) with narrow bands of text between them (one to three lines, or a button row), so that a
 photo's top and bottom edges fall at any row; about four fifths of the page is photo.
@@ -328,12 +329,17 @@ def main():
         at = args.index("--layout")
         layout = args[at + 1] if at + 1 < len(args) else ""
         del args[at:at + 2]
-    if layout not in ("blocks", "bands") or not args:
-        raise SystemExit("usage: make-photo-page.py FOLDER [COUNT] [--camera-photos] [--layout blocks|bands]")
+    seed = SEED
+    if "--seed" in args:
+        at = args.index("--seed")
+        seed = int(args[at + 1]) if at + 1 < len(args) and args[at + 1].isdigit() else -1
+        del args[at:at + 2]
+    if layout not in ("blocks", "bands") or not args or seed < 0:
+        raise SystemExit("usage: make-photo-page.py FOLDER [COUNT] [--camera-photos] [--layout blocks|bands] [--seed N]")
     folder = args[0]
     count = int(args[1]) if len(args) > 1 else 50
     os.makedirs(folder, exist_ok=True)
-    rng = np.random.default_rng(SEED)
+    rng = np.random.default_rng(seed)
     content_height = (count - 1) * SCROLL + CONTENT
     page = Page(content_height, rng)
     page.draw_bands() if layout == "bands" else page.draw()

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <png.h>
+#include "sumi_png_calls.h"
 
 /* ---- libpng callbacks ------------------------------------------------------------------------- */
 
@@ -286,6 +286,7 @@ static int encode_deep(const uint8_t *rgba, int width, int height, size_t stride
 int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
                     uint8_t **out, size_t *out_size, char *error, size_t error_size) {
     level = level < 0 ? 0 : level > 9 ? 9 : level;
+    if (sumi_png_libraries_open(error, error_size) != 0) return -1;
     struct palette *palette = malloc(sizeof *palette);
     if (!palette) {
         snprintf(error, error_size, "out of memory");

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <png.h>
+#include "sumi_png_calls.h"
 
 /* ---- decoding ------------------------------------------------------------------------------ */
 
@@ -63,6 +63,7 @@ sumi_png_decoder *sumi_png_decoder_create(const uint8_t *data, size_t size, int 
     if (!d) return NULL;
     d->data = data;
     d->size = size;
+    if (sumi_png_libraries_open(d->message, sizeof d->message) != 0) return d;
     d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d->message, sumi_png_on_error, on_read_warning);
     if (d->png) d->info = png_create_info_struct(d->png);
     if (!d->png || !d->info) snprintf(d->message, sizeof d->message, "out of memory");

@@ -5,9 +5,10 @@
 #include "sumi_png_inflate.h"
 #include "sumi_codecs.h"
 
-#include <libdeflate.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "sumi_png_calls.h"
 
 static uint32_t load_be32(const uint8_t *p) {
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <zlib.h>
+#include "sumi_png_calls.h"
 
 enum { BAND_ROWS = 16, IDAT_BYTES = 1 << 17 };
 
@@ -262,6 +262,7 @@ void sumi_png_rows_abort(sumi_png_rows *w) {
 }
 
 sumi_png_rows *sumi_png_rows_begin(int width, int height, int level, int channels, char *error, size_t error_size) {
+    if (sumi_png_libraries_open(error, error_size) != 0) return NULL;
     sumi_png_rows *w = calloc(1, sizeof *w);
     if (!w) {
         snprintf(error, error_size, "out of memory");

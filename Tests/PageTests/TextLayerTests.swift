@@ -1,7 +1,8 @@
 import CFreeType
-import CZlib
+import CSumiCodecs
 import Foundation
 import SumiKit
+import SumiCodecs
 @testable import SumiPage
 import Testing
 
@@ -16,10 +17,11 @@ import Testing
 
     /// zlib's inflate of a FlateDecode stream.
     static func inflate(_ bytes: [UInt8], limit: Int = 1 << 22) -> [UInt8]? {
+        guard let z = try? ZlibLibrary.require() else { return nil }
         var out = [UInt8](repeating: 0, count: limit)
         var length = uLongf(limit)
         let status = out.withUnsafeMutableBufferPointer { o in
-            bytes.withUnsafeBufferPointer { uncompress(o.baseAddress, &length, $0.baseAddress, uLong(bytes.count)) }
+            bytes.withUnsafeBufferPointer { z.uncompress(o.baseAddress, &length, $0.baseAddress, uLong(bytes.count)) }
         }
         return status == Z_OK ? Array(out[0..<Int(length)]) : nil
     }

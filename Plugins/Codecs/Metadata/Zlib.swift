@@ -1,14 +1,15 @@
-import CZlib
+import CSumiCodecs
 import SumiKit
 
 /// zlib compression of metadata blocks (PNG `iCCP`, compressed `iTXt`) and the PNG chunk CRC.
 enum Zlib {
     /// Inflates a zlib stream, refusing output larger than `limit` bytes; nil when corrupt,
-    /// truncated or too large.
+    /// truncated or too large (or when zlib cannot be loaded).
     static func inflate(_ input: ArraySlice<UInt8>, limit: Int = 16 << 20) -> [UInt8]? {
+        guard let z = try? ZlibLibrary.require() else { return nil }
         var stream = z_stream()
-        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
-        defer { inflateEnd(&stream) }
+        guard z.inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        defer { _ = z.inflateEnd(&stream) }
         var output = [UInt8]()
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         let input = Array(input)
@@ -19,7 +20,7 @@ enum Zlib {
                 let status = chunk.withUnsafeMutableBufferPointer { buffer -> Int32 in
                     stream.next_out = buffer.baseAddress
                     stream.avail_out = uInt(buffer.count)
-                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                    return z.inflate(&stream, Z_NO_FLUSH)
                 }
                 let produced = chunk.count - Int(stream.avail_out)
                 output += chunk[..<produced]
@@ -30,19 +31,21 @@ enum Zlib {
         }
     }
 
-    /// `input` as a zlib stream at the default level.
+    /// `input` as a zlib stream at the default level (after a PNG was encoded, which opened zlib).
     static func deflate(_ input: [UInt8]) -> [UInt8] {
-        var size = compressBound(uLong(input.count))
+        let z = ZlibLibrary.tables
+        var size = z.compressBound(uLong(input.count))
         var output = [UInt8](repeating: 0, count: Int(size))
         let status = output.withUnsafeMutableBufferPointer { out in
-            input.withUnsafeBufferPointer { compress2(out.baseAddress, &size, $0.baseAddress, uLong($0.count), Z_DEFAULT_COMPRESSION) }
+            input.withUnsafeBufferPointer { z.compress2(out.baseAddress, &size, $0.baseAddress, uLong($0.count), Z_DEFAULT_COMPRESSION) }
         }
         guard status == Z_OK else { return [] }
         return Array(output.prefix(Int(size)))
     }
 
-    /// The CRC-32 of `bytes`.
+    /// The CRC-32 of `bytes` (after a PNG was encoded, which opened zlib).
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        UInt32(bytes.withUnsafeBufferPointer { CZlib.crc32(0, $0.baseAddress, uInt($0.count)) })
+        let z = ZlibLibrary.tables
+        return UInt32(bytes.withUnsafeBufferPointer { z.crc32(0, $0.baseAddress, uInt($0.count)) })
     }
 }

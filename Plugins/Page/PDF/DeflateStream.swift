@@ -1,4 +1,5 @@
-import CZlib
+import CSumiCodecs
+import SumiCodecs
 import SumiKit
 
 /// A raw deflate (RFC 1951) compressor that owns its `z_stream` and frees it in `deinit`.
@@ -30,16 +31,19 @@ final class DeflateStream {
     }
 
     private let stream: UnsafeMutablePointer<z_stream>
+    /// zlib's functions (the library is opened by the first compressor).
+    private let z: sumi_zlib_api
     private var output: [UInt8]
     private var finished = false
 
     /// A compressor at zlib `level` (0–9).
     init(level: Int32, chunkSize: Int = 1 << 17) throws {
+        z = try ZlibLibrary.require()
         stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
         stream.initialize(to: z_stream())
         output = [UInt8](repeating: 0, count: chunkSize)
-        let status = deflateInit2_(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
-                                   ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
+        let status = z.deflateInit2_(stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY,
+                                     ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size))
         guard status == Z_OK else {
             stream.deinitialize(count: 1)
             stream.deallocate()
@@ -48,14 +52,14 @@ final class DeflateStream {
     }
 
     deinit {
-        deflateEnd(stream)
+        _ = z.deflateEnd(stream)
         stream.deinitialize(count: 1)
         stream.deallocate()
     }
 
     /// Primes the compressor with data that came before (up to 32 KiB are used).
     func setDictionary(_ bytes: [UInt8]) throws {
-        let status = bytes.withUnsafeBufferPointer { deflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }
+        let status = bytes.withUnsafeBufferPointer { z.deflateSetDictionary(stream, $0.baseAddress, UInt32($0.count)) }
         guard status == Z_OK else { throw StageError("zlib: cannot set the dictionary (error \(status))") }
     }
 
@@ -74,7 +78,7 @@ final class DeflateStream {
             let (status, produced) = output.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
                 stream.pointee.next_out = out.baseAddress
                 stream.pointee.avail_out = UInt32(capacity)
-                let status = deflate(stream, mode)
+                let status = z.deflate(stream, mode)
                 return (status, capacity - Int(stream.pointee.avail_out))
             }
             guard status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR else {
@@ -104,7 +108,7 @@ final class DeflateStream {
         let (status, produced) = output.withUnsafeMutableBufferPointer { out -> (Int32, Int) in
             stream.pointee.next_out = out.baseAddress
             stream.pointee.avail_out = UInt32(capacity)
-            let status = deflateParams(stream, level, strategy)
+            let status = z.deflateParams(stream, level, strategy)
             return (status, capacity - Int(stream.pointee.avail_out))
         }
         guard status == Z_OK else { throw StageError("zlib: cannot change the strategy (error \(status))") }
@@ -113,17 +117,18 @@ final class DeflateStream {
         }
     }
 
-    /// The Adler-32 checksum of `bytes`, continuing from `adler` (start with 1).
+    /// The Adler-32 checksum of `bytes`, continuing from `adler` (start with 1); after a compressor
+    /// was made (which opened zlib), as for every stream this checksums.
     static func adler32(_ adler: UInt32, _ bytes: [UInt8]) -> UInt32 {
         bytes.withUnsafeBufferPointer { adler32(adler, $0) }
     }
 
     static func adler32(_ adler: UInt32, _ bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
-        UInt32(CZlib.adler32_z(UInt(adler), bytes.baseAddress, bytes.count))
+        UInt32(ZlibLibrary.tables.adler32_z(UInt(adler), bytes.baseAddress, bytes.count))
     }
 
     /// The Adler-32 of two pieces joined, from each one's checksum and the second's length.
     static func combine(_ first: UInt32, _ second: UInt32, secondLength: Int) -> UInt32 {
-        UInt32(adler32_combine(UInt(first), UInt(second), secondLength))
+        UInt32(ZlibLibrary.tables.adler32_combine(UInt(first), UInt(second), secondLength))
     }
 }

@@ -1,4 +1,4 @@
-import CZlib
+import CSumiCodecs
 import SumiKit
 
 /// The zlib stream of PNG-predicted rows, compressed as raw deflate parts (a strip is one part) and

@@ -1,0 +1,28 @@
+#ifndef SUMI_ZLIB_H
+#define SUMI_ZLIB_H
+
+/* zlib's types only: the library is opened by the first PNG or Flate stream a run reads or
+   writes, not at start-up, and its functions are called through the table `sumi_zlib_functions`
+   gives (Swift) or, in the C shims, by name through sumi_zlib_calls.h. */
+#include <zlib.h>
+
+#include "sumi_dl_table.h"
+
+/* The shared library opened for zlib (Debian's zlib1g). */
+#define SUMI_ZLIB_LIBRARY "libz.so.1"
+
+/* The zlib functions Sumi uses (deflateInit2 and inflateInit are macros over the `_` ones). */
+#define SUMI_ZLIB_FUNCTIONS(X) \
+    X(deflateInit2_) X(deflate) X(deflateEnd) X(deflateParams) X(deflateSetDictionary) X(deflateBound) \
+    X(inflateInit_) X(inflate) X(inflateEnd) X(compress2) X(compressBound) X(uncompress) \
+    X(crc32) X(adler32_z) X(adler32_combine)
+
+#pragma clang assume_nonnull begin
+SUMI_DL_TABLE(sumi_zlib, SUMI_ZLIB_FUNCTIONS)
+#pragma clang assume_nonnull end
+
+/* zlib's functions, opened the first time this is asked for (any thread); NULL with the loader's
+   message (naming the library) in `*error` when it cannot be loaded. */
+const sumi_zlib_api *_Nullable sumi_zlib_functions(const char *_Nullable *_Nonnull error);
+
+#endif
