@@ -21,8 +21,10 @@ static int open_named(struct sumi_dl_library *library, const char *package, char
     return -1;
 }
 
-const sumi_zlib_api *sumi_zlib_functions(const char **error) {
-    return sumi_dl_open_library(&zlib, error) == 0 ? &sumi_zlib : NULL;
+int sumi_zlib_functions(const sumi_zlib_api **table, const char **error) {
+    if (sumi_dl_open_library(&zlib, error) != 0) return -1;
+    *table = &sumi_zlib;
+    return 0;
 }
 
 int sumi_png_libraries_open(char *error, size_t error_size) {

@@ -4,7 +4,8 @@ import SumiKit
 import Testing
 
 /// libheif (with its codecs), libtiff (with zstd, xz, LERC, JBIG-KIT) and gdk-pixbuf are opened by
-/// the first file that needs them, HarfBuzz, fontconfig, FriBidi and ICU by the first text, and
+/// the first file that needs them, libpng, zlib and libdeflate by the first PNG or Flate stream,
+/// HarfBuzz, fontconfig, FriBidi and ICU by the first text, and
 /// libmicrohttpd (with GnuTLS) when `sumi serve` starts, libtesseract (with leptonica and OpenMP) by
 /// a run that recognises text, not at start-up: checked on the built `sumi` with the dynamic loader's own trace, and with unusable
 /// copies of the libraries put first on the library path.
@@ -56,9 +57,48 @@ struct LazyLibraryTests {
         for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
                         "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit", "libharfbuzz", "libfontconfig",
                         "libfribidi", "libicuuc", "libglib", "libgraphite2", "libopenjp2", "libwebpdemux",
-                        "libtesseract", "liblept", "libgomp"] {
+                        "libtesseract", "liblept", "libgomp", "libdeflate"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
+    }
+
+    /// The binary itself needs none of libpng, zlib and libdeflate (the loader's trace names who
+    /// needs each library it maps; another linked library may still bring libpng or zlib in), and
+    /// a PNG decode opens them.
+    @Test func pngLibrariesAreOpenedByThePNGDecodeNotLinked() throws {
+        let startUp = try run(["--version"], environment: ["LD_DEBUG": "files"])
+        #expect(startUp.status == 0 && startUp.errors.contains("needed by \(sumi)"), "the loader trace is there")
+        let neededBySumi = startUp.errors.split(separator: "\n").filter { $0.contains("needed by \(sumi) ") }
+        for library in ["libpng16.so.16", "libz.so.1", "libdeflate.so.0"] {
+            #expect(!neededBySumi.contains { $0.contains("file=\(library)") }, "sumi links \(library)")
+        }
+        let folder = try ScratchFolder("png")
+        try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        let manifest = try recodeManifest(in: folder)
+        let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.jpg")], environment: ["LD_DEBUG": "files"])
+        #expect(png.status == 0, "\(png.errors.suffix(500))")
+        #expect(png.errors.contains("file=libdeflate.so.0") && png.errors.contains("file=libpng16.so.16"))
+        #expect(try decodeBytes(try folder.read("out.jpg")).width == 32)
+    }
+
+    /// Without a usable libdeflate a JPEG still converts; a PNG is an error naming the file, the
+    /// library and its package, with no output.
+    @Test func unusableLibdeflateIsAnErrorOnlyForPNG() throws {
+        let folder = try ScratchFolder("png")
+        let libraries = folder.file("lib")
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
+        try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/libdeflate.so.0"))
+        let broken = ["LD_LIBRARY_PATH": libraries]
+        try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        try folder.write(try JPEGEncoder.encode(Fixtures.smooth(width: 32, height: 16), quality: 90), to: "in.jpg")
+        let manifest = try recodeManifest(in: folder)
+        let jpeg = try run(["run", manifest, "-i", folder.file("in.jpg"), "-o", folder.file("out.jpg")], environment: broken)
+        #expect(jpeg.status == 0, "\(jpeg.errors)")
+        #expect(try decodeBytes(try folder.read("out.jpg")).width == 32)
+        let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("png.jpg")], environment: broken)
+        #expect(png.status == 1 && png.errors.contains("in.png") && png.errors.contains("libdeflate.so.0")
+                && png.errors.contains("libdeflate0") && png.errors.contains("could not be loaded"), "\(png.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("png.jpg")))
     }
 
     @Test func heifDecodeLoadsLibheif() throws {

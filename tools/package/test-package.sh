@@ -96,7 +96,8 @@ for f in index.html app.js service.js caption.js page.js style.css; do
 done
 
 step "the libraries sumi opens when first needed are installed, and a TIFF is read"
-for soname in libmicrohttpd.so.12 libtiff.so.6 libharfbuzz.so.0 libfontconfig.so.1 libfribidi.so.0 libicuuc.so.72 libheif.so.1; do
+for soname in libmicrohttpd.so.12 libtiff.so.6 libharfbuzz.so.0 libfontconfig.so.1 libfribidi.so.0 libicuuc.so.72 libheif.so.1 \
+              libpng16.so.16 libz.so.1 libdeflate.so.0; do
   [ -e "$CHROOT/usr/lib/x86_64-linux-gnu/$soname" ] || [ -e "$CHROOT/lib/x86_64-linux-gnu/$soname" ] \
     || fail "$soname, which sumi opens when needed, is not installed with the package"
 done

@@ -7,7 +7,8 @@ package enum ZlibLibrary {
     /// zlib's functions, or an error naming the library that could not be loaded.
     package static func require() throws(StageError) -> sumi_zlib_api {
         var why: UnsafePointer<CChar>?
-        guard let table = sumi_zlib_functions(&why) else {
+        var table: UnsafePointer<sumi_zlib_api>?
+        guard sumi_zlib_functions(&table, &why) == 0, let table else {
             throw StageError("zlib (libz.so.1, Debian package zlib1g) could not be loaded: "
                              + (why.map { String(cString: $0) } ?? "unknown error"), cause: .io)
         }

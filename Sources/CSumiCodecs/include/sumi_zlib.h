@@ -21,8 +21,8 @@
 SUMI_DL_TABLE(sumi_zlib, SUMI_ZLIB_FUNCTIONS)
 #pragma clang assume_nonnull end
 
-/* zlib's functions, opened the first time this is asked for (any thread); NULL with the loader's
-   message (naming the library) in `*error` when it cannot be loaded. */
-const sumi_zlib_api *_Nullable sumi_zlib_functions(const char *_Nullable *_Nonnull error);
+/* zlib's functions into `*table`, opened the first time this is asked for (any thread). Returns 0,
+   or -1 with the loader's message (naming the library) in `*error` when it cannot be loaded. */
+int sumi_zlib_functions(const sumi_zlib_api **table, const char **error);
 
 #endif
