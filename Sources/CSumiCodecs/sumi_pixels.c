@@ -70,6 +70,26 @@ int sumi_is_opaque(const uint8_t *rgba, size_t count) {
     return 1;
 }
 
+/* Opaque RGB to RGBA: each pixel read as four bytes (its three and the next one's first, so not the
+ * last pixel) with the fourth set to 255, one load and one store a pixel. */
+static void rgb_to_rgba(const uint8_t *restrict s, uint8_t *restrict d, size_t count) {
+    size_t x = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; x + 1 < count; x++) {
+        uint32_t v;
+        memcpy(&v, s + 3 * x, 4);
+        v |= 0xFF000000u;
+        memcpy(d + 4 * x, &v, 4);
+    }
+#endif
+    for (; x < count; x++) {
+        d[4 * x] = s[3 * x];
+        d[4 * x + 1] = s[3 * x + 1];
+        d[4 * x + 2] = s[3 * x + 2];
+        d[4 * x + 3] = 255;
+    }
+}
+
 void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int premultiplied,
                       int width, int height, uint8_t *dst) {
     for (int y = 0; y < height; y++) {
@@ -87,9 +107,7 @@ void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int p
                 if (d[2] > d[3]) d[2] = d[3];
             }
         } else {
-            for (int x = 0; x < width; x++, s += channels, d += 4) {
-                d[0] = s[0]; d[1] = s[1]; d[2] = s[2]; d[3] = 255;
-            }
+            rgb_to_rgba(s, d, (size_t)width);
         }
     }
 }

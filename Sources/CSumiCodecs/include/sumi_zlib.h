@@ -17,12 +17,17 @@
     X(inflateInit_) X(inflate) X(inflateEnd) X(compress2) X(compressBound) X(uncompress) \
     X(crc32) X(adler32_z) X(adler32_combine)
 
+/* The table's pointers are non-null for Swift; the names function the macro also declares is not
+   annotated (completeness is not asked of it). */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-completeness"
 #pragma clang assume_nonnull begin
 SUMI_DL_TABLE(sumi_zlib, SUMI_ZLIB_FUNCTIONS)
-#pragma clang assume_nonnull end
 
 /* zlib's functions into `*table`, opened the first time this is asked for (any thread). Returns 0,
    or -1 with the loader's message (naming the library) in `*error` when it cannot be loaded. */
-int sumi_zlib_functions(const sumi_zlib_api **table, const char **error);
+int sumi_zlib_functions(const sumi_zlib_api *_Nullable *_Nonnull table, const char *_Nullable *_Nonnull error);
+#pragma clang assume_nonnull end
+#pragma clang diagnostic pop
 
 #endif
