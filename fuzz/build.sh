@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 BUILD=.build/fuzz
 REL=$BUILD/release
 COVERAGE=edge,trace-cmp,inline-8bit-counters,pc-table
-PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi zlib libpng16 libwebp lcms2 libheif icu-uc libtiff-4 libdeflate nettle"
+# (libpng, zlib and libdeflate are opened at run time, as in sumi: their headers are in /usr/include.)
+PKGS="gdk-pixbuf-2.0 harfbuzz freetype2 fontconfig fribidi libwebp lcms2 libheif icu-uc libtiff-4 nettle"
 
 swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
   -Xswiftc -sanitize-coverage=$COVERAGE -Xcc -fsanitize=fuzzer-no-link 2>&1 | grep -v 'prohibited flag' || true
@@ -40,7 +41,8 @@ for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap "$REL
   esac
   flags+=(-Xcc "-fmodule-map-file=$map")
 done
-flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include -Xcc -I -Xcc Sources/CSumiICU/include)
+flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include -Xcc -I -Xcc Sources/CSumiICU/include
+       -Xcc -I -Xcc Sources/CSumiRuntime/include)
 for f in $(pkg-config --cflags $PKGS); do flags+=(-Xcc "$f"); done
 # giflib has no pkg-config file on Debian 12.
 libs=(-ljpeg -lgif)
