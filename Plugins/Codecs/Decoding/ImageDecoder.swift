@@ -1,9 +1,10 @@
 import SumiKit
 
 /// Decodes encoded image bytes — with the registered format (`ImageFormatRegistry`) that recognises
-/// them: PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000, a plugin's formats,
+/// them: PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000, a plugin's formats,
 /// then those gdk-pixbuf's installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
-/// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
+/// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`). An
+/// animated GIF or WebP gives its first frame, or frame `frame` composited on its canvas.
 ///
 /// The size in the header is checked against the run's limits (`maxPixels`, and `maxWidth` for one
 /// row) before any pixel memory is allocated.
@@ -65,7 +66,7 @@ public enum ImageDecoder {
     static func codec(for bytes: [UInt8], name: String, frame: Int, formats: ImageFormatRegistry?) throws(StageError) -> ImageCodec.Decoder {
         guard let codec = BuiltinCodecs.resolve(formats).decoder(for: bytes), let decoder = codec.decoder else { throw notAnImage(name) }
         guard frame == 1 || decoder.frames else {
-            throw StageError.invalidParameter("frame", "\(name) is \(codec.displayName), whose files hold one image; frame=\(frame) applies to animated WebP")
+            throw StageError.invalidParameter("frame", "\(name) is \(codec.displayName), whose files hold one image; frame=\(frame) applies to animated GIF and WebP")
         }
         return decoder
     }

@@ -100,12 +100,15 @@ public enum BuiltinCodecs {
                   notes: "HEIC via libheif (libde265 decode, x265 encode); irot/imir applied; quality"),
         heifCodec(.avif, extensions: ["avif"], aliases: [], notes: "via libheif (dav1d decode, libaom encode); quality"),
         codec(.gif, extensions: ["gif"], magic: Array("GIF8".utf8),
-              whole: { r in try GIFDecoder.decode(r.bytes, name: r.name, limits: r.limits) },
+              whole: { r in try GIFDecoder.decode(r.bytes, name: r.name, limits: r.limits, frame: r.frame) },
               rows: { request, stream in
+                  // A later frame is composited whole.
+                  guard request.frame == 1 else { return false }
                   try GIFDecoder.decode(request.bytes, name: request.name, limits: request.limits, into: stream)
                   return true
               },
-              encoder: nil, support: ImageCodec.Support(notes: "first frame (giflib)")),
+              encoder: nil, support: ImageCodec.Support(notes: "an animation's first frame (frame=N another), composited as Pillow shows it (giflib)"),
+              frames: true),
         codec(.ico, extensions: ["ico", "cur"], magic: [0, 0, 1, 0],
               whole: { r in try ICODecoder.decode(r.bytes, name: r.name, limits: r.limits, warn: r.warn) },
               rows: nil, encoder: nil,

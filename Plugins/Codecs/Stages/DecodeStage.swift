@@ -15,7 +15,7 @@ public struct DecodeStage: Stage, RowStage {
     static let strict = Parameter<Bool>("strict", default: false,
                                         summary: "refuse a damaged file its decoder can read only in part (a truncated or corrupt JPEG) instead of decoding what it can, the rest grey, with a warning")
     static let frame = Parameter<Int>("frame", default: 1, min: 1,
-                                      summary: "which frame of an animated WebP to read, from 1 (still images have one)")
+                                      summary: "which frame of an animated GIF or WebP to read, from 1, composited as a viewer shows it (still images have one); a GIF's frames up to it together may hold 8 x max-pixels")
     /// The most pixels a decoded image may have in a confined run (`--safe` caps `max-pixels` to it).
     public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
@@ -24,10 +24,10 @@ public struct DecodeStage: Stage, RowStage {
 
     public static let descriptor = StageDescriptor(
         name: "decode",
-        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000 file (or a format gdk-pixbuf's "
+        summary: "Reads a PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000 file (or a format gdk-pixbuf's "
             + "loaders add: `sumi formats`), or a list of them, as 8-bit RGBA: integer samples of more bits are rounded "
             + "(v x 255 / (2^n - 1), so 16-bit 65535 is 255), float samples map 0.0-1.0 to 0-255 (clamped; a TIFF's "
-            + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB",
+            + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB; an animation's first frame, or the one frame= names",
         output: .image,
         listOutputParameter: "path",
         parameters: [path.spec, orient.spec, maxPixels.spec, strict.spec, frame.spec])
