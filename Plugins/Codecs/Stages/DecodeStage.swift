@@ -58,10 +58,12 @@ public struct DecodeStage: Stage, RowStage {
         PixelLimits(maxPixels: min(maxPixels, context.options.limits.maxPixels), maxWidth: context.options.limits.maxWidth)
     }
 
+    /// A list's images; one image comes from the row path (`processByRows`), the stage's one path
+    /// for a single file.
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        guard isList else { return try processByRows(inputs, context: context) }
         let sizeHint = context.sizeHint, formats = context.formats
         let warn = context.warn, limits = limits(context)
-        guard isList else { return .image(try decode(paths[0], limits: limits, sizeHint: sizeHint, formats: formats, warn: warn)) }
         // Each file is read and recognised now (so a missing or foreign file fails here); its pixels
         // are decoded when the consumer takes the image, and again if it takes it again. Warnings
         // are given once per file. Standard input, readable once, is kept as read.
@@ -91,30 +93,17 @@ public struct DecodeStage: Stage, RowStage {
     /// A list of images is handed over whole.
     public var producesRows: Bool { !isList }
 
-    /// Streams what `ImageDecoder.decode(_:name:orient:limits:sizeHint:into:warn:)` can (an upright
-    /// JPEG band by band, DCT-scaled as the whole decode; PNG, WebP, TIFF, GIF and BMP row by row);
-    /// any other image (one to turn among them) is decoded whole and then passed through the stream.
+    /// One file through `ImageDecoder.stream`: what its codec streams (an upright JPEG band by band,
+    /// DCT-scaled as the whole decode; PNG, WebP, TIFF, GIF's first frame, BMP, TGA and QOI row by
+    /// row) flows as rows; any other image (one to turn, a later frame) is decoded whole and passed
+    /// through the stream.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
         let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
-        let limits = limits(context)
-        if try ImageDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: context.sizeHint, into: output,
-                                   strict: strict, frame: frame, formats: context.formats, warn: context.warn) {
-            return nil
-        }
-        try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
-                                                   maxWidth: limits.maxWidth, sizeHint: context.sizeHint, strict: strict,
-                                                   frame: frame, formats: context.formats, warn: context.warn))
+        try ImageDecoder.stream(bytes, name: name, orient: orient, limits: limits(context), sizeHint: context.sizeHint, into: output,
+                                strict: strict, frame: frame, formats: context.formats, warn: context.warn)
         return nil
-    }
-
-    func decode(_ path: String, limits: PixelLimits, sizeHint: (@Sendable (Size) -> Size?)?, formats: ImageFormatRegistry,
-                warn: (String) -> Void) throws -> Image {
-        let name = path == "-" ? "standard input" : path
-        let bytes = try ImageDecoder.read(path, name: name, formats: formats)
-        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels, maxWidth: limits.maxWidth,
-                                       sizeHint: sizeHint, strict: strict, frame: frame, formats: formats, warn: warn)
     }
 }
 
