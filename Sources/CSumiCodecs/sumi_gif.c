@@ -2,7 +2,8 @@
  * are read: an animation's other frames cost nothing. */
 #include "sumi_gif.h"
 
-#include <gif_lib.h>
+#include "sumi_codec_libraries.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ struct sumi_gif {
     size_t size, position;
     GifFileType *file;
     int error;
-    char message[160];
+    char message[600];
     sumi_gif_frame frame;
     int transparent_index, frame_read;
 };
@@ -27,7 +28,7 @@ static int read_memory(GifFileType *file, GifByteType *buffer, int count) {
 }
 
 static int fail(sumi_gif *g, int code, const char *what) {
-    const char *reason = GifErrorString(code);
+    const char *reason = sumi_libgif.GifErrorString(code);
     if (!g->message[0]) {
         /* giflib also says "read failed" for what it does not read (an LZW code size above 8). */
         if ((code == D_GIF_ERR_READ_FAILED && g->position >= g->size) || code == D_GIF_ERR_EOF_TOO_SOON)
@@ -44,14 +45,16 @@ sumi_gif *sumi_gif_open(const uint8_t *data, size_t size) {
     g->data = data;
     g->size = size;
     g->transparent_index = -1;
-    g->file = DGifOpen(g, read_memory, &g->error);
+    /* Without giflib nothing is opened: the first read reports the message. */
+    if (sumi_libgif_open(g->message, sizeof g->message) != 0) return g;
+    g->file = sumi_libgif.DGifOpen(g, read_memory, &g->error);
     if (!g->file) fail(g, g->error, "the header");
     return g;
 }
 
 void sumi_gif_close(sumi_gif *g) {
     if (!g) return;
-    if (g->file) DGifCloseFile(g->file, &g->error);
+    if (g->file) sumi_libgif.DGifCloseFile(g->file, &g->error);
     free(g);
 }
 
@@ -62,7 +65,7 @@ int sumi_gif_read_frame(sumi_gif *g, sumi_gif_frame *frame) {
     GifFileType *file = g->file;
     for (;;) {
         GifRecordType type;
-        if (DGifGetRecordType(file, &type) == GIF_ERROR) return fail(g, file->Error, "before the first frame");
+        if (sumi_libgif.DGifGetRecordType(file, &type) == GIF_ERROR) return fail(g, file->Error, "before the first frame");
         if (type == TERMINATE_RECORD_TYPE) {
             snprintf(g->message, sizeof g->message, "the GIF holds no image");
             return -1;
@@ -70,16 +73,16 @@ int sumi_gif_read_frame(sumi_gif *g, sumi_gif_frame *frame) {
         if (type == EXTENSION_RECORD_TYPE) {
             int code;
             GifByteType *block;
-            if (DGifGetExtension(file, &code, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
+            if (sumi_libgif.DGifGetExtension(file, &code, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
             /* The graphic control block before the frame says which index is transparent. */
             if (code == GRAPHICS_EXT_FUNC_CODE && block && block[0] >= 4)
                 g->transparent_index = (block[1] & 1) ? block[4] : -1;
             while (block)
-                if (DGifGetExtensionNext(file, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
+                if (sumi_libgif.DGifGetExtensionNext(file, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
             continue;
         }
         if (type != IMAGE_DESC_RECORD_TYPE) continue;
-        if (DGifGetImageDesc(file) == GIF_ERROR) return fail(g, file->Error, "the first frame's descriptor");
+        if (sumi_libgif.DGifGetImageDesc(file) == GIF_ERROR) return fail(g, file->Error, "the first frame's descriptor");
         GifImageDesc *d = &file->Image;
         sumi_gif_frame f = {0};
         f.left = d->Left;
@@ -121,7 +124,7 @@ static void frame_colours(const sumi_gif *g, uint32_t colours[256]) {
 
 /* Reads the frame's next stored row of indices (`y`: its place, for the message). */
 static int read_line(sumi_gif *g, GifPixelType *line, int y) {
-    if (DGifGetLine(g->file, line, g->frame.width) != GIF_ERROR) return 0;
+    if (sumi_libgif.DGifGetLine(g->file, line, g->frame.width) != GIF_ERROR) return 0;
     char where[64];
     snprintf(where, sizeof where, "row %d of the first frame", y);
     return fail(g, g->file->Error, where);
