@@ -3,7 +3,8 @@
  * canvas as Pillow shows it (sumi_gif_compose). */
 #include "sumi_gif.h"
 
-#include <gif_lib.h>
+#include "sumi_codec_libraries.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@ struct sumi_gif {
     size_t size, position;
     GifFileType *file;
     int error;
-    char message[160];
+    char message[600];
     sumi_gif_frame frame;
     int transparent_index, frame_read;
     /* The frame's disposal method as its graphic control block gives it (0: none given), and how
@@ -31,7 +32,7 @@ static int read_memory(GifFileType *file, GifByteType *buffer, int count) {
 }
 
 static int fail(sumi_gif *g, int code, const char *what) {
-    const char *reason = GifErrorString(code);
+    const char *reason = sumi_libgif.GifErrorString(code);
     if (!g->message[0]) {
         /* giflib also says "read failed" for what it does not read (an LZW code size above 8). */
         if ((code == D_GIF_ERR_READ_FAILED && g->position >= g->size) || code == D_GIF_ERR_EOF_TOO_SOON)
@@ -48,14 +49,16 @@ sumi_gif *sumi_gif_open(const uint8_t *data, size_t size) {
     g->data = data;
     g->size = size;
     g->transparent_index = -1;
-    g->file = DGifOpen(g, read_memory, &g->error);
+    /* Without giflib nothing is opened: the first read reports the message. */
+    if (sumi_libgif_open(g->message, sizeof g->message) != 0) return g;
+    g->file = sumi_libgif.DGifOpen(g, read_memory, &g->error);
     if (!g->file) fail(g, g->error, "the header");
     return g;
 }
 
 void sumi_gif_close(sumi_gif *g) {
     if (!g) return;
-    if (g->file) DGifCloseFile(g->file, &g->error);
+    if (g->file) sumi_libgif.DGifCloseFile(g->file, &g->error);
     free(g);
 }
 
@@ -81,7 +84,7 @@ static int next_frame(sumi_gif *g, sumi_gif_frame *frame) {
         if (g->index > 0 && g->position >= g->size) return 0;
         GifRecordType type;
         snprintf(what, sizeof what, "before %s", name);
-        if (DGifGetRecordType(file, &type) == GIF_ERROR) {
+        if (sumi_libgif.DGifGetRecordType(file, &type) == GIF_ERROR) {
             /* Past the first frame, a byte that begins no record is passed over, as Pillow reads
              * (giflib has consumed it and changed nothing else). */
             if (g->index > 0 && file->Error == D_GIF_ERR_WRONG_RECORD) continue;
@@ -95,7 +98,7 @@ static int next_frame(sumi_gif *g, sumi_gif_frame *frame) {
         if (type == EXTENSION_RECORD_TYPE) {
             int code;
             GifByteType *block;
-            if (DGifGetExtension(file, &code, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
+            if (sumi_libgif.DGifGetExtension(file, &code, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
             /* The graphic control block before the frame says which index is transparent and how
              * the frame is disposed of. */
             if (code == GRAPHICS_EXT_FUNC_CODE && block && block[0] >= 4) {
@@ -103,12 +106,12 @@ static int next_frame(sumi_gif *g, sumi_gif_frame *frame) {
                 g->disposal = (block[1] >> 2) & 7;
             }
             while (block)
-                if (DGifGetExtensionNext(file, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
+                if (sumi_libgif.DGifGetExtensionNext(file, &block) == GIF_ERROR) return fail(g, file->Error, "an extension");
             continue;
         }
         if (type != IMAGE_DESC_RECORD_TYPE) continue;
         snprintf(what, sizeof what, "%s's descriptor", name);
-        if (DGifGetImageDesc(file) == GIF_ERROR) return fail(g, file->Error, what);
+        if (sumi_libgif.DGifGetImageDesc(file) == GIF_ERROR) return fail(g, file->Error, what);
         GifImageDesc *d = &file->Image;
         sumi_gif_frame f = {0};
         f.left = d->Left;
@@ -154,7 +157,7 @@ static void frame_colours(const sumi_gif *g, uint32_t colours[256]) {
 
 /* Reads the frame's next stored row of indices (`y`: its place, for the message). */
 static int read_line(sumi_gif *g, GifPixelType *line, int y) {
-    if (DGifGetLine(g->file, line, g->frame.width) != GIF_ERROR) return 0;
+    if (sumi_libgif.DGifGetLine(g->file, line, g->frame.width) != GIF_ERROR) return 0;
     char name[40], where[64];
     frame_name(g, name, sizeof name);
     snprintf(where, sizeof where, "row %d of %s", y, name);
@@ -245,9 +248,9 @@ static int skip_frame(sumi_gif *g) {
     char name[40], what[64];
     frame_name(g, name, sizeof name);
     snprintf(what, sizeof what, "the data of %s", name);
-    if (DGifGetCode(g->file, &code_size, &block) == GIF_ERROR) return fail(g, g->file->Error, what);
+    if (sumi_libgif.DGifGetCode(g->file, &code_size, &block) == GIF_ERROR) return fail(g, g->file->Error, what);
     while (block)
-        if (DGifGetCodeNext(g->file, &block) == GIF_ERROR) return fail(g, g->file->Error, what);
+        if (sumi_libgif.DGifGetCodeNext(g->file, &block) == GIF_ERROR) return fail(g, g->file->Error, what);
     return 0;
 }
 
