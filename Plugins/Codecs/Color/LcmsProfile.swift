@@ -12,7 +12,7 @@ public final class LcmsProfile {
 
     private init(handle: cmsHPROFILE) { self.handle = handle }
 
-    deinit { lcms.cmsCloseProfile(handle) }
+    deinit { _ = lcms.cmsCloseProfile(handle) }
 
     /// Parses ICC bytes; nil when they are not a profile lcms2 can read.
     public convenience init?(iccData: [UInt8]) {
@@ -47,8 +47,8 @@ public final class LcmsProfile {
     private func setDescription(_ text: String) {
         guard let mlu = lcms.cmsMLUalloc(nil, 1) else { return }
         defer { lcms.cmsMLUfree(mlu) }
-        lcms.cmsMLUsetASCII(mlu, "en", "US", text)
-        lcms.cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
+        _ = lcms.cmsMLUsetASCII(mlu, "en", "US", text)
+        _ = lcms.cmsWriteTag(handle, cmsSigProfileDescriptionTag, UnsafeRawPointer(mlu))
     }
 
     /// Whether the profile describes RGB data (the only kind Sumi's pixels are).

@@ -52,12 +52,12 @@ final class FontFace: Sendable {
         }
         var faceOut: FT_Face?
         guard ft.FT_New_Face(library, path, FT_Long(index), &faceOut) == 0, let face = faceOut else {
-            ft.FT_Done_FreeType(library)
+            _ = ft.FT_Done_FreeType(library)
             throw StageError("cannot open font \(path) (face \(index)): not a font FreeType can read")
         }
         guard let hbFace = hb.hb_ft_face_create_referenced(face), let font = hb.hb_font_create(hbFace) else {
-            ft.FT_Done_Face(face)
-            ft.FT_Done_FreeType(library)
+            _ = ft.FT_Done_Face(face)
+            _ = ft.FT_Done_FreeType(library)
             throw StageError("cannot open font \(path) with HarfBuzz")
         }
         let upem = max(1, hb.hb_face_get_upem(hbFace))
@@ -98,8 +98,8 @@ final class FontFace: Sendable {
     deinit {
         handles.withLock { h in
             hb.hb_font_destroy(h.font)
-            ft.FT_Done_Face(h.face)
-            ft.FT_Done_FreeType(h.library)
+            _ = ft.FT_Done_Face(h.face)
+            _ = ft.FT_Done_FreeType(h.library)
         }
     }
 

@@ -34,7 +34,7 @@ struct FontVariations: Sendable {
     func apply(to face: FT_Face, library: FT_Library) {
         var master: UnsafeMutablePointer<FT_MM_Var>?
         guard ft.FT_Get_MM_Var(face, &master) == 0, let mm = master else { return }
-        defer { ft.FT_Done_MM_Var(library, mm) }
+        defer { _ = ft.FT_Done_MM_Var(library, mm) }
         let count = Int(mm.pointee.num_axis)
         guard count > 0, let axes = mm.pointee.axis else { return }
         var coords = [FT_Fixed](repeating: 0, count: count)
@@ -46,6 +46,6 @@ struct FontVariations: Sendable {
                 coords[i] = min(max(fixed, axis.minimum), axis.maximum)
             }
         }
-        ft.FT_Set_Var_Design_Coordinates(face, FT_UInt(count), &coords)
+        _ = ft.FT_Set_Var_Design_Coordinates(face, FT_UInt(count), &coords)
     }
 }
