@@ -57,37 +57,33 @@ struct LazyLibraryTests {
         for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
                         "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit", "libharfbuzz", "libfontconfig",
                         "libfribidi", "libicuuc", "libglib", "libgraphite2", "libopenjp2", "libwebpdemux",
-                        "libtesseract", "liblept", "libgomp", "libdeflate"] {
+                        "libtesseract", "liblept", "libgomp", "libjpeg", "libgif", "libwebp", "liblcms2", "libfreetype",
+                        "libbrotli", "libnettle", "libpng16", "libz.so", "libdeflate"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
     }
 
-    /// The binary itself needs none of libpng, zlib and libdeflate (the loader's trace names who
-    /// needs each library it maps; another linked library may still bring libpng or zlib in), and
-    /// a PNG decode opens them.
-    @Test func pngLibrariesAreOpenedByThePNGDecodeNotLinked() throws {
-        let startUp = try run(["--version"], environment: ["LD_DEBUG": "files"])
-        #expect(startUp.status == 0 && startUp.errors.contains("needed by \(sumi)"), "the loader trace is there")
-        let neededBySumi = startUp.errors.split(separator: "\n").filter { $0.contains("needed by \(sumi) ") }
-        for library in ["libpng16.so.16", "libz.so.1", "libdeflate.so.0"] {
-            #expect(!neededBySumi.contains { $0.contains("file=\(library)") }, "sumi links \(library)")
-        }
+    /// A PNG decode opens libpng, zlib and libdeflate (start-up maps none of them).
+    @Test func aPNGDecodeOpensLibpngZlibAndLibdeflate() throws {
         let folder = try ScratchFolder("png")
         try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
         let manifest = try recodeManifest(in: folder)
         let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.jpg")], environment: ["LD_DEBUG": "files"])
         #expect(png.status == 0, "\(png.errors.suffix(500))")
-        #expect(png.errors.contains("file=libdeflate.so.0") && png.errors.contains("file=libpng16.so.16"))
+        for library in ["libpng16.so.16", "libz.so.1", "libdeflate.so.0"] {
+            #expect(png.errors.contains("file=\(library)"), "\(library) not opened by a PNG decode")
+        }
         #expect(try decodeBytes(try folder.read("out.jpg")).width == 32)
     }
 
-    /// Without a usable libdeflate a JPEG still converts; a PNG is an error naming the file, the
-    /// library and its package, with no output.
-    @Test func unusableLibdeflateIsAnErrorOnlyForPNG() throws {
+    /// Without a usable libpng, zlib or libdeflate a JPEG still converts; a PNG is an error naming
+    /// the file, the library and its package, with no output.
+    @Test(arguments: [("libpng16.so.16", "libpng16-16"), ("libz.so.1", "zlib1g"), ("libdeflate.so.0", "libdeflate0")])
+    func unusablePNGLibraryIsAnErrorOnlyForPNG(library: String, package: String) throws {
         let folder = try ScratchFolder("png")
         let libraries = folder.file("lib")
         try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
-        try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/libdeflate.so.0"))
+        try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(library)"))
         let broken = ["LD_LIBRARY_PATH": libraries]
         try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
         try folder.write(try JPEGEncoder.encode(Fixtures.smooth(width: 32, height: 16), quality: 90), to: "in.jpg")
@@ -96,9 +92,60 @@ struct LazyLibraryTests {
         #expect(jpeg.status == 0, "\(jpeg.errors)")
         #expect(try decodeBytes(try folder.read("out.jpg")).width == 32)
         let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("png.jpg")], environment: broken)
-        #expect(png.status == 1 && png.errors.contains("in.png") && png.errors.contains("libdeflate.so.0")
-                && png.errors.contains("libdeflate0") && png.errors.contains("could not be loaded"), "\(png.errors)")
+        #expect(png.status == 1 && png.errors.contains("in.png") && png.errors.contains(library)
+                && png.errors.contains(package) && png.errors.contains("could not be loaded"), "\(png.errors)")
         #expect(!FileManager.default.fileExists(atPath: folder.file("png.jpg")))
+        // Writing a PNG needs them too.
+        let encode = try run(["run", manifest, "-i", folder.file("in.jpg"), "-o", folder.file("jpg.png")], environment: broken)
+        #expect(encode.status == 1 && encode.errors.contains(library) && encode.errors.contains("could not be loaded"), "\(encode.errors)")
+        #expect(!FileManager.default.fileExists(atPath: folder.file("jpg.png")))
+    }
+
+    /// A JPEG thumbnail maps libjpeg (and Little CMS for its profile), nothing for text, other
+    /// formats or digests.
+    @Test func aThumbnailLoadsOnlyWhatItUses() throws {
+        let folder = try ScratchFolder("photos")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let thumbnail = try run(["run", "\(repository)/pipelines/thumbnail.json", "-o", folder.file("thumb.jpg")],
+                                environment: ["LD_DEBUG": "files"])
+        #expect(thumbnail.status == 0, "\(thumbnail.errors.suffix(500))")
+        #expect(thumbnail.errors.contains("libjpeg.so.62"))
+        for library in ["libgif", "libwebp", "libfreetype", "libharfbuzz", "libnettle", "libtiff", "libheif", "libpng16", "libz.so",
+                        "libdeflate"] {
+            #expect(!thumbnail.errors.contains(library), "\(library) loaded by a thumbnail")
+        }
+        #expect(try decodeBytes(try folder.read("thumb.jpg")).width == 512)
+    }
+
+    /// libjpeg, giflib, libwebp, Little CMS, FreeType and Nettle are opened on first use: unusable
+    /// copies stop only the runs that need them, with an error naming the library and no output.
+    @Test func unusableCodecLibrariesAreClearErrorsOnlyWhereNeeded() throws {
+        let folder = try ScratchFolder("photos")
+        let libraries = folder.file("lib")
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
+        for name in ["libjpeg.so.62", "libgif.so.7", "libwebp.so.7", "liblcms2.so.2", "libfreetype.so.6", "libnettle.so.8"] {
+            try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
+        }
+        let broken = ["LD_LIBRARY_PATH": libraries]
+        let manifest = try recodeManifest(in: folder)
+        try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        try folder.write(try JPEGEncoder.encode(Fixtures.smooth(width: 32, height: 16), quality: 90), to: "in.jpg")
+        try folder.write(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B], to: "in.gif")
+
+        let version = try run(["--version"], environment: broken)
+        #expect(version.status == 0 && version.output.hasPrefix("sumi "))
+        let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.png")], environment: broken)
+        #expect(png.status == 0, "\(png.errors)")
+        for (input, output, library) in [("in.jpg", "jpg.png", "libjpeg.so.62"), ("in.gif", "gif.png", "libgif.so.7"),
+                                         ("in.png", "png.webp", "libwebp.so.7"), ("in.png", "png.jpg", "libjpeg.so.62")] {
+            let failed = try run(["run", manifest, "-i", folder.file(input), "-o", folder.file(output)], environment: broken)
+            #expect(failed.status == 1 && failed.errors.contains(library) && failed.errors.contains("could not be loaded"),
+                    "\(input) -> \(output): \(failed.errors)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file(output)))
+        }
+        let missing = try formats(environment: broken)
+        #expect(missing["jpeg"]?.read == false && missing["gif"]?.read == false && missing["webp"]?.read == false)
+        #expect(missing["png"]?.read == true && missing["png"]?.write == true)
     }
 
     @Test func heifDecodeLoadsLibheif() throws {
