@@ -105,8 +105,8 @@ final class PluginValue: @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// Describes an image's pixels; for a read-only image the pointer stays valid while this value
-    /// holds the image (it never mutates it, so the array's storage does not move).
+    /// Describes an image's pixels; for a read-only image the pointer is the address of the pixel
+    /// buffer's storage, valid while this value holds the image (it never writes it).
     func pixels(into out: inout sumi_image) -> Bool {
         out.size = UInt32(MemoryLayout<sumi_image>.size)
         out.format = SUMI_PIXEL_RGBA8_PREMULTIPLIED
@@ -115,7 +115,7 @@ final class PluginValue: @unchecked Sendable {
             out.width = Int32(clamping: image.width)
             out.height = Int32(clamping: image.height)
             out.stride = Int64(image.stride)
-            out.pixels = image.pixels.withUnsafeBufferPointer { $0.baseAddress }
+            out.pixels = image.pixels.baseAddress
             return true
         case .newImage(let buffer, _):
             out.width = Int32(buffer.width)
