@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
 /// An image's bytes: one allocation owned by a class instance, shared by copies of the buffer until
 /// one of them writes (copy-on-write, as `Array` does).
 ///
@@ -217,9 +223,20 @@ extension PixelBuffer: RandomAccessCollection, MutableCollection {
 extension PixelBuffer: Equatable, Hashable {
     @inlinable public static func == (lhs: PixelBuffer, rhs: PixelBuffer) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if lhs.base == rhs.base { return true }
-        return lhs.withUnsafeBytes { a in rhs.withUnsafeBytes { b in a.elementsEqual(b) } }
+        return lhs.base == rhs.base || lhs.count == 0 || memcmp(lhs.base, rhs.base, lhs.count) == 0
     }
+
+    /// Whether the buffer holds exactly these bytes (code written when pixels were an array).
+    @inlinable public static func == (lhs: PixelBuffer, rhs: [UInt8]) -> Bool {
+        lhs.count == rhs.count && rhs.withUnsafeBufferPointer { bytes in
+            guard let other = bytes.baseAddress else { return true }
+            return memcmp(lhs.base, other, bytes.count) == 0
+        }
+    }
+
+    @inlinable public static func == (lhs: [UInt8], rhs: PixelBuffer) -> Bool { rhs == lhs }
+    @inlinable public static func != (lhs: PixelBuffer, rhs: [UInt8]) -> Bool { !(lhs == rhs) }
+    @inlinable public static func != (lhs: [UInt8], rhs: PixelBuffer) -> Bool { !(rhs == lhs) }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(count)
