@@ -183,10 +183,10 @@ public final class RowStream: @unchecked Sendable {
         // stream keeps the buffer, and with it the storage at this address, until `image()` hands
         // it over or the stream goes away.
         let base = ring.uniqueMutableBase()
-        try locked {
+        try locked { [ring] in
             if failure != nil { throw ProducerFailed() }
             precondition(shapeValue == nil, "RowStream.begin called twice")
-            rows = consume ring
+            rows = ring
             storage = base
             isFrame = frame
             stride = shape.width * 4
