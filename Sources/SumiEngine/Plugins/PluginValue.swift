@@ -13,7 +13,7 @@ final class PluginValue: @unchecked Sendable {
         /// A read-only image (an input, an image in an input list, a rasterised layer).
         case image(Image)
         /// An image made by the plugin: host-owned pixels it writes, and the side data it set.
-        case newImage(PixelBuffer, overrides: [String: [UInt8]?])
+        case newImage(NewImagePixels, overrides: [String: [UInt8]?])
         /// An image without pixels: a port read as a shape, or the band port and the result of
         /// `band_start` (the result's side data is `shape`'s with the plugin's entries on top).
         case shape(ImageShape, overrides: [String: [UInt8]?])
@@ -206,7 +206,7 @@ final class PluginValue: @unchecked Sendable {
 
 /// Pixels the host allocated for a plugin to write (`new_image`, a layer's `rasterize`), freed with
 /// the object.
-final class PixelBuffer {
+final class NewImagePixels {
     /// The largest image a plugin may ask for, in pixels (4 GiB of RGBA).
     static let maxPixels = 1 << 30
 
