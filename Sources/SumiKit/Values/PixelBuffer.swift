@@ -173,6 +173,10 @@ extension PixelBuffer: RandomAccessCollection, MutableCollection {
     @inlinable public func index(_ i: Int, offsetBy distance: Int) -> Int { i + distance }
     @inlinable public func distance(from start: Int, to end: Int) -> Int { end - start }
 
+    /// One byte. Reading compiles to the loop an array's would; each write first checks that the
+    /// storage is this buffer's alone (a runtime call the optimiser cannot hoist out of a loop, as
+    /// it does for `Array`), so a loop that writes many bytes belongs in
+    /// `withUnsafeMutableBufferPointer` (one check).
     @inlinable public subscript(position: Int) -> UInt8 {
         get {
             precondition(position >= 0 && position < count, "PixelBuffer index \(position) out of range 0..<\(count)")
