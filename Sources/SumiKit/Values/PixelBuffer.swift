@@ -15,7 +15,8 @@ import Musl
 /// It reads like `[UInt8]`: indices from 0, `count`, subscripts, `withUnsafeBufferPointer` and
 /// friends, `init(repeating:count:)`, `init(unsafeUninitializedCapacity:initializingWith:)`, array
 /// literals, `PixelBuffer(array)` and `Array(buffer)` (one `memcpy` either way). Element access is
-/// inlinable, bounds-checked, and as fast as an array's.
+/// inlinable and bounds-checked; reading is as fast as an array's, writing byte by byte is not (see
+/// the subscript).
 ///
 /// `@unchecked Sendable`: `base` is the address of the storage the buffer holds (a `Sendable`
 /// class instance), and bytes are written only after `makeUnique`, so a buffer sent to another
