@@ -32,9 +32,9 @@ import Testing
         let reference = try pillowRGBA(path, folder: folder)
         #expect(decoded.width == reference.width && decoded.height == reference.height, "\(path): size", sourceLocation: sourceLocation)
         guard decoded.width == reference.width && decoded.height == reference.height else { return }
-        let theirs = alpha ? Fixtures.premultiplied(reference.pixels, width: reference.width, height: reference.height).pixels
+        let theirs = alpha ? Array(Fixtures.premultiplied(reference.pixels, width: reference.width, height: reference.height).pixels)
                            : reference.pixels
-        let ours = alpha ? decoded.pixels : straightPixels(decoded)
+        let ours = alpha ? Array(decoded.pixels) : straightPixels(decoded)
         var worst = 0
         for i in 0..<ours.count where alpha || (i % 4 != 3 && ours[i | 3] == 255 && theirs[i | 3] == 255) {
             worst = max(worst, abs(Int(ours[i]) - Int(theirs[i])))

@@ -81,7 +81,7 @@ import Testing
 
     /// Decoded whole, or the message.
     static func whole(_ bytes: [UInt8]) -> Result<[UInt8], StageError> {
-        do { return .success(try ImageDecoder.decode(bytes, name: "a.png").pixels) } catch let error as StageError {
+        do { return .success(Array(try ImageDecoder.decode(bytes, name: "a.png").pixels)) } catch let error as StageError {
             return .failure(error)
         } catch { return .failure(StageError("\(error)")) }
     }
@@ -92,7 +92,7 @@ import Testing
         do {
             let run = try StageHarness(DecodeStage.self).runRing(["path": .path(path)], pattern: RingPattern.standard[1])
             guard case .image(let image) = run.value else { return .failure(StageError("no image")) }
-            return .success(image.pixels)
+            return .success(Array(image.pixels))
         } catch let error as StageError { return .failure(error) } catch { return .failure(StageError("\(error)")) }
     }
 

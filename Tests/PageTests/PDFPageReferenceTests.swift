@@ -61,7 +61,7 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-3) -> Bool
         let rendered = try runTool("/usr/bin/pdftocairo", ["-png", "-r", "72", "-singlefile", path, scratch.file("render")])
         #expect(rendered.status == 0)
         let pixels = try readRGBA(scratch.file("render.png"), width: 240, height: 600)
-        #expect(psnr(pixels, image.pixels) > 45)
+        #expect(psnr(pixels, Array(image.pixels)) > 45)
 
         // Three strips (240 rows, 240 and the rest), edge to edge.
         let (stored, heights) = try pageFromStrips(path, width: 240, height: 600, in: scratch)
@@ -208,7 +208,7 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-3) -> Bool
         let list = try runTool("/usr/bin/pdfimages", ["-list", path]).text
         #expect(list.contains("jpeg") && !list.contains("smask"))
         _ = try runTool("/usr/bin/pdftocairo", ["-png", "-r", "72", "-singlefile", path, scratch.file("render")])
-        #expect(psnr(try readRGBA(scratch.file("render.png"), width: 160, height: 120), opaque.pixels) > 25)
+        #expect(psnr(try readRGBA(scratch.file("render.png"), width: 160, height: 120), Array(opaque.pixels)) > 25)
 
         var translucent = Image(width: 40, height: 30, fill: Color(red: 200, green: 40, blue: 40, alpha: 128))
         translucent.metadata.knownOpaque = false

@@ -130,8 +130,8 @@ import SumiKit
         var a = Synthetic.page(width: width, height: viewport, header: 0, footer: 0, seed: 2)
         var b = Synthetic.page(width: width, height: viewport, header: 0, footer: 0, seed: 3)
         let stride = width * 4, blankRows = 30
-        a.pixels.replaceSubrange(((viewport - blankRows) * stride)..<(viewport * stride), with: blank.pixels[0..<(blankRows * stride)])
-        b.pixels.replaceSubrange(0..<(blankRows * stride), with: blank.pixels[0..<(blankRows * stride)])
+        a.pixels[((viewport - blankRows) * stride)..<(viewport * stride)] = blank.pixels[0..<(blankRows * stride)]
+        b.pixels[0..<(blankRows * stride)] = blank.pixels[0..<(blankRows * stride)]
         let finder = OverlapFinder(header: 0, footer: 0)
         #expect(finder.exactMatch(from: CaptureProfile(a), to: CaptureProfile(b)) == nil)
         #expect(finder.match(from: a, CaptureProfile(a), to: b, CaptureProfile(b)) == nil)

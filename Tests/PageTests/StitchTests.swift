@@ -147,9 +147,8 @@ func jpegCapturesFindOffsetsWithinOnePixel(overlap: Double) throws {
     let last = Synthetic.capture(of: page, at: page.height - viewport, viewport: viewport, header: header, footer: footer)
     var cut = last.cropped(x: 0, y: 0, width: width, height: short)
     let stride = width * 4
-    cut.pixels.replaceSubrange(((short - footer) * stride)..<(short * stride), with: last.pixels[((viewport - footer) * stride)...])
-    cut.pixels.replaceSubrange((header * stride)..<((short - footer) * stride),
-                               with: last.pixels[((viewport - short + header) * stride)..<((viewport - footer) * stride)])
+    cut.pixels[((short - footer) * stride)..<(short * stride)] = last.pixels[((viewport - footer) * stride)...]
+    cut.pixels[(header * stride)..<((short - footer) * stride)] = last.pixels[((viewport - short + header) * stride)..<((viewport - footer) * stride)]
     captures.append(cut)
     let result = try stitch(captures)
     #expect(result.height == page.height)

@@ -67,7 +67,7 @@ import SumiKit
         #expect(Self.content(of: image, row: 26) == .mixed)   // photo left, text right
         #expect(Self.content(of: image, row: 34) == .photo)   // photo left, white right
         // Two photos side by side with white between: one photo span.
-        var px = image.pixels
+        var px = Array(image.pixels)
         var rng = SplitMix(9)
         for x in 0..<Self.width { let i = x * 4; px[i] = 255; px[i + 1] = 255; px[i + 2] = 255 }
         Self.photo(&px, y: 0, from: 10, to: 110, rng: &rng)

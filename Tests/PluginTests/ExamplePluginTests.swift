@@ -137,14 +137,14 @@ import Testing
         let sepia = StageHarness(definition: try #require(registry.definition(named: "sepia")))
         let expected = try [pixelate.runImage(inputs: ["in": .image(input)]).pixels,
                             sepia.runImage(inputs: ["in": .image(input)]).pixels]
-        let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
+        let results = try await withThrowingTaskGroup(of: (Int, PixelBuffer).self) { group in
             for i in 0..<8 {
                 group.addTask {
                     let harness = i % 2 == 0 ? pixelate : sepia
                     return (i % 2, try harness.runImage(inputs: ["in": .image(input)]).pixels)
                 }
             }
-            var all: [(Int, [UInt8])] = []
+            var all: [(Int, PixelBuffer)] = []
             for try await result in group { all.append(result) }
             return all
         }

@@ -91,6 +91,56 @@ import SumiKit
         #expect(collected.pixels == image.pixels)
     }
 
+    @Test func theHandedOverBufferIsTheImagesAloneAndWrittenInPlace() throws {
+        // The ring's buffer goes into the image and back without a copy (the storage's own address
+        // stays), and nothing else still holds it: a write after the hand-over does not copy.
+        let image = Self.sample()
+        let before = image.pixels.baseAddress
+        let stream = RowStream.whole(consume image)
+        #expect(UnsafePointer(stream.ring.base) == before)
+        var back = try stream.image()
+        #expect(back.pixels.baseAddress == before)
+        let alone = back.pixels.isUniquelyReferenced()
+        #expect(alone)
+        back.pixels[0] = back.pixels[0] &+ 1
+        #expect(back.pixels.baseAddress == before)
+        // Into a collecting stream and out again, twice.
+        let again = RowStream(capacity: Int.max)
+        try again.deliver(consume back)
+        again.finish()
+        #expect(try again.image().pixels.baseAddress == before)
+    }
+
+    @Test func ringRowsWrittenWhileACopyExistsNeverChangeTheCopy() throws {
+        // The image is handed over, but its buffer is still shared with a copy kept aside: the ring
+        // must be a copy, so writing every row leaves the kept buffer as it was.
+        let image = Self.sample()
+        let kept = image.pixels
+        let stream = RowStream(capacity: Int.max)
+        try stream.deliver(consume image)
+        stream.finish()
+        #expect(UnsafePointer(stream.ring.base) != kept.baseAddress)
+        for y in 0..<7 {
+            for i in 0..<(5 * 4) { stream.row(y)[i] = 255 &- kept[y * 20 + i] }
+        }
+        #expect(kept == Self.sample().pixels)
+        let back = try stream.image()
+        #expect(back.pixels == Self.sample().pixels.map { 255 &- $0 })
+        // A stream that makes its own frame, collected while a copy of its image is taken: the copy
+        // shares the storage and a later write to either side copies.
+        let collecting = RowStream(capacity: Int.max)
+        try collecting.begin(ImageShape(width: 2, height: 2))
+        try collecting.reserve(through: 2)
+        for y in 0..<2 { for i in 0..<8 { collecting.row(y)[i] = UInt8(y * 8 + i) } }
+        collecting.publish(through: 2)
+        collecting.finish()
+        var first = try collecting.image()
+        let second = first
+        first.pixels[0] = 99
+        #expect(Array(second.pixels) == Array(0..<16))
+        #expect(first.pixels[0] == 99 && first.pixels.baseAddress != second.pixels.baseAddress)
+    }
+
     @Test func aFailedFrameStreamReportsTheFailure() throws {
         let stream = RowStream(capacity: Int.max)
         try stream.begin(ImageShape(Self.sample()))

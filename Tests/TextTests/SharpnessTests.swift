@@ -54,11 +54,11 @@ import Testing
     @Test func concurrentRasterisationGivesIdenticalPixels() async throws {
         let content = try TextTestSupport.content(["text": .string("Hello 東京 👋🏽 مرحبا नमस्ते"), "size": .number(24)])
         let reference = try content.rasterize(scaleX: 1.7, scaleY: 1.7, phase: Point(x: 0.3, y: 0.6))
-        let results = try await withThrowingTaskGroup(of: [UInt8].self) { group in
+        let results = try await withThrowingTaskGroup(of: PixelBuffer.self) { group in
             for _ in 0..<8 {
                 group.addTask { try content.rasterize(scaleX: 1.7, scaleY: 1.7, phase: Point(x: 0.3, y: 0.6)).pixels }
             }
-            var all: [[UInt8]] = []
+            var all: [PixelBuffer] = []
             for try await pixels in group { all.append(pixels) }
             return all
         }

@@ -48,7 +48,9 @@ public enum PNGEncoder {
         let palette = try PaletteNumbering()
         var indices = [UInt8](repeating: 0, count: width)
         var manyColours = false, grey = true, translucent = false
-        var held: [UInt8] = []
+        // The rows held so far: the first `heldBytes` bytes of `held`, which becomes the image's pixels.
+        var held = PixelBuffer()
+        var heldBytes = 0
         var writer: OpaquePointer?
         defer { sumi_png_rows_abort(writer) }
         var message = [CChar](repeating: 0, count: 256)
@@ -74,8 +76,11 @@ public enum PNGEncoder {
                 if grey { grey = sumi_is_grey(pixels.baseAddress, Int32(width)) != 0 }
                 if !knownOpaque && !translucent { translucent = sumi_is_opaque(pixels.baseAddress, width) == 0 }
                 // Room for the whole image at once (pages are taken only as rows arrive).
-                if held.isEmpty { held.reserveCapacity(height * rowBytes) }
-                held.append(contentsOf: pixels)
+                if held.isEmpty { held = PixelBuffer(uninitializedCount: height * rowBytes) }
+                held.withUnsafeMutableBufferPointer { all in
+                    _ = UnsafeMutableBufferPointer(rebasing: all[heldBytes..<(heldBytes + rowBytes)]).update(fromContentsOf: pixels)
+                }
+                heldBytes += rowBytes
                 guard manyColours && !grey && (knownOpaque || translucent) else { continue }
                 writer = message.withUnsafeMutableBufferPointer {
                     sumi_png_rows_begin(Int32(width), Int32(height), level, knownOpaque ? 3 : 4, $0.baseAddress, $0.count)
@@ -83,10 +88,11 @@ public enum PNGEncoder {
                 guard let writer else { throw failure() }
                 guard held.withUnsafeBufferPointer({ rows in
                     message.withUnsafeMutableBufferPointer {
-                        sumi_png_rows_write(writer, rows.baseAddress, Int32(rows.count / rowBytes), rowBytes, $0.baseAddress, $0.count)
+                        sumi_png_rows_write(writer, rows.baseAddress, Int32(heldBytes / rowBytes), rowBytes, $0.baseAddress, $0.count)
                     }
                 }) == 0 else { throw failure() }
-                held = []
+                held = PixelBuffer()
+                heldBytes = 0
             }
             stream.release(through: end)
             y = end

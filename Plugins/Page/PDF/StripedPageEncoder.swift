@@ -126,10 +126,10 @@ final class StripedPageEncoder {
     /// The first `rows` rows held (`width` pixels, premultiplied RGBA), each row's `fills` columns
     /// given its pixel at column `from` instead, then `padding` opaque white rows.
     private static func rows(_ held: UnsafeBufferPointer<UInt8>, width: Int, rows: Int, fills: [(columns: Range<Int>, from: Int)],
-                             padding: Int) -> [UInt8] {
+                             padding: Int) -> PixelBuffer {
         let stride = width * 4
-        if fills.isEmpty && padding == 0 { return Array(held[0..<(rows * stride)]) }
-        var pixels = [UInt8](repeating: 255, count: (rows + padding) * stride)
+        if fills.isEmpty && padding == 0 { return PixelBuffer(held[0..<(rows * stride)]) }
+        var pixels = PixelBuffer(repeating: 255, count: (rows + padding) * stride)
         pixels.withUnsafeMutableBufferPointer { out in
             _ = UnsafeMutableBufferPointer(rebasing: out[0..<(rows * stride)]).update(fromContentsOf: held[0..<(rows * stride)])
             guard let base = out.baseAddress else { return }

@@ -74,7 +74,7 @@ struct CaptureProfile: Sendable {
     }
 
     /// The same between the rows starting at byte `rowA` of `a` and `rowB` of `b`.
-    static func rowDifference(_ a: [UInt8], at rowA: Int, _ b: [UInt8], at rowB: Int, columns: Range<Int>) -> Double {
+    static func rowDifference(_ a: PixelBuffer, at rowA: Int, _ b: PixelBuffer, at rowB: Int, columns: Range<Int>) -> Double {
         guard !columns.isEmpty else { return 0 }
         return a.withUnsafeBufferPointer { pa in
             b.withUnsafeBufferPointer { pb in

@@ -20,9 +20,9 @@ struct FixedRows {
         private let firstProfile: CaptureProfile
         /// The first capture's runs (nil: its rows are in `firstRows`), and one row expanded from them.
         private let firstRuns: PixelRuns?
-        private var expanded: [UInt8] = []
+        private var expanded = PixelBuffer()
         /// The first capture's rows still compared: `first`'s pixels, or a compact copy of them.
-        private var firstRows: [UInt8]
+        private var firstRows: PixelBuffer
         /// For each row counted from the top (bottom), where it starts in `firstRows` (-1: no longer compared).
         private var topAt: [Int]
         private var bottomAt: [Int]
@@ -34,7 +34,7 @@ struct FixedRows {
             self.share = share
             firstProfile = profile
             firstRuns = runs
-            firstRows = runs == nil ? first.pixels : []
+            firstRows = runs == nil ? first.pixels : PixelBuffer()
             let rows = first.height * share.numerator / share.denominator
             let stride = first.stride, height = first.height
             topAt = (0..<rows).map { $0 * stride }
@@ -70,7 +70,7 @@ struct FixedRows {
                                          columns: Range<Int>) -> Double? {
             guard firstProfile.rowHashes[ya] != pb.rowHashes[yb] else { return nil }
             guard let firstRuns else { return CaptureProfile.rowDifference(firstRows, at: at, b.pixels, at: yb * b.stride, columns: columns) }
-            if expanded.isEmpty { expanded = [UInt8](repeating: 0, count: firstProfile.width * 4) }
+            if expanded.isEmpty { expanded = PixelBuffer(repeating: 0, count: firstProfile.width * 4) }
             expanded.withUnsafeMutableBufferPointer { row in row.baseAddress.map { firstRuns.copyRow(ya, into: $0) } }
             return CaptureProfile.rowDifference(expanded, at: 0, b.pixels, at: yb * b.stride, columns: columns)
         }
@@ -97,7 +97,7 @@ struct FixedRows {
             }
             keep(&topAt, top.nearlySame)
             keep(&bottomAt, bottom.nearlySame)
-            firstRows = rows
+            firstRows = PixelBuffer(rows)
         }
 
         /// The detector for the captures added so far.

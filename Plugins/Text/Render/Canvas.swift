@@ -5,12 +5,12 @@ import SumiKit
 struct Canvas {
     let width: Int
     let height: Int
-    var pixels: [UInt8]
+    var pixels: PixelBuffer
 
     init(width: Int, height: Int) {
         self.width = width
         self.height = height
-        self.pixels = [UInt8](repeating: 0, count: width * height * 4)
+        self.pixels = PixelBuffer(repeating: 0, count: width * height * 4)
     }
 
     var image: Image { Image(width: width, height: height, pixels: pixels) }

@@ -89,7 +89,7 @@ enum PluginHostAPI {
         // Making values
         api.new_image = { callHandle, width, height, pixels, stride in
             guard let call = PluginCall.from(callHandle),
-                  let buffer = PixelBuffer(width: Int(width), height: Int(height)) else { return nil }
+                  let buffer = NewImagePixels(width: Int(width), height: Int(height)) else { return nil }
             pixels?.pointee = buffer.base
             stride?.pointee = Int64(width) * 4
             return call.adopt(PluginValue(.newImage(buffer, overrides: [:]), isNew: true))

@@ -13,7 +13,7 @@ final class PluginValue: @unchecked Sendable {
         /// A read-only image (an input, an image in an input list, a rasterised layer).
         case image(Image)
         /// An image made by the plugin: host-owned pixels it writes, and the side data it set.
-        case newImage(PixelBuffer, overrides: [String: [UInt8]?])
+        case newImage(NewImagePixels, overrides: [String: [UInt8]?])
         /// An image without pixels: a port read as a shape, or the band port and the result of
         /// `band_start` (the result's side data is `shape`'s with the plugin's entries on top).
         case shape(ImageShape, overrides: [String: [UInt8]?])
@@ -105,8 +105,8 @@ final class PluginValue: @unchecked Sendable {
 
     // MARK: - Reading
 
-    /// Describes an image's pixels; for a read-only image the pointer stays valid while this value
-    /// holds the image (it never mutates it, so the array's storage does not move).
+    /// Describes an image's pixels; for a read-only image the pointer is the address of the pixel
+    /// buffer's storage, valid while this value holds the image (it never writes it).
     func pixels(into out: inout sumi_image) -> Bool {
         out.size = UInt32(MemoryLayout<sumi_image>.size)
         out.format = SUMI_PIXEL_RGBA8_PREMULTIPLIED
@@ -115,7 +115,7 @@ final class PluginValue: @unchecked Sendable {
             out.width = Int32(clamping: image.width)
             out.height = Int32(clamping: image.height)
             out.stride = Int64(image.stride)
-            out.pixels = image.pixels.withUnsafeBufferPointer { $0.baseAddress }
+            out.pixels = image.pixels.baseAddress
             return true
         case .newImage(let buffer, _):
             out.width = Int32(buffer.width)
@@ -206,7 +206,7 @@ final class PluginValue: @unchecked Sendable {
 
 /// Pixels the host allocated for a plugin to write (`new_image`, a layer's `rasterize`), freed with
 /// the object.
-final class PixelBuffer {
+final class NewImagePixels {
     /// The largest image a plugin may ask for, in pixels (4 GiB of RGBA).
     static let maxPixels = 1 << 30
 

@@ -7,7 +7,7 @@ extension RowStream {
     /// (`deliver(consume image)`), with one when the pixels are shared (copy on write), so rows in a
     /// ring are never another image's.
     public func deliver(_ image: consuming Image) throws {
-        if requestedCapacity >= image.height && !image.pixels.isEmpty {
+        if requestedCapacity >= image.height {
             let shape = ImageShape(width: image.width, height: image.height, metadata: image.metadata)
             let pixels = (consume image).pixels
             try begin(shape, pixels: consume pixels)

@@ -54,11 +54,15 @@ public final class RowStream: @unchecked Sendable {
     private var released = 0
     private var failure: (any Error)?
     private var discarding = false
+    /// The ring's bytes, the stream's alone while it holds them: a whole frame (a stream as tall as
+    /// its image, or one over a whole image) is the image's own pixels, which `image()` hands over
+    /// without a copy.
+    private var rows: PixelBuffer?
+    /// The address of `rows`' storage, where row `y` is written and read. It belongs to the storage
+    /// `rows` keeps alive, and the stream never writes `rows` through Swift, so it never moves.
     private var storage: UnsafeMutablePointer<UInt8>?
-    /// The pixels `storage` points into when the ring is a whole frame (a stream as tall as its
-    /// image, or one over a whole image): the image `image()` hands over without a copy. The array
-    /// is never mutated through Swift while the stream holds it, so its storage does not move.
-    private var frame: [UInt8]?
+    /// Whether `rows` is a whole frame (`image()` hands it over).
+    private var isFrame = false
     private var stride = 0
     /// The ring rows asked for at creation (`capacity` is this, capped at the image's height).
     let requestedCapacity: Int
@@ -109,8 +113,6 @@ public final class RowStream: @unchecked Sendable {
         self.driver = driver
     }
 
-    deinit { if frame == nil { storage?.deallocate() } }
-
     private func locked<T>(_ body: () throws -> T) rethrows -> T { try lock.locked(body) }
     private func wake() { lock.broadcast() }
 
@@ -159,46 +161,36 @@ public final class RowStream: @unchecked Sendable {
         try begin(shape, pixels: nil)
     }
 
-    /// `begin`, with the ring over `pixels` (the image's, all rows) when given. The array must be
-    /// the stream's alone (`deliver` makes it so): rows are written through the pointer taken here.
-    func begin(_ shape: ImageShape, pixels given: consuming [UInt8]?) throws {
+    /// `begin`, with the ring over `pixels` (the image's, all rows) when given: without a copy when
+    /// the caller handed over the buffer's only reference, else over a copy (copy-on-write), so rows
+    /// in a ring are never another image's.
+    func begin(_ shape: ImageShape, pixels given: consuming PixelBuffer?) throws {
         guard shape.width >= 0, shape.height >= 0 else {
             throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels")
         }
         try limits?.check(width: shape.width, height: shape.height, making: "this stage")
-        let rows = max(1, min(max(requestedCapacity, Self.bandRows(width: shape.width, height: shape.height, pixels: minimumBandPixels)),
-                              shape.height))
-        let ringRows = rows > shape.height / 2 ? max(1, shape.height) : 2 * rows
-        var pixels = consume given
-        if pixels == nil && requestedCapacity >= shape.height {
-            let (area, wide) = shape.width.multipliedReportingOverflow(by: shape.height)
-            let (bytes, deep) = area.multipliedReportingOverflow(by: 4)
-            guard !wide, !deep else {
-                throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels: too many bytes")
-            }
-            if bytes > 0 {
-                pixels = [UInt8](unsafeUninitializedCapacity: bytes) { buffer, count in
-                    PixelMemory.advise(UnsafeMutableRawBufferPointer(buffer))
-                    count = bytes
-                }
-            }
+        let rowCount = max(1, min(max(requestedCapacity, Self.bandRows(width: shape.width, height: shape.height, pixels: minimumBandPixels)),
+                                  shape.height))
+        let ringRows = rowCount > shape.height / 2 ? max(1, shape.height) : 2 * rowCount
+        let frame = given != nil || requestedCapacity >= shape.height
+        let (area, wide) = shape.width.multipliedReportingOverflow(by: frame ? shape.height : ringRows)
+        let (bytes, deep) = area.multipliedReportingOverflow(by: 4)
+        guard !wide, !deep else {
+            throw StageError("cannot stream an image of \(shape.width)x\(shape.height) pixels: too many bytes")
         }
-        // Mutable access makes the array the stream's alone (a copy only if another image shares
-        // it); `frame` keeps it alive and is never changed through Swift while the stream holds
-        // it, so the address stays valid.
-        let adopted = pixels?.withUnsafeMutableBufferPointer { $0.baseAddress }
-        let buffer = adopted ?? UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, ringRows * shape.width * 4))
-        if adopted == nil { pixels = nil }
-        try locked {
-            if failure != nil {
-                if pixels == nil { buffer.deallocate() }
-                throw ProducerFailed()
-            }
+        var ring = (consume given) ?? PixelBuffer(uninitializedCount: bytes)
+        // The ring's storage made the stream's alone (a copy only if an image still shares it); the
+        // stream keeps the buffer, and with it the storage at this address, until `image()` hands
+        // it over or the stream goes away.
+        let base = ring.uniqueMutableBase()
+        try locked { [ring] in
+            if failure != nil { throw ProducerFailed() }
             precondition(shapeValue == nil, "RowStream.begin called twice")
-            storage = buffer
-            frame = pixels
+            rows = ring
+            storage = base
+            isFrame = frame
             stride = shape.width * 4
-            capacity = rows
+            capacity = rowCount
             slots = ringRows
             shapeValue = shape
             wake()
@@ -361,19 +353,19 @@ public final class RowStream: @unchecked Sendable {
         let shape = try waitForStart()
         let first = locked { released }
         precondition(first == 0, "RowStream.image after rows were released")
-        if locked({ frame != nil }) {
+        if locked({ isFrame }) {
             _ = try waitForRows(through: shape.height)
             try waitForEnd()
             // The rows leave the stream with their storage: released, but not for reuse (a driver
             // is not told, as no slot comes free).
-            let pixels: [UInt8]? = locked {
+            let pixels: PixelBuffer? = locked {
                 defer {
-                    frame = nil
+                    isFrame = false
                     storage = nil
                     released = published
                     wake()
                 }
-                return frame
+                return rows.take()
             }
             if let pixels { return Image(width: shape.width, height: shape.height, pixels: pixels, metadata: shape.metadata) }
         }

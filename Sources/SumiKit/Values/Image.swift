@@ -2,20 +2,21 @@
 ///
 /// Premultiplied storage makes resampling and compositing correct without per-pixel divisions
 /// (a transparent pixel's colour never bleeds into its neighbours). Opaque images — every JPEG — are
-/// the same bytes either way. Pixels live in a Swift array, so copies share storage until one of them
-/// writes (copy-on-write): a chain only copies the pixels it changes.
+/// the same bytes either way. Pixels live in a `PixelBuffer`, so copies share storage until one of
+/// them writes (copy-on-write): a chain only copies the pixels it changes, and a whole frame moves
+/// into a `RowStream` and back without a copy.
 public struct Image: Sendable {
     public let width: Int
     public let height: Int
     /// `width * height * 4` bytes of premultiplied RGBA.
-    public var pixels: [UInt8]
+    public var pixels: PixelBuffer
     /// Where the image came from, and what was done to it on the way in.
     public var metadata: ImageMetadata
 
     public static let bytesPerPixel = 4
 
-    /// An image over existing pixels. `pixels.count` must be `width * height * 4`.
-    public init(width: Int, height: Int, pixels: [UInt8], metadata: ImageMetadata = ImageMetadata()) {
+    /// An image over existing pixels (no copy). `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: PixelBuffer, metadata: ImageMetadata = ImageMetadata()) {
         precondition(width >= 0 && height >= 0 && pixels.count == width * height * 4,
                      "Image(\(width)x\(height)) needs \(width * height * 4) bytes, got \(pixels.count)")
         self.width = width
@@ -24,20 +25,26 @@ public struct Image: Sendable {
         self.metadata = metadata
     }
 
+    /// An image over a copy of `pixels`. `pixels.count` must be `width * height * 4`.
+    public init(width: Int, height: Int, pixels: [UInt8], metadata: ImageMetadata = ImageMetadata()) {
+        self.init(width: width, height: height, pixels: PixelBuffer(pixels), metadata: metadata)
+    }
+
     /// An image filled with one colour (transparent by default).
     public init(width: Int, height: Int, fill: Color = .transparent, metadata: ImageMetadata = ImageMetadata()) {
         let (r, g, b, a) = fill.premultiplied
-        var pixels: [UInt8]
+        let count = width * height * 4
+        let pixels: PixelBuffer
         if r == 0 && g == 0 && b == 0 && a == 0 {
-            pixels = [UInt8](repeating: 0, count: width * height * 4)
+            pixels = PixelBuffer(repeating: 0, count: count)
         } else {
-            pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            pixels = PixelBuffer(unsafeUninitializedCapacity: count) { buffer, written in
                 var i = 0
-                while i < width * height * 4 {
+                while i < count {
                     buffer[i] = r; buffer[i + 1] = g; buffer[i + 2] = b; buffer[i + 3] = a
                     i += 4
                 }
-                count = width * height * 4
+                written = count
             }
         }
         self.init(width: width, height: height, pixels: pixels, metadata: metadata)
@@ -48,10 +55,9 @@ public struct Image: Sendable {
     public init(width: Int, height: Int, metadata: ImageMetadata = ImageMetadata(),
                 uninitialized initializer: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) rethrows {
         let count = width * height * 4
-        let pixels = try [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            PixelMemory.advise(UnsafeMutableRawBufferPointer(buffer))
+        let pixels = try PixelBuffer(unsafeUninitializedCapacity: count) { buffer, written in
             try initializer(buffer)
-            initialized = count
+            written = count
         }
         self.init(width: width, height: height, pixels: pixels, metadata: metadata)
     }
