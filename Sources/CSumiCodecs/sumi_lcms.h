@@ -5,7 +5,12 @@
    its own table, SumiCodecs' `Lcms`; both from the one list in CLcms2's shim.h). */
 #include <stddef.h>
 
+/* The table is declared non-null for Swift (`assume_nonnull`), around lcms2's own pointers that say
+   nothing: clang's completeness warning does not apply to C code here. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wnullability-completeness"
 #include "../CLcms2/shim.h"
+#pragma clang diagnostic pop
 
 extern sumi_lcms_api sumi_lcms;
 
