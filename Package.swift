@@ -12,6 +12,10 @@ func systemLibrary(_ name: String, _ pkg: String, apt: String) -> Target {
     .systemLibrary(name: name, path: "Sources/\(name)", pkgConfig: pkg, providers: [.apt([apt])])
 }
 
+/// FreeType's header folder (Debian's layout), for the targets that import CFreeType: its module map
+/// links nothing, so pkg-config (which would add `-lfreetype`) is not used.
+let freetypeHeaders = SwiftSetting.unsafeFlags(["-Xcc", "-I/usr/include/freetype2"])
+
 let package = Package(
     name: "Sumi",
     products: [
@@ -32,12 +36,16 @@ let package = Package(
         // TextLibraries), not linked: their module maps give types and function tables only, without
         // pkg-config (which would link them); their headers are found below /usr/include.
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        systemLibrary("CFreeType", "freetype2", apt: "libfreetype-dev"),
+        // FreeType, Little CMS and Nettle likewise: opened on first use (TextLibraries, `Lcms`, `Nettle`),
+        // their module maps giving types and function tables only. FreeType's headers are below
+        // /usr/include/freetype2, which the targets importing it add to their search path
+        // (`freetypeHeaders`).
+        .systemLibrary(name: "CFreeType", path: "Sources/CFreeType", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CFontconfig", path: "Sources/CFontconfig", providers: [.apt(["libfontconfig-dev"])]),
         systemLibrary("CZlib", "zlib", apt: "zlib1g-dev"),
         .systemLibrary(name: "CFribidi", path: "Sources/CFribidi", providers: [.apt(["libfribidi-dev"])]),
-        systemLibrary("CLcms2", "lcms2", apt: "liblcms2-dev"),
-        systemLibrary("CNettle", "nettle", apt: "nettle-dev"),
+        .systemLibrary(name: "CLcms2", path: "Sources/CLcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CNettle", path: "Sources/CNettle", providers: [.apt(["nettle-dev"])]),
         // Thin C shims where the library's error handling needs setjmp (libjpeg, libpng) or varargs
         // handlers (libtiff; its CIELab is converted with lcms2 there), giflib's reader, and the
         // tables of libheif, libtiff and gdk-pixbuf, which are opened (dlopen) by the first file that
@@ -47,8 +55,7 @@ let package = Package(
             name: "CSumiCodecs",
             dependencies: ["CSumiRuntime"],
             path: "Sources/CSumiCodecs",
-            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("webp"),
-                             .linkedLibrary("gif"), .linkedLibrary("lcms2"), .linkedLibrary("deflate")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
         // function names are macros Swift cannot import.
@@ -94,16 +101,17 @@ let package = Package(
         // Built-in stage families, each registering through the plugin API.
         .target(
             name: "SumiCodecs",
-            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "CZlib", "SumiCrypto"],
+            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "CZlib", "SumiCrypto", "CSumiRuntime"],
             path: "Plugins/Codecs"
         ),
         // Digests from a maintained library (Nettle): SHA-256 and HMAC for the service, MD5 for XMP.
-        .target(name: "SumiCrypto", dependencies: ["CNettle"], path: "Sources/SumiCrypto"),
+        .target(name: "SumiCrypto", dependencies: ["CNettle", "CSumiRuntime", "SumiKit"], path: "Sources/SumiCrypto"),
         .target(name: "SumiTransform", dependencies: ["SumiKit"], path: "Plugins/Transform"),
         .target(
             name: "SumiText",
             dependencies: ["SumiKit", "CHarfBuzz", "CFreeType", "CFontconfig", "CFribidi", "CSumiICU", "CSumiRuntime"],
-            path: "Plugins/Text"
+            path: "Plugins/Text",
+            swiftSettings: [freetypeHeaders]
         ),
         .target(name: "SumiCompose", dependencies: ["SumiKit", "SumiCodecs"], path: "Plugins/Compose"),
         // Blur, sharpen, colour adjustments, flatten, round corners. Optimised in every build: the
@@ -156,7 +164,9 @@ let package = Package(
         .testTarget(name: "ComposeTests", dependencies: ["SumiKit", "SumiEngine", "SumiCompose", "SumiText", "SumiCodecs"], path: "Tests/ComposeTests"),
         .testTarget(name: "FiltersTests", dependencies: ["SumiKit", "SumiFilters", "SumiCodecs"], path: "Tests/FiltersTests",
                     exclude: ["Fixtures"]),
-        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib", "CFreeType"], path: "Tests/PageTests"),
+        // TextLayerTests reads the PDF's font with FreeType itself: linked here, not in `sumi`.
+        .testTarget(name: "PageTests", dependencies: ["SumiKit", "SumiPage", "SumiCodecs", "CZlib", "CFreeType"], path: "Tests/PageTests",
+                    swiftSettings: [freetypeHeaders], linkerSettings: [.linkedLibrary("freetype")]),
         .testTarget(name: "RecognizeTests", dependencies: ["SumiKit", "SumiRecognize", "SumiPage", "SumiCodecs"],
                     path: "Tests/RecognizeTests"),
         .testTarget(name: "EndToEndTests", dependencies: ["SumiKit"], path: "Tests/EndToEndTests"),

@@ -25,8 +25,15 @@ SUMMARY=$WORK/results/summary.tsv
 PHOTO=$(realpath pipelines/samples/photo.jpg)
 CONVERT=/usr/bin/convert
 export MAGICK_THREAD_LIMIT=${MAGICK_THREAD_LIMIT:-2}
+# The baseline runs the shipped pipelines of its own release (their parameters change between
+# releases): those beside it (a build's source tree, or an installed share folder), else ours.
+BASE_PIPELINES=""
 if [ -n "$BASELINE" ]; then
   [ -x "$BASELINE" ] || { echo "BASELINE=$BASELINE is not an executable" >&2; exit 2; }
+  for dir in "$(dirname "$BASELINE")/../../pipelines" "$(dirname "$BASELINE")/../share/sumi/pipelines"; do
+    if [ -f "$dir/thumbnail.json" ]; then BASE_PIPELINES=$(realpath "$dir"); break; fi
+  done
+  echo "baseline pipelines: ${BASE_PIPELINES:-$(realpath pipelines) (none beside the baseline)}"
   echo "new: $SUMI ($("$SUMI" --version))"
   echo "baseline: $BASELINE ($("$BASELINE" --version))"
 fi
@@ -68,8 +75,10 @@ row() {
   local new=${template//@SUMI@/$SUMI}
   local commands=("$new") base_ways=()
   if [ -n "$BASELINE" ]; then
-    base_ways=("${template//@SUMI@/$BASELINE}")
-    [ "$both" = 1 ] && base_ways+=("SUMI_STREAMING=0 ${template//@SUMI@/$BASELINE}")
+    local base=${template//@SUMI@/$BASELINE}
+    [ -n "$BASE_PIPELINES" ] && base=${base// pipelines\// $BASE_PIPELINES/}
+    base_ways=("$base")
+    [ "$both" = 1 ] && base_ways+=("SUMI_STREAMING=0 $base")
     commands+=("${base_ways[@]}")
   fi
   local labels=() peers=()

@@ -1,17 +1,19 @@
 import CFontconfig
+import CFreeType
 import CFribidi
 import CHarfBuzz
 import CSumiICU
 import CSumiRuntime
 import SumiKit
 
-/// HarfBuzz, fontconfig, FriBidi and ICU (with GLib, graphite2, PCRE2, expat, ICU's data and the
+/// FreeType, HarfBuzz, fontconfig, FriBidi and ICU (with GLib, graphite2, PCRE2, expat, ICU's data and the
 /// C++ runtime behind them), opened by the first text a run lays out, not at start-up: a thumbnail
 /// never maps them. Their functions are called through the tables below, filled once by name
 /// (`sumi_dl_open_table`). Every way into the family that reaches them calls `require()` first, so
 /// a missing library is an error naming it, never a crash.
 enum TextLibraries {
     struct Tables {
+        var ft: sumi_ft_api
         var hb: sumi_hb_api
         var fc: sumi_fc_api
         var fribidi: sumi_fribidi_api
@@ -24,7 +26,8 @@ enum TextLibraries {
                 throw StageError("text needs ICU (Debian package libicu72), which could not be loaded: "
                                  + (missing.map { String(cString: $0) } ?? "unknown error"), cause: .io)
             }
-            return .success(Tables(hb: try open("libharfbuzz.so.0", package: "libharfbuzz0b", names: sumi_hb_names(), count: sumi_hb_count()),
+            return .success(Tables(ft: try open("libfreetype.so.6", package: "libfreetype6", names: sumi_ft_names(), count: sumi_ft_count()),
+                                   hb: try open("libharfbuzz.so.0", package: "libharfbuzz0b", names: sumi_hb_names(), count: sumi_hb_count()),
                                    fc: try open("libfontconfig.so.1", package: "libfontconfig1", names: sumi_fc_names(), count: sumi_fc_count()),
                                    fribidi: try open("libfribidi.so.0", package: "libfribidi0", names: sumi_fribidi_names(),
                                                      count: sumi_fribidi_count())))
@@ -47,19 +50,19 @@ enum TextLibraries {
 
     private static func open<Table>(_ soname: String, package: String, names: UnsafePointer<UnsafePointer<CChar>?>,
                                     count: Int32) throws(StageError) -> Table {
-        precondition(MemoryLayout<Table>.size == Int(count) * MemoryLayout<UnsafeRawPointer>.size, "one table entry per function")
-        let slots = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: Int(count))
-        defer { slots.deallocate() }
-        var message = [CChar](repeating: 0, count: 512)
-        let status = sumi_dl_open_table(soname, names, Int(count), slots, &message, message.count)
-        guard status == 0 else {
-            let detail = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            throw StageError("text needs \(soname) (Debian package \(package)), which could not be loaded: \(detail)", cause: .io)
+        let table: Result<Table, FunctionTable.LoadFailure> = FunctionTable.load(count: Int(count)) {
+            sumi_dl_open_table(soname, names, Int(count), $0, $1, $2)
         }
-        return UnsafeRawPointer(slots).load(as: Table.self)
+        switch table {
+        case .success(let table): return table
+        case .failure(let failure):
+            throw StageError("text needs \(soname) (Debian package \(package)), which could not be loaded: \(failure.reason)", cause: .io)
+        }
     }
 }
 
+/// FreeType's functions (after `TextLibraries.require()`).
+var ft: sumi_ft_api { TextLibraries.tables.ft }
 /// HarfBuzz's functions (after `TextLibraries.require()`).
 var hb: sumi_hb_api { TextLibraries.tables.hb }
 /// fontconfig's functions (after `TextLibraries.require()`).

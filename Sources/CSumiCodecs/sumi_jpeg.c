@@ -10,6 +10,8 @@
 #include <jpeglib.h>
 #include <jerror.h>
 
+#include "sumi_codec_libraries.h"
+
 /* The error manager: libjpeg calls error_exit (and emit_message) and we jump back to the caller. */
 struct sumi_jpeg_error {
     struct jpeg_error_mgr manager;
@@ -71,7 +73,7 @@ static void on_emit_message(j_common_ptr cinfo, int level) {
 static void on_output_message(j_common_ptr cinfo) { (void)cinfo; }
 
 static void install_errors(struct sumi_jpeg_error *err) {
-    jpeg_std_error(&err->manager);
+    sumi_libjpeg.jpeg_std_error(&err->manager);
     err->manager.error_exit = on_error_exit;
     err->manager.emit_message = on_emit_message;
     err->manager.output_message = on_output_message;
@@ -112,12 +114,15 @@ sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size) {
     if (!d) return NULL;
     d->data = data;
     d->size = size;
+    /* Without libjpeg the decoder is never created: its message is the reason, reported by
+       read_header. */
+    if (sumi_libjpeg_open(d->err.message, sizeof d->err.message) != 0) return d;
     install_errors(&d->err);
     d->cinfo.err = &d->err.manager;
     if (setjmp(d->err.jump)) {
         return d; /* the message is kept; read_header reports it */
     }
-    jpeg_create_decompress(&d->cinfo);
+    sumi_libjpeg.jpeg_CreateDecompress(&d->cinfo, JPEG_LIB_VERSION, sizeof d->cinfo);
     d->created = 1;
     d->progress.progress_monitor = on_progress;
     d->cinfo.progress = &d->progress;
@@ -126,7 +131,7 @@ sumi_jpeg_decoder *sumi_jpeg_decoder_create(const uint8_t *data, size_t size) {
 
 void sumi_jpeg_decoder_destroy(sumi_jpeg_decoder *d) {
     if (!d) return;
-    if (d->created) jpeg_destroy_decompress(&d->cinfo);
+    if (d->created) sumi_libjpeg.jpeg_destroy_decompress(&d->cinfo);
     free(d->strip);
     free(d);
 }
@@ -146,8 +151,8 @@ int sumi_jpeg_decoder_read_header(sumi_jpeg_decoder *d, int *width, int *height,
         snprintf(d->err.message, sizeof d->err.message, "JPEG data too large");
         return -1;
     }
-    jpeg_mem_src(&d->cinfo, d->data, (unsigned long)d->size);
-    jpeg_read_header(&d->cinfo, TRUE);
+    sumi_libjpeg.jpeg_mem_src(&d->cinfo, d->data, (unsigned long)d->size);
+    sumi_libjpeg.jpeg_read_header(&d->cinfo, TRUE);
     d->header_read = 1;
     J_COLOR_SPACE space = d->cinfo.jpeg_color_space;
     d->cmyk = space == JCS_CMYK || space == JCS_YCCK;
@@ -164,7 +169,7 @@ int sumi_jpeg_decoder_set_scale(sumi_jpeg_decoder *d, int scale_num, int *out_wi
     if (setjmp(d->err.jump)) return -1;
     d->cinfo.scale_num = (unsigned)(scale_num < 1 ? 1 : scale_num > 16 ? 16 : scale_num);
     d->cinfo.scale_denom = 8;
-    jpeg_calc_output_dimensions(&d->cinfo);
+    sumi_libjpeg.jpeg_calc_output_dimensions(&d->cinfo);
     *out_width = (int)d->cinfo.output_width;
     *out_height = (int)d->cinfo.output_height;
     return 0;
@@ -191,7 +196,7 @@ enum { STREAM_BAND = 16, MOST_BAND = 64 };
 static int decode_bands(sumi_jpeg_decoder *d, const sumi_ring *ring, int most) {
     if (!d->header_read) return -1;
     if (setjmp(d->err.jump)) return -1;
-    jpeg_start_decompress(&d->cinfo);
+    sumi_libjpeg.jpeg_start_decompress(&d->cinfo);
     int h = (int)d->cinfo.output_height;
     if (most > MOST_BAND) most = MOST_BAND;
     const int band = ring->band < 1 ? 1 : ring->band < most ? ring->band : most;
@@ -206,7 +211,7 @@ static int decode_bands(sumi_jpeg_decoder *d, const sumi_ring *ring, int most) {
         for (int j = 0; j < want; j++) rows[j] = ring->base + (size_t)((y0 + j) % ring->rows) * ring->stride;
         int got = 0;
         while (got < want) {
-            JDIMENSION n = jpeg_read_scanlines(&d->cinfo, rows + got, (JDIMENSION)(want - got));
+            JDIMENSION n = sumi_libjpeg.jpeg_read_scanlines(&d->cinfo, rows + got, (JDIMENSION)(want - got));
             if (n == 0) break;
             got += (int)n;
         }
@@ -219,7 +224,7 @@ static int decode_bands(sumi_jpeg_decoder *d, const sumi_ring *ring, int most) {
         }
         ring->done(ring->context, y0 + got);
     }
-    jpeg_finish_decompress(&d->cinfo);
+    sumi_libjpeg.jpeg_finish_decompress(&d->cinfo);
     return 0;
 }
 
@@ -250,7 +255,7 @@ int sumi_jpeg_decoder_decode(sumi_jpeg_decoder *d, uint8_t *out, int orientation
     if (!d->header_read) return -1;
     if (orientation < 1 || orientation > 8) orientation = 1;
     if (setjmp(d->err.jump)) return -1;
-    jpeg_calc_output_dimensions(&d->cinfo);
+    sumi_libjpeg.jpeg_calc_output_dimensions(&d->cinfo);
     int w = (int)d->cinfo.output_width, h = (int)d->cinfo.output_height;
     size_t row_bytes = (size_t)w * 4;
     if (orientation == 1) {
@@ -334,15 +339,15 @@ static void start_compress(struct jpeg_encode_state *s, int width, int height, i
     s->cinfo.image_height = (JDIMENSION)height;
     s->cinfo.input_components = flatten ? 3 : 4;
     s->cinfo.in_color_space = flatten ? JCS_RGB : JCS_EXT_RGBA;
-    jpeg_set_defaults(&s->cinfo);
-    jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
+    sumi_libjpeg.jpeg_set_defaults(&s->cinfo);
+    sumi_libjpeg.jpeg_set_quality(&s->cinfo, quality < 1 ? 1 : quality > 100 ? 100 : quality, TRUE);
     s->cinfo.optimize_coding = (optimize & SUMI_JPEG_OPTIMIZE) ? TRUE : FALSE;
     /* 4:2:0 chroma subsampling (the library default for YCbCr, stated here on purpose), or 4:4:4. */
     int full = (optimize & SUMI_JPEG_FULL_CHROMA) != 0;
     s->cinfo.comp_info[0].h_samp_factor = full ? 1 : 2;
     s->cinfo.comp_info[0].v_samp_factor = full ? 1 : 2;
-    if (optimize & SUMI_JPEG_PROGRESSIVE) jpeg_simple_progression(&s->cinfo);
-    jpeg_start_compress(&s->cinfo, TRUE);
+    if (optimize & SUMI_JPEG_PROGRESSIVE) sumi_libjpeg.jpeg_simple_progression(&s->cinfo);
+    sumi_libjpeg.jpeg_start_compress(&s->cinfo, TRUE);
     if (flatten) {
         s->row = malloc((size_t)width * 3);
         if (!s->row) {
@@ -353,7 +358,7 @@ static void start_compress(struct jpeg_encode_state *s, int width, int height, i
 }
 
 static void release(struct jpeg_encode_state *s) {
-    if (s->created) jpeg_destroy_compress(&s->cinfo);
+    if (s->created) sumi_libjpeg.jpeg_destroy_compress(&s->cinfo);
     free(s->row);
     free(s);
 }
@@ -361,6 +366,7 @@ static void release(struct jpeg_encode_state *s) {
 int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int quality, int optimize, int flatten,
                           uint8_t bg_r, uint8_t bg_g, uint8_t bg_b,
                           uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    if (sumi_libjpeg_open(error, error_size) != 0) return -1;
     struct jpeg_encode_state *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(error, error_size, "out of memory");
@@ -374,7 +380,7 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
         release(s);
         return -1;
     }
-    jpeg_create_compress(&s->cinfo);
+    sumi_libjpeg.jpeg_CreateCompress(&s->cinfo, JPEG_LIB_VERSION, sizeof s->cinfo);
     s->created = 1;
     s->memory.pub.init_destination = memory_init;
     s->memory.pub.empty_output_buffer = memory_grow;
@@ -400,11 +406,11 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
             } else {
                 row = (JSAMPROW)src;
             }
-            jpeg_write_scanlines(&s->cinfo, &row, 1);
+            sumi_libjpeg.jpeg_write_scanlines(&s->cinfo, &row, 1);
         }
         ring->done(ring->context, end);
     }
-    jpeg_finish_compress(&s->cinfo);
+    sumi_libjpeg.jpeg_finish_compress(&s->cinfo);
     *out = s->memory.data;
     *out_size = s->memory.size;
     release(s);

@@ -2,8 +2,8 @@
  * a band of stored samples at a time, for sumi_tiff_decode.c's loop. */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
+#include "sumi_lcms.h"
 
-#include <lcms2.h>
 #include <math.h>
 #include <string.h>
 
@@ -114,7 +114,7 @@ void sumi_tiff_convert_row(const sumi_tiff *t, const sumi_tiff_band *b, const su
         #undef SAMPLE_AT
     }
     if (c->lab) {
-        cmsDoTransform(c->lab, c->lab_row, c->rgb_row, t->width);
+        sumi_lcms.cmsDoTransform(c->lab, c->lab_row, c->rgb_row, t->width);
         for (uint32_t x = 0; x < t->width; x++) memcpy(out + (size_t)x * 4, c->rgb_row + (size_t)x * 3, 3);
     }
     if (t->alpha < 0) return;

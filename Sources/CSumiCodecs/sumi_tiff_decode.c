@@ -4,8 +4,8 @@
  * image, or a chunk whose rows are then put at their oriented places). */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
+#include "sumi_lcms.h"
 
-#include <lcms2.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,7 +168,7 @@ static void end_decoding(decoding *d) {
     free(d->palette);
     free(d->c.lab_row);
     free(d->c.rgb_row);
-    if (d->c.lab) cmsDeleteTransform(d->c.lab);
+    if (d->c.lab) sumi_lcms.cmsDeleteTransform(d->c.lab);
 }
 
 static int begin_decoding(sumi_tiff *t, decoding *d) {
@@ -186,11 +186,17 @@ static int begin_decoding(sumi_tiff *t, decoding *d) {
             sumi_tiff_fail(t, "%u-bit Lab samples", t->bits);
             return -1;
         }
-        cmsHPROFILE lab = cmsCreateLab4Profile(NULL), srgb = cmsCreate_sRGBProfile();
+        char missing[600];
+        if (sumi_lcms_open(missing, sizeof missing) != 0) {
+            sumi_tiff_fail(t, "%s", missing);
+            return -1;
+        }
+        cmsHPROFILE lab = sumi_lcms.cmsCreateLab4Profile(NULL), srgb = sumi_lcms.cmsCreate_sRGBProfile();
         if (lab && srgb)
-            d->c.lab = cmsCreateTransform(lab, TYPE_Lab_DBL, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, cmsFLAGS_NOCACHE);
-        if (lab) cmsCloseProfile(lab);
-        if (srgb) cmsCloseProfile(srgb);
+            d->c.lab = sumi_lcms.cmsCreateTransform(lab, TYPE_Lab_DBL, srgb, TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC,
+                                                    cmsFLAGS_NOCACHE);
+        if (lab) sumi_lcms.cmsCloseProfile(lab);
+        if (srgb) sumi_lcms.cmsCloseProfile(srgb);
         d->c.lab_row = malloc((size_t)t->width * 3 * sizeof(double));
         d->c.rgb_row = malloc((size_t)t->width * 3);
         if (!d->c.lab || !d->c.lab_row || !d->c.rgb_row) {

@@ -1,5 +1,6 @@
 /* libwebp still-image decoding and lossy encoding. */
 #include "sumi_codecs.h"
+#include "sumi_codec_libraries.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,12 +8,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <webp/decode.h>
-#include <webp/encode.h>
-
-int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha) {
+int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha, char *error,
+                    size_t error_size) {
+    if (sumi_libwebp_open(error, error_size) != 0) return -1;
     WebPBitstreamFeatures features;
-    if (WebPGetFeatures(data, size, &features) != VP8_STATUS_OK) return -1;
+    if (sumi_webp_features(data, size, &features) != VP8_STATUS_OK) {
+        snprintf(error, error_size, "corrupt WebP header");
+        return -1;
+    }
     *width = features.width;
     *height = features.height;
     *has_alpha = features.has_alpha;
@@ -21,8 +24,9 @@ int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, i
 
 int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int height, int has_alpha,
                           const sumi_ring *ring, char *error, size_t error_size) {
+    if (sumi_libwebp_open(error, error_size) != 0) return -1;
     WebPBitstreamFeatures features;
-    if (WebPGetFeatures(data, size, &features) == VP8_STATUS_OK && features.has_animation) {
+    if (sumi_webp_features(data, size, &features) == VP8_STATUS_OK && features.has_animation) {
         snprintf(error, error_size, "animated WebP is not supported");
         return -1;
     }
@@ -44,7 +48,7 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
         snprintf(error, error_size, "stopped by a failure elsewhere in the pipeline");
         return -1;
     }
-    WebPIDecoder *decoder = WebPINewRGB(MODE_RGBA, buffer, bytes, (int)stride);
+    WebPIDecoder *decoder = sumi_libwebp.WebPINewRGB(MODE_RGBA, buffer, bytes, (int)stride);
     if (!decoder) {
         if (!direct) munmap(buffer, bytes);
         snprintf(error, error_size, "out of memory");
@@ -55,9 +59,9 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
     for (;;) {
         size_t chunk = direct ? size - fed : size - fed < 65536 ? size - fed : 65536;
         fed += chunk;
-        VP8StatusCode status = WebPIUpdate(decoder, data, fed);
+        VP8StatusCode status = sumi_libwebp.WebPIUpdate(decoder, data, fed);
         int last = 0;
-        if (!WebPIDecGetRGB(decoder, &last, NULL, NULL, NULL)) last = emitted;
+        if (!sumi_libwebp.WebPIDecGetRGB(decoder, &last, NULL, NULL, NULL)) last = emitted;
         if (last > height) last = height;
         for (; emitted < last; emitted++) {
             if (ring->wait(ring->context, emitted + 1) != 0) {
@@ -87,13 +91,14 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
         result = -1;
     }
 done:
-    WebPIDelete(decoder);
+    sumi_libwebp.WebPIDelete(decoder);
     if (!direct) munmap(buffer, bytes);
     return result;
 }
 
 int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size) {
+    if (sumi_libwebp_open(error, error_size) != 0) return -1;
     uint8_t *straight = malloc((size_t)width * (size_t)height * 4);
     if (!straight) {
         snprintf(error, error_size, "out of memory");
@@ -103,7 +108,7 @@ int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, 
         sumi_unpremultiply(rgba + (size_t)y * stride, straight + (size_t)y * (size_t)width * 4, (size_t)width);
     }
     uint8_t *encoded = NULL;
-    size_t size = WebPEncodeRGBA(straight, width, height, width * 4, (float)quality, &encoded);
+    size_t size = sumi_libwebp.WebPEncodeRGBA(straight, width, height, width * 4, (float)quality, &encoded);
     free(straight);
     if (size == 0 || !encoded) {
         snprintf(error, error_size, "WebP encoding failed (the image may exceed 16383x16383)");
@@ -112,12 +117,12 @@ int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, 
     /* Copy into a malloc'd buffer so every encoder's output is released by sumi_free. */
     uint8_t *copy = malloc(size);
     if (!copy) {
-        WebPFree(encoded);
+        sumi_libwebp.WebPFree(encoded);
         snprintf(error, error_size, "out of memory");
         return -1;
     }
     memcpy(copy, encoded, size);
-    WebPFree(encoded);
+    sumi_libwebp.WebPFree(encoded);
     *out = copy;
     *out_size = size;
     return 0;

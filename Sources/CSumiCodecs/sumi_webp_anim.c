@@ -1,13 +1,13 @@
 /* Animated WebP: one frame of the animation, composited on its canvas as libwebpdemux's animation
    decoder draws it (blending and disposal applied). libwebpdemux is opened on first use. */
 #include "sumi_codecs.h"
+#include "sumi_codec_libraries.h"
 #include "sumi_webpdemux.h"
 #include "sumi_dl.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include <webp/decode.h>
 
 sumi_webpdemux_api sumi_webpdemux;
 static struct sumi_dl_library library = SUMI_DL_LIBRARY(SUMI_WEBPDEMUX_LIBRARY, sumi_webpdemux_names, &sumi_webpdemux);
@@ -15,8 +15,10 @@ static struct sumi_dl_library library = SUMI_DL_LIBRARY(SUMI_WEBPDEMUX_LIBRARY, 
 int sumi_webpdemux_open(const char **error) { return sumi_dl_open_library(&library, error); }
 
 int sumi_webp_is_animated(const uint8_t *data, size_t size) {
+    char unused[8];
+    if (sumi_libwebp_open(unused, sizeof unused) != 0) return 0; /* the still decoder reports it */
     WebPBitstreamFeatures features;
-    return WebPGetFeatures(data, size, &features) == VP8_STATUS_OK && features.has_animation;
+    return sumi_webp_features(data, size, &features) == VP8_STATUS_OK && features.has_animation;
 }
 
 static WebPAnimDecoder *open_animation(const uint8_t *data, size_t size, char *error, size_t error_size) {

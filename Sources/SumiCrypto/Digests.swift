@@ -1,4 +1,25 @@
 import CNettle
+import CSumiRuntime
+import SumiKit
+
+/// Nettle, opened by the first digest a run takes (an XMP GUID, a served file's `ETag`, a signed
+/// URL), not at start-up. libnettle8 is a dependency of the package: without it the process stops
+/// at that first digest with the library's name, as the dynamic loader stopped every command when
+/// Sumi was linked to it.
+enum Nettle {
+    static let loaded: Result<sumi_nettle_api, FunctionTable.LoadFailure> = FunctionTable.load(count: Int(sumi_nettle_count())) {
+        sumi_dl_open_table(SUMI_NETTLE_LIBRARY, sumi_nettle_names(), Int(sumi_nettle_count()), $0, $1, $2)
+    }
+}
+
+/// Nettle's functions.
+var nettle: sumi_nettle_api {
+    switch Nettle.loaded {
+    case .success(let table): return table
+    case .failure(let failure):
+        fatalError("digests need \(SUMI_NETTLE_LIBRARY) (Debian package libnettle8), which could not be loaded: \(failure.reason)")
+    }
+}
 
 /// SHA-256 (FIPS 180-4) by Nettle: `ETag`s and file digests of `sumi serve`. Fed in pieces, so a
 /// large file is digested without holding it whole.
@@ -6,11 +27,11 @@ public struct SHA256: Sendable {
     public static let digestSize = 32
     private var context = sha256_ctx()
 
-    public init() { nettle_sha256_init(&context) }
+    public init() { nettle.nettle_sha256_init(&context) }
 
     public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
-        nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
+        nettle.nettle_sha256_update(&context, bytes.count, base.assumingMemoryBound(to: UInt8.self))
     }
 
     public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
@@ -18,7 +39,7 @@ public struct SHA256: Sendable {
     /// The digest of what was fed; the value starts again empty afterwards.
     public mutating func finish() -> [UInt8] {
         var out = [UInt8](repeating: 0, count: Self.digestSize)
-        out.withUnsafeMutableBufferPointer { nettle_sha256_digest(&context, Self.digestSize, $0.baseAddress) }
+        out.withUnsafeMutableBufferPointer { nettle.nettle_sha256_digest(&context, Self.digestSize, $0.baseAddress) }
         return out
     }
 
@@ -35,9 +56,9 @@ public enum HMACSHA256 {
     public static func code(key: [UInt8], message: [UInt8]) -> [UInt8] {
         var context = hmac_sha256_ctx()
         var out = [UInt8](repeating: 0, count: SHA256.digestSize)
-        key.withUnsafeBufferPointer { nettle_hmac_sha256_set_key(&context, $0.count, $0.baseAddress) }
-        message.withUnsafeBufferPointer { nettle_hmac_sha256_update(&context, $0.count, $0.baseAddress) }
-        out.withUnsafeMutableBufferPointer { nettle_hmac_sha256_digest(&context, SHA256.digestSize, $0.baseAddress) }
+        key.withUnsafeBufferPointer { nettle.nettle_hmac_sha256_set_key(&context, $0.count, $0.baseAddress) }
+        message.withUnsafeBufferPointer { nettle.nettle_hmac_sha256_update(&context, $0.count, $0.baseAddress) }
+        out.withUnsafeMutableBufferPointer { nettle.nettle_hmac_sha256_digest(&context, SHA256.digestSize, $0.baseAddress) }
         return out
     }
 }
@@ -50,9 +71,9 @@ public enum MD5 {
     public static func digest(_ bytes: [UInt8]) -> [UInt8] {
         var context = md5_ctx()
         var out = [UInt8](repeating: 0, count: digestSize)
-        nettle_md5_init(&context)
-        bytes.withUnsafeBufferPointer { nettle_md5_update(&context, $0.count, $0.baseAddress) }
-        out.withUnsafeMutableBufferPointer { nettle_md5_digest(&context, digestSize, $0.baseAddress) }
+        nettle.nettle_md5_init(&context)
+        bytes.withUnsafeBufferPointer { nettle.nettle_md5_update(&context, $0.count, $0.baseAddress) }
+        out.withUnsafeMutableBufferPointer { nettle.nettle_md5_digest(&context, digestSize, $0.baseAddress) }
         return out
     }
 }

@@ -2,20 +2,20 @@ import CSumiPlugin
 import SumiKit
 
 /// The band callbacks of a stage's `sumi_stage` table. Whatever the Swift side — a `BandStage`
-/// (`band_start`, with its other inputs) or a `BandProcessing` stage (`band_begin`, or
-/// `band_start` ignoring the inputs) — it becomes one `BandPlan` kept on the instance, and each
+/// (`band_start`, with its other inputs) or a stage written against the deprecated `BandProcessing`
+/// adapter (`band_begin`, or `band_start` ignoring the inputs) — it becomes one `BandPlan` kept on the instance, and each
 /// `band_process` hands that plan's body the host's rows as `RowBand`/`MutableRowBand` views (so
 /// the body is the one the built-in path runs through `RowStream.mapBands`). A thrown error (or a
 /// call the ABI does not allow) becomes a `sumi_error` message and status, so nothing Swift crosses
 /// the C boundary.
 enum ExportedBands {
-    /// Sets `band_begin`, `band_process` and `band_end` of `table` (a `BandProcessing` stage).
+    /// Sets `band_begin`, `band_process` and `band_end` of `table` (a stage of the deprecated `BandProcessing`).
     static func fill(_ table: inout sumi_stage) {
         table.band_begin = { instance, width, height, outWidth, outHeight, errorOut in
             guard let exported = ExportedBands.instanceObject(instance) else {
                 return ExportedError.report(errorOut, code: SUMI_ERROR_INTERNAL, "band_begin called without an instance")
             }
-            guard let stage = exported.stage as? any BandProcessing else {
+            guard let stage = exported.stage as? any _BandProcessingMethods else {
                 return ExportedError.report(errorOut, code: SUMI_ERROR_INTERNAL, "the stage does not process bands")
             }
             guard width > 0, height > 0 else {
@@ -89,7 +89,7 @@ enum ExportedBands {
             exported.bands = nil
             exported.bandWidth = nil
             exported.bandCall = nil
-            guard let stage = exported.stage as? any BandProcessing else { return Int32(SUMI_OK.rawValue) }
+            guard let stage = exported.stage as? any _BandProcessingMethods else { return Int32(SUMI_OK.rawValue) }
             do {
                 try stage.endBands(completed: completed != 0)
                 return Int32(SUMI_OK.rawValue)

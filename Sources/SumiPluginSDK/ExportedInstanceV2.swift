@@ -23,11 +23,11 @@ final class ExportedInstanceV2 {
     }
 
     /// How the stage reads port `index` (`port_access`): by bands only on the band port of a
-    /// `BandStage` (or the one port of a `BandProcessing` stage), a shape where it asks for one.
+    /// `BandStage` (or the first port of a stage of the deprecated `BandProcessing`), a shape where it asks for one.
     func access(port index: Int) -> sumi_port_access {
         guard descriptor.inputs.indices.contains(index) else { return SUMI_ACCESS_WHOLE }
         let name = descriptor.inputs[index].name
-        if index == 0 && stage is any BandProcessing { return SUMI_ACCESS_BANDS }
+        if index == 0 && stage is any _BandProcessingMethods { return SUMI_ACCESS_BANDS }
         switch stage.imageAccess(for: name) {
         case .rows: return index == 0 && (stage as? any BandStage)?.bandPort.name == name ? SUMI_ACCESS_BANDS : SUMI_ACCESS_WHOLE
         case .shape: return SUMI_ACCESS_SHAPE
@@ -42,7 +42,7 @@ final class ExportedInstanceV2 {
     }
 
     /// `band_start`: the plan of a `BandStage` for the band port's shape and the other inputs (its
-    /// side data written on `output`), or a `BandProcessing` stage's.
+    /// side data written on `output`), or a deprecated `BandProcessing` stage's (no side data: the host applies its effect).
     func startBands(call: OpaquePointer, inputs: UnsafePointer<OpaquePointer?>?, count: Int,
                     output: OpaquePointer) throws -> (plan: BandPlan, width: Int) {
         guard count >= 1, let first = inputs?[0] else { throw StageError("band_start got no band input") }
@@ -50,7 +50,7 @@ final class ExportedInstanceV2 {
         guard shape.width > 0, shape.height > 0 else {
             throw StageError("band_start got an empty image of \(shape.width)x\(shape.height) pixels")
         }
-        if let stage = stage as? any BandProcessing {
+        if let stage = stage as? any _BandProcessingMethods {
             return (try stage.bandPlan(width: shape.width, height: shape.height), shape.width)
         }
         guard let stage = stage as? any BandStage else { throw StageError("the stage does not process bands") }

@@ -4,9 +4,9 @@ import SumiKit
 
 /// One Swift stage type seen through ABI version 2: its `sumi_stage` table and the callbacks behind
 /// it. Parameters are read with the host's typed accessors; inputs and the result cross as the host's
-/// values (`HostValues`). A stage type that conforms to `BandProcessing` also gets the band
-/// callbacks, and every stage gets `port_access` and `band_start` from a host that has them
-/// (`ExportedBands`).
+/// values (`HostValues`). A `BandStage` type gets the band callbacks (`band_start`) from a host that has them, as
+/// every stage gets `port_access`; a type of the deprecated `BandProcessing` also gets
+/// `band_begin` for older hosts (`ExportedBands`).
 final class ExportedStageV2 {
     let definition: StageDefinition
     /// The host's api, kept from `sumi_plugin_init` (valid for the process).
@@ -14,7 +14,7 @@ final class ExportedStageV2 {
 
     /// Which band callbacks a stage's instances can take.
     enum Bands: Equatable {
-        /// A `BandProcessing` type: `band_begin` for any host, `band_start` too for a host that has it.
+        /// A type of the deprecated `BandProcessing` adapter: `band_begin` for any host, `band_start` too for a host that has it.
         case bandProcessing
         /// A `BandStage` type: `band_start`, for a host that has it.
         case bandStage
@@ -24,7 +24,7 @@ final class ExportedStageV2 {
         case unknown
 
         init(_ type: any Stage.Type) {
-            self = type is any BandProcessing.Type ? .bandProcessing : type is any BandStage.Type ? .bandStage : .none
+            self = type is any _BandProcessingMethods.Type ? .bandProcessing : type is any BandStage.Type ? .bandStage : .none
         }
     }
 

@@ -19,8 +19,9 @@ import Glibc
 /// The SDK describes each stage to the host as JSON, checks the parameters the host passes with the
 /// stage's own descriptor (`ParameterChecker`), wraps the host's pixel buffers as `Image` values and
 /// copies the result into the buffer the host allocates. Errors a stage throws travel back as
-/// messages; the host shows them like a built-in stage's. A stage type that also conforms to
-/// `BandProcessing` gets the version 2 band callbacks, so a streamed pipeline runs it band by band.
+/// messages; the host shows them like a built-in stage's. A stage type that is a `BandStage`
+/// gets the version 2 band callbacks, so a streamed pipeline runs it band by band (the deprecated
+/// `BandProcessing` adapter gets them too).
 public enum SumiPlugin {
     /// The ABI version this SDK exports to a host that loads it (a version 1 host gets version 1
     /// tables: images in, one image out).
@@ -43,8 +44,8 @@ public enum SumiPlugin {
 
     /// Exports stages given as definitions (for stages whose descriptor is only known at run time, or a
     /// built-in family's `stages`). Their instances stream where they are `BandStage`s and the host
-    /// has `band_start`; the older band callbacks (`BandProcessing`) are offered for types exported
-    /// by type.
+    /// has `band_start`; the older band callbacks (`band_begin`, of the deprecated `BandProcessing`)
+    /// are offered for types exported by type.
     public static func export(name: String, version: String, licence: String = "", description: String = "",
                               definitions: [StageDefinition],
                               host: UnsafeRawPointer?, into out: UnsafeMutableRawPointer?) -> Int32 {
@@ -82,7 +83,7 @@ public enum SumiPlugin {
     /// The host steps through the array by the size its first entry declares and requires every
     /// entry to declare the same: a plugin none of whose stages streams
     /// exports the first version 2 layout (`ExportedStageV2.baseSize` bytes per stage, which hosts
-    /// from before the band callbacks read too); one with a `BandProcessing` stage exports whole
+    /// from before the band callbacks read too); one with a (deprecated) `BandProcessing` stage exports whole
     /// `sumi_stage` tables, the band callbacks left NULL on the stages that do not stream. A host
     /// with `image_size` (`extended`) gets whole tables for every stage, with `port_access` and,
     /// where the descriptor allows bands, `band_start`: each instance then says whether it streams

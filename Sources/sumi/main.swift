@@ -17,9 +17,9 @@ if argv.first == "serve" {
     }
     exit(ServeCommand.main(Array(argv.dropFirst()), optionNames: OptionTable.serve.options.filter(\.takesValue).map(\.long)))
 }
-SignalCleanup.install()
-if argv.first == ServeWorker.command { exit(ServeWorker.main()) }
-
+// A write to a closed pipe fails with EPIPE, reported, rather than ending the process (as after the
+// signal clean-up below, which help and --version do not wait for).
+signal(SIGPIPE, SIG_IGN)
 if argv.isEmpty || argv == ["--help"] || argv == ["-h"] || argv == ["help"] {
     Terminal.standardOutput(Help.main + "\n")
     exit(argv.isEmpty ? 2 : 0)
@@ -40,6 +40,11 @@ if argv.first == "help", argv.count >= 2 {
     Terminal.standardOutput(text + "\n")
     exit(Terminal.exitStatus(0))
 }
+
+// What follows writes files: the signal clean-up removes partial outputs (help and --version above
+// start no thread for it).
+SignalCleanup.install()
+if argv.first == ServeWorker.command { exit(ServeWorker.main()) }
 
 // The man page, generated from the option table (docs/sumi.1 is this output; `make man` writes it).
 if argv == [ManPage.command] {

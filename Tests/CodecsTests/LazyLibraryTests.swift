@@ -56,9 +56,56 @@ struct LazyLibraryTests {
         for library in ["libheif", "libx265", "libaom", "libdav1d", "libde265", "libgdk_pixbuf", "libgio", "libtiff", "libLerc",
                         "libjbig", "libzstd", "libmicrohttpd", "libgnutls", "libp11-kit", "libharfbuzz", "libfontconfig",
                         "libfribidi", "libicuuc", "libglib", "libgraphite2", "libopenjp2", "libwebpdemux",
-                        "libtesseract", "liblept", "libgomp"] {
+                        "libtesseract", "liblept", "libgomp", "libjpeg", "libgif", "libwebp", "liblcms2", "libfreetype",
+                        "libbrotli", "libnettle"] {
             #expect(!run.errors.contains(library), "\(library) loaded at start-up")
         }
+    }
+
+    /// A JPEG thumbnail maps libjpeg (and Little CMS for its profile), nothing for text, other
+    /// formats or digests.
+    @Test func aThumbnailLoadsOnlyWhatItUses() throws {
+        let folder = try ScratchFolder("photos")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+        let thumbnail = try run(["run", "\(repository)/pipelines/thumbnail.json", "-o", folder.file("thumb.jpg")],
+                                environment: ["LD_DEBUG": "files"])
+        #expect(thumbnail.status == 0, "\(thumbnail.errors.suffix(500))")
+        #expect(thumbnail.errors.contains("libjpeg.so.62"))
+        for library in ["libgif", "libwebp", "libfreetype", "libharfbuzz", "libnettle", "libtiff", "libheif"] {
+            #expect(!thumbnail.errors.contains(library), "\(library) loaded by a thumbnail")
+        }
+        #expect(try decodeBytes(try folder.read("thumb.jpg")).width == 512)
+    }
+
+    /// libjpeg, giflib, libwebp, Little CMS, FreeType and Nettle are opened on first use: unusable
+    /// copies stop only the runs that need them, with an error naming the library and no output.
+    @Test func unusableCodecLibrariesAreClearErrorsOnlyWhereNeeded() throws {
+        let folder = try ScratchFolder("photos")
+        let libraries = folder.file("lib")
+        try FileManager.default.createDirectory(atPath: libraries, withIntermediateDirectories: false)
+        for name in ["libjpeg.so.62", "libgif.so.7", "libwebp.so.7", "liblcms2.so.2", "libfreetype.so.6", "libnettle.so.8"] {
+            try Data("not a shared library".utf8).write(to: URL(fileURLWithPath: "\(libraries)/\(name)"))
+        }
+        let broken = ["LD_LIBRARY_PATH": libraries]
+        let manifest = try recodeManifest(in: folder)
+        try folder.write(try PNGEncoder.encode(Fixtures.smooth(width: 32, height: 16)), to: "in.png")
+        try folder.write(try JPEGEncoder.encode(Fixtures.smooth(width: 32, height: 16), quality: 90), to: "in.jpg")
+        try folder.write(Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0, 0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0, 0x3B], to: "in.gif")
+
+        let version = try run(["--version"], environment: broken)
+        #expect(version.status == 0 && version.output.hasPrefix("sumi "))
+        let png = try run(["run", manifest, "-i", folder.file("in.png"), "-o", folder.file("out.png")], environment: broken)
+        #expect(png.status == 0, "\(png.errors)")
+        for (input, output, library) in [("in.jpg", "jpg.png", "libjpeg.so.62"), ("in.gif", "gif.png", "libgif.so.7"),
+                                         ("in.png", "png.webp", "libwebp.so.7"), ("in.png", "png.jpg", "libjpeg.so.62")] {
+            let failed = try run(["run", manifest, "-i", folder.file(input), "-o", folder.file(output)], environment: broken)
+            #expect(failed.status == 1 && failed.errors.contains(library) && failed.errors.contains("could not be loaded"),
+                    "\(input) -> \(output): \(failed.errors)")
+            #expect(!FileManager.default.fileExists(atPath: folder.file(output)))
+        }
+        let missing = try formats(environment: broken)
+        #expect(missing["jpeg"]?.read == false && missing["gif"]?.read == false && missing["webp"]?.read == false)
+        #expect(missing["png"]?.read == true && missing["png"]?.write == true)
     }
 
     @Test func heifDecodeLoadsLibheif() throws {

@@ -1,7 +1,8 @@
 import SumiKit
 
-/// A small GIF written by the test: one frame whose LZW data holds every pixel as a literal code
-/// (a clear code every 250 pixels keeps the code size at 9 bits), so any layout can be made.
+/// A small GIF written by the test: one frame (and any `later` ones) whose LZW data holds every pixel
+/// as a literal code (a clear code every 250 pixels keeps the code size at 9 bits), so any layout can
+/// be made.
 struct TestGIF {
     var screenWidth: Int
     var screenHeight: Int
@@ -14,6 +15,11 @@ struct TestGIF {
     var indices: [UInt8]
     var interlaced = false
     var transparentIndex: Int?
+    /// The graphic control block's disposal method (0: none given).
+    var disposal = 0
+    /// Frames after this one: their own place, tables, indices, transparency and disposal (their
+    /// screen and global table are not written).
+    var later: [TestGIF] = []
 
     /// The colour table field of a flags byte for `table` (padded to a power of two).
     private static func tableBits(_ table: [[UInt8]]) -> Int {
@@ -49,7 +55,17 @@ struct TestGIF {
         } else {
             out += [0, 0, 0]
         }
-        if let transparentIndex { out += [0x21, 0xF9, 4, 1, 0, 0, UInt8(transparentIndex), 0] }
+        for frame in [self] + later { out += frame.frameBytes() }
+        return out + [0x3B]
+    }
+
+    /// The graphic control block (when there is something to say), descriptor, local table and data.
+    private func frameBytes() -> [UInt8] {
+        func le16(_ v: Int) -> [UInt8] { [UInt8(v & 255), UInt8(v >> 8 & 255)] }
+        var out: [UInt8] = []
+        if transparentIndex != nil || disposal != 0 {
+            out += [0x21, 0xF9, 4, UInt8(disposal << 2) | (transparentIndex == nil ? 0 : 1), 0, 0, UInt8(transparentIndex ?? 0), 0]
+        }
         var flags: UInt8 = interlaced ? 0x40 : 0
         if let localTable { flags |= 0x80 | UInt8(TestGIF.tableBits(localTable)) }
         out += [0x2C] + le16(left) + le16(top) + le16(width) + le16(height) + [flags]
@@ -73,6 +89,6 @@ struct TestGIF {
             let block = packed[start..<min(packed.count, start + 255)]
             out += [UInt8(block.count)] + block
         }
-        return out + [0, 0x3B]
+        return out + [0]
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// Swift plugin stages with band callbacks (`BandProcessing` in SumiPluginSDK): `decode → sepia →
+/// Swift plugin stages with band callbacks (`BandStage`, and the deprecated `BandProcessing` adapter, in SumiPluginSDK): `decode → sepia →
 /// encode` streams through the Swift example band by band and gives 0.2's bytes (`Golden`), keeps
 /// memory far below one whole frame, and an error thrown by a Swift band stops the
 /// run with its message and no output file. `make test` builds the example plugins into
@@ -146,7 +146,8 @@ import Testing
         let next = Mutex(0)
     }
 
-    struct BandRefuse: Stage, BandProcessing {
+    /// Written against the deprecated `BandProcessing` adapter (its conformance, deprecated too, below).
+    struct BandRefuse: Stage {
         static let descriptor = StageDescriptor(
             name: "band-refuse", summary: "Refuses a middle band", inputs: [PortSpec(name: "in", accepts: .image)],
             output: .image, effect: .pixels)
@@ -168,6 +169,9 @@ import Testing
             }
         }
     }
+
+    @available(*, deprecated)
+    extension BandRefuse: BandProcessing {}
 
     struct WholeCopy: Stage {
         static let descriptor = StageDescriptor(

@@ -41,6 +41,33 @@ import Testing
         #expect(xmp.contains("i=42"))
     }
 
+    /// The superseded members (`sumi_plugin.stages` and `.formats`, `sumi_api.get_side_data`) are
+    /// marked deprecated in the header, yet a plugin using them still builds with -Wall -Werror: the
+    /// mark warns only for a plugin that defines SUMI_PLUGIN_DEPRECATION_WARNINGS.
+    @Test func deprecatedMembersWarnOnlyWhenAPluginAsks() throws {
+        let fixtures = try PluginFixtures.get()
+        let source = try fixtures.fresh("deprecated") + ".c"
+        try """
+        #include "sumi_plugin.h"
+        static const sumi_stage stages[1];
+        SUMI_PLUGIN_EXPORT const sumi_plugin plugin = { .abi_version = SUMI_PLUGIN_ABI_VERSION, .stage_count = 1, .stages = stages };
+        SUMI_PLUGIN_EXPORT int32_t read_icc(const sumi_api *api, const sumi_value *image) {
+            const uint8_t *bytes; size_t length;
+            return plugin.stages != 0 ? api->get_side_data(image, "icc-profile", &bytes, &length) : -1;
+        }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        try PluginFixtures.compileC(source: source, output: source + ".so", root: fixtures.root)
+        do {
+            try PluginFixtures.compileC(source: source, output: source + ".warned.so", root: fixtures.root,
+                                        defines: ["SUMI_PLUGIN_DEPRECATION_WARNINGS"])
+            Issue.record("the deprecated members compiled without a warning when asked for one")
+        } catch {
+            let text = "\(error)"
+            #expect(text.contains("'get_side_data' is deprecated") || text.contains("‘get_side_data’ is deprecated"), "\(text)")
+            #expect(text.contains("stages") && text.contains("use stage_list"), "\(text)")
+        }
+    }
+
     /// The frozen copies are the headers as released, not edited since.
     @Test func frozenHeadersDeclareTheirVersions() throws {
         let fixtures = try PluginFixtures.get()

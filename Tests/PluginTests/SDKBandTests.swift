@@ -3,12 +3,18 @@ import SumiEngine
 @testable import SumiPluginSDK
 import Testing
 
+/// Written against the deprecated `BandProcessing` adapter, which plugins built before it keep using;
+/// the conformance is declared deprecated too, so the adapter is tested without a warning.
+@available(*, deprecated)
+extension SDKBandTests.Halve: BandProcessing {}
+
 /// The Swift SDK's band callbacks seen from the C side: which tables get them and what size they
 /// declare, bands of varying height and padded stride giving the whole-image pixels, and Swift
 /// errors (or calls out of order) coming back as `sumi_error` messages.
 @Suite struct SDKBandTests {
     /// Halves every channel; throws on the band holding `failAt`, or in `beginBands` for a 1x1 image.
-    struct Halve: Stage, BandProcessing {
+    /// A stage of the deprecated `BandProcessing` (its conformance below), which keeps working.
+    struct Halve: Stage {
         static let descriptor = StageDescriptor(
             name: "halve", summary: "Halves every channel", inputs: [PortSpec(name: "in", accepts: .image)],
             output: .image, effect: .pixels)
@@ -176,8 +182,10 @@ import Testing
         #expect(table.band_begin!(nil, 4, 1, nil, nil, &noError) == Int32(SUMI_ERROR_INTERNAL.rawValue))
     }
 
-    /// The Sepia example through the host's own band loop (`PluginStageV2` as a row stage, fed a
-    /// complete stream): its Swift band callbacks give the pixels of its whole-image `process`.
+    /// The Sepia example — a `BandStage` exported by the SDK — through the C ABI and the host's own
+    /// band loop (`PluginStageV2` as a row stage): `band_start`, `band_process` and `band_end` over a
+    /// complete stream and over every ring pattern of the harness give the pixels of its
+    /// whole-image `process` (the SDK's, derived from the same band body).
     @Test func sepiaBandsThroughTheHostGiveTheWholeImagePixels() throws {
         let fixtures = try PluginFixtures.get()
         let registry = StageRegistry()
@@ -200,6 +208,14 @@ import Testing
             }
             #expect(banded.width == 97 && banded.height == 61)
             #expect(banded.pixels == whole.pixels && whole.pixels != image.pixels)
+            for pattern in RingPattern.standard {
+                let run = try harness.runRing(["amount": .number(amount)], inputs: ["in": .image(image)], pattern: pattern)
+                guard case .image(let ringed) = run.value else {
+                    Issue.record("no image on \(pattern)")
+                    continue
+                }
+                #expect(ringed.pixels == whole.pixels, "\(pattern)")
+            }
         }
     }
 }

@@ -44,9 +44,11 @@ depends=$(cd "$WORK" && dpkg-shlibdeps -O -l"$STAGE/usr/lib/x86_64-linux-gnu/sum
           | sed -n 's/^shlibs:Depends=//p') || { cat "$WORK/shlibdeps.log" >&2; exit 1; }
 [ -n "$depends" ] || { cat "$WORK/shlibdeps.log" >&2; echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 # Libraries the binary opens when first needed (dlopen) rather than links, which dpkg-shlibdeps
-# cannot see: the service's, TIFF's and text's. They are Depends all the same (the commands that
-# need them are the package's), at least the version built against.
-for package in libmicrohttpd12 libtiff6 libharfbuzz0b libfontconfig1 libfribidi0 libicu72; do
+# cannot see: the service's, TIFF's, text's (with FreeType), JPEG's, GIF's, WebP's, colour
+# management's and the digests'. They are Depends all the same (the commands that need them are the
+# package's), at least the version built against.
+for package in libmicrohttpd12 libtiff6 libharfbuzz0b libfontconfig1 libfribidi0 libicu72 libfreetype6 libjpeg62-turbo \
+               libgif7 libwebp7 liblcms2-2 libnettle8; do
   version=$(dpkg-query -W -f='${Version}' "$package" 2>/dev/null) || { echo "build-deb: $package is not installed" >&2; exit 1; }
   depends+=", $package (>= ${version%%-*})"
 done

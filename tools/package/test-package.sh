@@ -61,8 +61,14 @@ listing > "$WORK/before.txt"
 step "apt-get install ./$(basename "$DEB")"
 cp "$DEB" "$CHROOT/tmp/"
 inroot apt-get update -qq >/dev/null
+# What the install adds to the root, with the Recommends apt installs by default (the README says it).
+# (apt's downloaded archives cleaned first; du stays on the root's own file system, not the mounts).
+used() { inroot apt-get clean; du -sxk "$CHROOT" | cut -f1; }
+before_kb=$(used)
 inroot env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "/tmp/$(basename "$DEB")" >"$WORK/apt.log" 2>&1 \
   || { tail -20 "$WORK/apt.log" >&2; fail "apt-get install"; }
+added_kb=$(( $(used) - before_kb ))
+step "installed with its Recommends: $((added_kb / 1024)) MB added to a clean Debian 12 root (sumi itself: $(inroot dpkg-query -W -f='${Installed-Size}' sumi) KB)"
 [ -e "$CHROOT/opt/swift" ] && fail "the root has /opt/swift"
 
 step "sumi --version and ldd"

@@ -9,19 +9,19 @@ final class ColorProbe {
     init?(from source: LcmsProfile, to target: LcmsProfile) {
         let format = sumi_lcms_type_rgb_dbl()
         let flags = cmsUInt32Number(cmsFLAGS_NOOPTIMIZE | cmsFLAGS_NOCACHE)
-        guard let handle = cmsCreateTransform(source.handle, format, target.handle, format,
+        guard let handle = lcms.cmsCreateTransform(source.handle, format, target.handle, format,
                                               cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags) else { return nil }
         self.handle = handle
     }
 
-    deinit { cmsDeleteTransform(handle) }
+    deinit { lcms.cmsDeleteTransform(handle) }
 
     /// Converts RGB triples with channels in 0...1.
     func convert(_ rgb: [Double]) -> [Double] {
         var output = [Double](repeating: 0, count: rgb.count)
         rgb.withUnsafeBytes { input in
             output.withUnsafeMutableBytes { out in
-                cmsDoTransform(handle, input.baseAddress, out.baseAddress, cmsUInt32Number(rgb.count / 3))
+                lcms.cmsDoTransform(handle, input.baseAddress, out.baseAddress, cmsUInt32Number(rgb.count / 3))
             }
         }
         return output

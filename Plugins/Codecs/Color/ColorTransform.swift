@@ -9,15 +9,15 @@ final class ColorTransform: @unchecked Sendable {
     init?(from source: LcmsProfile, to target: LcmsProfile) {
         let format = sumi_lcms_type_rgba_8()
         let flags = cmsUInt32Number(cmsFLAGS_NOCACHE | cmsFLAGS_COPY_ALPHA)
-        guard let handle = cmsCreateTransform(source.handle, format, target.handle, format,
+        guard let handle = lcms.cmsCreateTransform(source.handle, format, target.handle, format,
                                               cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), flags) else { return nil }
         self.handle = handle
     }
 
-    deinit { cmsDeleteTransform(handle) }
+    deinit { lcms.cmsDeleteTransform(handle) }
 
     /// Converts `pixels` straight RGBA pixels in place.
     func apply(_ buffer: UnsafeMutableRawPointer, pixels: Int) {
-        cmsDoTransform(handle, buffer, buffer, cmsUInt32Number(pixels))
+        lcms.cmsDoTransform(handle, buffer, buffer, cmsUInt32Number(pixels))
     }
 }

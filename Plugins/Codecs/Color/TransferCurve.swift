@@ -29,14 +29,14 @@ enum TransferCurve {
         switch self {
         case .sRGB:
             var p: [cmsFloat64Number] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
-            return cmsBuildParametricToneCurve(nil, 4, &p)
+            return lcms.cmsBuildParametricToneCurve(nil, 4, &p)
         case .bt709:
             var p: [cmsFloat64Number] = [1 / 0.45, 1 / 1.099, 0.099 / 1.099, 1 / 4.5, 0.081]
-            return cmsBuildParametricToneCurve(nil, 4, &p)
+            return lcms.cmsBuildParametricToneCurve(nil, 4, &p)
         case .gamma(let g):
-            return cmsBuildGamma(nil, g)
+            return lcms.cmsBuildGamma(nil, g)
         case .linear:
-            return cmsBuildGamma(nil, 1)
+            return lcms.cmsBuildGamma(nil, 1)
         }
     }
 }

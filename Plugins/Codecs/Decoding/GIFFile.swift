@@ -29,6 +29,25 @@ final class GIFFile {
         guard status == 0 else { throw failure() }
     }
 
+    /// The frames' places up to frame `wanted` (or all of them when the file has fewer), read from
+    /// their descriptors without decoding; on a fresh file.
+    func layout(upTo wanted: Int) throws(StageError) -> sumi_gif_layout {
+        var layout = sumi_gif_layout()
+        guard sumi_gif_scan(handle, Int32(clamping: wanted), &layout) == 0 else { throw failure() }
+        return layout
+    }
+
+    /// Frame `wanted` composited on the canvas `layout` gave, into `pixels` (its premultiplied
+    /// RGBA); on a fresh file. Returns whether no pixel can be clear.
+    func compose(frame wanted: Int, layout: sumi_gif_layout, into pixels: UnsafeMutableBufferPointer<UInt8>) throws(StageError) -> Bool {
+        guard let base = pixels.baseAddress else { throw StageError("\(name): empty GIF canvas") }
+        var opaque: Int32 = 0
+        guard sumi_gif_compose(handle, Int32(clamping: wanted), layout.canvas_width, layout.canvas_height, base, &opaque) == 0 else {
+            throw failure()
+        }
+        return opaque != 0
+    }
+
     private func failure() -> StageError {
         StageError("\(name): \(DecoderMessage.text(String(cString: sumi_gif_error(handle)), format: "GIF"))")
     }

@@ -1,9 +1,10 @@
 import SumiKit
 
 /// Decodes encoded image bytes — with the registered format (`ImageFormatRegistry`) that recognises
-/// them: PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000, a plugin's formats,
+/// them: PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000, a plugin's formats,
 /// then those gdk-pixbuf's installed loaders add (`PixbufFormats`) — into a premultiplied RGBA `Image`, with the embedded
-/// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`).
+/// colour profile, EXIF and XMP in its metadata (problems with those are passed to `warn`). An
+/// animated GIF or WebP gives its first frame, or frame `frame` composited on its canvas.
 ///
 /// The size in the header is checked against the run's limits (`maxPixels`, and `maxWidth` for one
 /// row) before any pixel memory is allocated.
@@ -53,10 +54,36 @@ public enum ImageDecoder {
     public static func decode(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
                               sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false, frame: Int = 1,
                               formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws -> Bool {
-        guard let rows = try codec(for: bytes, name: name, frame: frame, formats: formats).rows else { return false }
+        try decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, into: stream, orWhole: false,
+                   strict: strict, frame: frame, formats: formats, warn: warn)
+    }
+
+    /// Decodes into `stream` whatever the file: row by row when its codec can stream it (as
+    /// `decode(_:name:orient:limits:sizeHint:into:strict:frame:formats:warn:)`), else whole and
+    /// delivered (`RowStream.deliver`, no copy) — the format recognised and `frame` checked once.
+    /// What `decode` streams.
+    public static func stream(_ bytes: [UInt8], name: String, orient: Bool = true, limits: PixelLimits,
+                              sizeHint: ((Size) -> Size?)? = nil, into stream: RowStream, strict: Bool = false, frame: Int = 1,
+                              formats: ImageFormatRegistry? = nil, warn: (String) -> Void = { _ in }) throws {
+        _ = try decode(bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint, into: stream, orWhole: true,
+                       strict: strict, frame: frame, formats: formats, warn: warn)
+    }
+
+    /// The codec's rows into `stream`; when it cannot stream this file, its whole decode delivered
+    /// if `orWhole`, else false with nothing touched.
+    private static func decode(_ bytes: [UInt8], name: String, orient: Bool, limits: PixelLimits, sizeHint: ((Size) -> Size?)?,
+                               into stream: RowStream, orWhole: Bool, strict: Bool, frame: Int, formats: ImageFormatRegistry?,
+                               warn: (String) -> Void) throws -> Bool {
+        if orWhole && bytes.isEmpty { throw StageError("\(name): empty file", cause: .unsupported) }
+        let decoder = try codec(for: bytes, name: name, frame: frame, formats: formats)
+        guard decoder.rows != nil || orWhole else { return false }
         return try withoutActuallyEscaping(warn) { warn in
-            try rows(ImageCodec.DecodeRequest(bytes: bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
-                                              strict: strict, frame: frame, warn: warn), stream)
+            let request = ImageCodec.DecodeRequest(bytes: bytes, name: name, orient: orient, limits: limits, sizeHint: sizeHint,
+                                                   strict: strict, frame: frame, warn: warn)
+            if let rows = decoder.rows, try rows(request, stream) { return true }
+            guard orWhole else { return false }
+            try stream.deliver(try decoder.whole(request))
+            return true
         }
     }
 
@@ -65,7 +92,7 @@ public enum ImageDecoder {
     static func codec(for bytes: [UInt8], name: String, frame: Int, formats: ImageFormatRegistry?) throws(StageError) -> ImageCodec.Decoder {
         guard let codec = BuiltinCodecs.resolve(formats).decoder(for: bytes), let decoder = codec.decoder else { throw notAnImage(name) }
         guard frame == 1 || decoder.frames else {
-            throw StageError.invalidParameter("frame", "\(name) is \(codec.displayName), whose files hold one image; frame=\(frame) applies to animated WebP")
+            throw StageError.invalidParameter("frame", "\(name) is \(codec.displayName), whose files hold one image; frame=\(frame) applies to animated GIF and WebP")
         }
         return decoder
     }

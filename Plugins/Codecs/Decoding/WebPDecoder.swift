@@ -34,9 +34,10 @@ enum WebPDecoder {
     /// The size and whether the image has alpha, from the header; a size outside `limits` refused.
     private static func header(_ data: UnsafeBufferPointer<UInt8>, name: String, limits: PixelLimits) throws -> (ImageHeader, hasAlpha: Bool) {
         var width: Int32 = 0, height: Int32 = 0, alpha: Int32 = 0
-        guard sumi_webp_probe(data.baseAddress, data.count, &width, &height, &alpha) == 0 else {
-            throw StageError("\(name): corrupt WebP header")
-        }
+        var message = [CChar](repeating: 0, count: 256)
+        guard message.withUnsafeMutableBufferPointer({
+            sumi_webp_probe(data.baseAddress, data.count, &width, &height, &alpha, $0.baseAddress, $0.count)
+        }) == 0 else { throw StageError("\(name): \(DecoderMessage.text(ofBuffer: message))") }
         let header = ImageHeader(width: Int(width), height: Int(height))
         try header.check(name: name, format: .webp, limits: limits)
         return (header, alpha != 0)

@@ -45,7 +45,8 @@ public enum BuiltinCodecs {
                              .jpeg, shape.width, shape.height, request)
                 }),
               support: ImageCodec.Support(profile: "ICC (APP2 chunks)", metadata: "EXIF (APP1), XMP (APP1, Extended XMP)",
-                                          notes: "EXIF orientation applied on decode; a damaged file decoded with a warning (strict=true refuses it); quality")),
+                                          notes: "EXIF orientation applied on decode; a damaged file decoded with a warning (strict=true refuses it); quality"),
+              available: { _ in loads(sumi_libjpeg_open) }),
         codec(.webp, extensions: ["webp"], magic: Array("RIFF".utf8),
               whole: { r in
                   WebPDecoder.isAnimated(r.bytes) ? try WebPDecoder.decodeAnimation(r.bytes, name: r.name, limits: r.limits, frame: r.frame)
@@ -64,7 +65,7 @@ public enum BuiltinCodecs {
                 }),
               support: ImageCodec.Support(profile: "ICC (ICCP)", metadata: "EXIF, XMP chunks",
                                           notes: "an animation's first frame (frame=N another), composited; EXIF orientation applied on decode; lossy output with alpha; quality"),
-              frames: true),
+              available: { _ in loads(sumi_libwebp_open) }, frames: true),
         codec(.tiff, extensions: ["tif", "tiff"], magic: [0x49, 0x49, 0x2A, 0x00],
               whole: { r in try TIFFDecoder.decode(r.bytes, name: r.name, orient: r.orient, limits: r.limits) },
               rows: { request, stream in
@@ -100,12 +101,15 @@ public enum BuiltinCodecs {
                   notes: "HEIC via libheif (libde265 decode, x265 encode); irot/imir applied; quality"),
         heifCodec(.avif, extensions: ["avif"], aliases: [], notes: "via libheif (dav1d decode, libaom encode); quality"),
         codec(.gif, extensions: ["gif"], magic: Array("GIF8".utf8),
-              whole: { r in try GIFDecoder.decode(r.bytes, name: r.name, limits: r.limits) },
+              whole: { r in try GIFDecoder.decode(r.bytes, name: r.name, limits: r.limits, frame: r.frame) },
               rows: { request, stream in
+                  // A later frame is composited whole.
+                  guard request.frame == 1 else { return false }
                   try GIFDecoder.decode(request.bytes, name: request.name, limits: request.limits, into: stream)
                   return true
               },
-              encoder: nil, support: ImageCodec.Support(notes: "first frame (giflib)")),
+              encoder: nil, support: ImageCodec.Support(notes: "an animation's first frame (frame=N another), composited as Pillow shows it (giflib)"),
+              available: { _ in loads(sumi_libgif_open) }, frames: true),
         codec(.ico, extensions: ["ico", "cur"], magic: [0, 0, 1, 0],
               whole: { r in try ICODecoder.decode(r.bytes, name: r.name, limits: r.limits, warn: r.warn) },
               rows: nil, encoder: nil,
@@ -139,6 +143,12 @@ public enum BuiltinCodecs {
     public static func resolve(_ registry: ImageFormatRegistry?) -> ImageFormatRegistry {
         guard let registry, registry.codec(named: ImageFormat.png.rawValue)?.origin == origin else { return Self.registry }
         return registry
+    }
+
+    /// Whether a library the shims open on first use (`sumi_libjpeg_open` and the like) loads.
+    private static func loads(_ open: (UnsafeMutablePointer<CChar>?, Int) -> Int32) -> Bool {
+        var message = [CChar](repeating: 0, count: 600)
+        return message.withUnsafeMutableBufferPointer { open($0.baseAddress, $0.count) } == 0
     }
 
     private static func codec(_ format: ImageFormat, extensions: [String], aliases: [String] = [], magic: [UInt8],

@@ -15,7 +15,7 @@ public struct DecodeStage: Stage, RowStage {
     static let strict = Parameter<Bool>("strict", default: false,
                                         summary: "refuse a damaged file its decoder can read only in part (a truncated or corrupt JPEG) instead of decoding what it can, the rest grey, with a warning")
     static let frame = Parameter<Int>("frame", default: 1, min: 1,
-                                      summary: "which frame of an animated WebP to read, from 1 (still images have one)")
+                                      summary: "which frame of an animated GIF or WebP to read, from 1, composited as a viewer shows it (still images have one); a GIF's frames up to it together may hold 8 x max-pixels")
     /// The most pixels a decoded image may have in a confined run (`--safe` caps `max-pixels` to it).
     public static let safeMaxPixels = 50_000_000
     static let maxPixels = Parameter<Int>("max-pixels", default: ImageDecoder.defaultMaxPixels, min: 1,
@@ -24,10 +24,10 @@ public struct DecodeStage: Stage, RowStage {
 
     public static let descriptor = StageDescriptor(
         name: "decode",
-        summary: "Reads a PNG, JPEG, GIF (first frame), BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000 file (or a format gdk-pixbuf's "
+        summary: "Reads a PNG, JPEG, GIF, BMP, TIFF, WebP, HEIF (HEIC), AVIF, ICO, TGA, QOI or JPEG 2000 file (or a format gdk-pixbuf's "
             + "loaders add: `sumi formats`), or a list of them, as 8-bit RGBA: integer samples of more bits are rounded "
             + "(v x 255 / (2^n - 1), so 16-bit 65535 is 255), float samples map 0.0-1.0 to 0-255 (clamped; a TIFF's "
-            + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB",
+            + "SMinSampleValue-SMaxSampleValue when given), CMYK and Lab become sRGB; an animation's first frame, or the one frame= names",
         output: .image,
         listOutputParameter: "path",
         parameters: [path.spec, orient.spec, maxPixels.spec, strict.spec, frame.spec])
@@ -58,10 +58,12 @@ public struct DecodeStage: Stage, RowStage {
         PixelLimits(maxPixels: min(maxPixels, context.options.limits.maxPixels), maxWidth: context.options.limits.maxWidth)
     }
 
+    /// A list's images; one image comes from the row path (`processByRows`), the stage's one path
+    /// for a single file.
     public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
+        guard isList else { return try processByRows(inputs, context: context) }
         let sizeHint = context.sizeHint, formats = context.formats
         let warn = context.warn, limits = limits(context)
-        guard isList else { return .image(try decode(paths[0], limits: limits, sizeHint: sizeHint, formats: formats, warn: warn)) }
         // Each file is read and recognised now (so a missing or foreign file fails here); its pixels
         // are decoded when the consumer takes the image, and again if it takes it again. Warnings
         // are given once per file. Standard input, readable once, is kept as read.
@@ -91,30 +93,17 @@ public struct DecodeStage: Stage, RowStage {
     /// A list of images is handed over whole.
     public var producesRows: Bool { !isList }
 
-    /// Streams what `ImageDecoder.decode(_:name:orient:limits:sizeHint:into:warn:)` can (an upright
-    /// JPEG band by band, DCT-scaled as the whole decode; PNG, WebP, TIFF, GIF and BMP row by row);
-    /// any other image (one to turn among them) is decoded whole and then passed through the stream.
+    /// One file through `ImageDecoder.stream`: what its codec streams (an upright JPEG band by band,
+    /// DCT-scaled as the whole decode; PNG, WebP, TIFF, GIF's first frame, BMP, TGA and QOI row by
+    /// row) flows as rows; any other image (one to turn, a later frame) is decoded whole and passed
+    /// through the stream.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         guard !isList, let output else { return try process(inputs, context: context) }
         let name = paths[0] == "-" ? "standard input" : paths[0]
         let bytes = try ImageDecoder.read(paths[0], name: name, formats: context.formats)
-        let limits = limits(context)
-        if try ImageDecoder.decode(bytes, name: name, orient: orient, limits: limits, sizeHint: context.sizeHint, into: output,
-                                   strict: strict, frame: frame, formats: context.formats, warn: context.warn) {
-            return nil
-        }
-        try output.deliver(try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels,
-                                                   maxWidth: limits.maxWidth, sizeHint: context.sizeHint, strict: strict,
-                                                   frame: frame, formats: context.formats, warn: context.warn))
+        try ImageDecoder.stream(bytes, name: name, orient: orient, limits: limits(context), sizeHint: context.sizeHint, into: output,
+                                strict: strict, frame: frame, formats: context.formats, warn: context.warn)
         return nil
-    }
-
-    func decode(_ path: String, limits: PixelLimits, sizeHint: (@Sendable (Size) -> Size?)?, formats: ImageFormatRegistry,
-                warn: (String) -> Void) throws -> Image {
-        let name = path == "-" ? "standard input" : path
-        let bytes = try ImageDecoder.read(path, name: name, formats: formats)
-        return try ImageDecoder.decode(bytes, name: name, orient: orient, maxPixels: limits.maxPixels, maxWidth: limits.maxWidth,
-                                       sizeHint: sizeHint, strict: strict, frame: frame, formats: formats, warn: warn)
     }
 }
 

@@ -4,11 +4,6 @@ import SumiKit
 /// Encodes an image's colour as baseline JPEG for `compression: jpeg`. Partly transparent pixels
 /// keep their straight colour (their alpha goes to the page's soft mask), so nothing is blended twice.
 enum JPEGReencoder {
-    /// Refuses images JPEG cannot hold, before anything is written.
-    static func check(_ image: Image) throws {
-        try check(width: image.width, height: image.height)
-    }
-
     /// Refuses an image of this size, before anything is written.
     static func check(width: Int, height: Int) throws {
         guard width <= 65_500, height <= 65_500 else {

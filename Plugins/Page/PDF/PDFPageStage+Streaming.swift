@@ -23,25 +23,18 @@ extension PDFPageStage: RowStage {
         guard currentPage == 0 else {
             throw StageError("page \(currentPage) does not exist: the document has 1 page (pages count from 0)", parameter: "current-page")
         }
-        guard width > 0, height > 0 else { throw StageError("image 0 is empty (\(width)x\(height))") }
-        let geometry = PageGeometry(pixelWidth: width, pixelHeight: height, scale: scale)
-        if let problem = geometry.sizeProblem {
-            throw StageError("page 0: \(problem)", parameter: "scale")
-        }
-        if compression == .jpeg { try JPEGReencoder.check(width: width, height: height) }
+        // An opaque JPEG source is embedded as it is: its pixels are not needed.
+        let page = try page(0, width: width, height: height, metadata: metadata, opaque: { metadata.knownOpaque })
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
-        let opening = try viewportPixels(width: width, height: height, metadata: metadata, geometry: geometry)
-        let source = compression == .auto ? sourceStrip(width: width, height: height, metadata: metadata) : nil
-        // An opaque JPEG source is embedded as it is: its pixels are not needed.
-        let encoder = source != nil && metadata.knownOpaque ? nil : makeEncoder(width: width, height: height)
+        let geometry = page.geometry
         // Strips go to the file as they are encoded when nothing may replace them (a source JPEG
         // is known only once every row was opaque) and the file is a regular one written
         // atomically (standard output or a pipe would keep a partial page if the run failed).
-        let progressive = source == nil && Self.isRegularOrNew(path)
+        let progressive = !page.mayBeSource && Self.isRegularOrNew(path)
         var written: [PageStrip] = []
-        return try writeDocument(current: geometry, pageCount: 1, opening: opening, context: context) { out, title, viewport in
+        return try writeDocument(current: geometry, pageCount: 1, opening: page.opening, context: context) { out, title, viewport in
             let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: 1, title: title, viewport: viewport,
                                                                sourceDateEpoch: context.options.sourceDateEpoch) : nil
             writer?.beginPage(geometry, iccProfile: metadata.iccProfile)
@@ -55,35 +48,26 @@ extension PDFPageStage: RowStage {
             var y = 0
             while y < height {
                 let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
-                if let encoder {
+                if page.needsRows {
                     for row in y..<ready {
-                        try encoder.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+                        try page.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
                     }
-                    if writer != nil { try flush(encoder.takeFinished()) }
+                    if writer != nil { try flush(page.takeFinished()) }
                 }
                 stream.release(through: ready)
                 y = ready
             }
             try stream.waitForEnd()
-            let text = try Self.textLayer(metadata)
-            let strips: [PageStrip]
-            if let source, !(encoder?.isTranslucent ?? false) {
-                strips = [source]
-                _ = try encoder?.finish()
-            } else if let encoder {
-                strips = try encoder.finish()
-            } else {
-                throw StageError("the streamed image was not encoded")
-            }
-            let page = PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: metadata.iccProfile, text: text)
+            let strips = try page.finish()
+            let whole = try page.page(strips)
             if let writer {
                 try flush(strips)
-                try writer.endPage(text: text)
+                try writer.endPage(text: whole.text)
                 try writer.finish()
                 context.report(report([PDFDocumentWriter.Page(geometry: geometry, strips: written, iccProfile: nil)]))
             } else {
-                context.report(report([page]))
-                try PDFDocumentWriter.write([page], title: title, viewport: viewport,
+                context.report(report([whole]))
+                try PDFDocumentWriter.write([whole], title: title, viewport: viewport,
                                             sourceDateEpoch: context.options.sourceDateEpoch, to: out)
             }
         }

@@ -107,34 +107,22 @@ public struct PDFPageStage: Stage {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
                              parameter: "current-page")
         }
-        // Every page is checked and encoded (as strips, one image at a time) before the file is opened.
+        // Every page is checked and encoded (as strips, one image at a time, its rows through the
+        // page path the streamed image takes: `page`) before the file is opened: the catalog, written
+        // first, names the view the current page opens on.
         var pages: [PDFDocumentWriter.Page] = []
         var openingRect: Rect?
         try images.forEachImage { i, image in
-            guard image.width > 0, image.height > 0 else { throw StageError("image \(i) is empty (\(image.width)x\(image.height))") }
-            let geometry = PageGeometry(pixelWidth: image.width, pixelHeight: image.height, scale: scale)
-            if let problem = geometry.sizeProblem {
-                throw StageError("page \(i): \(problem)", parameter: "scale")
-            }
-            if compression == .jpeg { try JPEGReencoder.check(image) }
-            if i == currentPage {
-                openingRect = try viewportPixels(width: image.width, height: image.height, metadata: image.metadata, geometry: geometry)
-            }
-            var strips: [PageStrip]
-            if compression == .auto, image.isOpaque,
-               let source = sourceStrip(width: image.width, height: image.height, metadata: image.metadata) {
-                strips = [source]
-            } else {
-                let encoder = makeEncoder(width: image.width, height: image.height)
+            let page = try page(i, width: image.width, height: image.height, metadata: image.metadata, opaque: { image.isOpaque })
+            if i == currentPage { openingRect = page.opening }
+            if page.needsRows {
                 try image.pixels.withUnsafeBufferPointer { px in
                     for y in 0..<image.height {
-                        try encoder.add(UnsafeBufferPointer(rebasing: px[(y * image.stride)..<((y + 1) * image.stride)]))
+                        try page.add(UnsafeBufferPointer(rebasing: px[(y * image.stride)..<((y + 1) * image.stride)]))
                     }
                 }
-                strips = try encoder.finish()
             }
-            pages.append(PDFDocumentWriter.Page(geometry: geometry, strips: strips, iccProfile: image.metadata.iccProfile,
-                                                text: try Self.textLayer(image.metadata)))
+            pages.append(try page.page(try page.finish()))
         }
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")

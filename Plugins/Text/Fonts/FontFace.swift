@@ -47,17 +47,17 @@ final class FontFace: Sendable {
     /// (axes the font lacks are ignored; values are clamped to the axis range by both libraries).
     init(path: String, index: Int, variations: FontVariations = FontVariations()) throws(StageError) {
         var library: FT_Library?
-        guard FT_Init_FreeType(&library) == 0, let library else {
+        guard ft.FT_Init_FreeType(&library) == 0, let library else {
             throw StageError("cannot initialise FreeType")
         }
         var faceOut: FT_Face?
-        guard FT_New_Face(library, path, FT_Long(index), &faceOut) == 0, let face = faceOut else {
-            FT_Done_FreeType(library)
+        guard ft.FT_New_Face(library, path, FT_Long(index), &faceOut) == 0, let face = faceOut else {
+            _ = ft.FT_Done_FreeType(library)
             throw StageError("cannot open font \(path) (face \(index)): not a font FreeType can read")
         }
         guard let hbFace = hb.hb_ft_face_create_referenced(face), let font = hb.hb_font_create(hbFace) else {
-            FT_Done_Face(face)
-            FT_Done_FreeType(library)
+            _ = ft.FT_Done_Face(face)
+            _ = ft.FT_Done_FreeType(library)
             throw StageError("cannot open font \(path) with HarfBuzz")
         }
         let upem = max(1, hb.hb_face_get_upem(hbFace))
@@ -98,8 +98,8 @@ final class FontFace: Sendable {
     deinit {
         handles.withLock { h in
             hb.hb_font_destroy(h.font)
-            FT_Done_Face(h.face)
-            FT_Done_FreeType(h.library)
+            _ = ft.FT_Done_Face(h.face)
+            _ = ft.FT_Done_FreeType(h.library)
         }
     }
 
@@ -169,7 +169,7 @@ final class FontFace: Sendable {
                        strokeRadius: Double = 0, rotated: Bool = false,
                        visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         handles.withLock { h in
-            guard FT_Load_Glyph(h.face, glyph, sumi_ft_load_outline_flags()) == 0,
+            guard ft.FT_Load_Glyph(h.face, glyph, sumi_ft_load_outline_flags()) == 0,
                   let slot = h.face.pointee.glyph,
                   slot.pointee.format == FT_GLYPH_FORMAT_OUTLINE,
                   slot.pointee.outline.n_points > 0 else { return .empty }
@@ -179,24 +179,24 @@ final class FontFace: Sendable {
             func fixed(_ v: Double) -> FT_Fixed { FT_Fixed((v * 64 * 65536).rounded()) }
             let xx = fixed(m.a), xy = fixed(-m.b), yx = fixed(-m.c), yy = fixed(m.d)
             var matrix = rotated ? FT_Matrix(xx: -xy, xy: xx, yx: -yy, yy: yx) : FT_Matrix(xx: xx, xy: xy, yx: yx, yy: yy)
-            FT_Outline_Transform(&slot.pointee.outline, &matrix)
-            FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
+            ft.FT_Outline_Transform(&slot.pointee.outline, &matrix)
+            ft.FT_Outline_Translate(&slot.pointee.outline, FT_Pos((shiftX * 64).rounded()), FT_Pos((-shiftY * 64).rounded()))
             guard strokeRadius > 0 else {
                 return Self.rasterize(&slot.pointee.outline, library: h.library, visible: visible)
             }
             var stroker: FT_Stroker?
-            guard FT_Stroker_New(h.library, &stroker) == 0, let stroker else { return .empty }
-            defer { FT_Stroker_Done(stroker) }
-            FT_Stroker_Set(stroker, FT_Fixed((strokeRadius * 64).rounded()), FT_STROKER_LINECAP_ROUND,
+            guard ft.FT_Stroker_New(h.library, &stroker) == 0, let stroker else { return .empty }
+            defer { ft.FT_Stroker_Done(stroker) }
+            ft.FT_Stroker_Set(stroker, FT_Fixed((strokeRadius * 64).rounded()), FT_STROKER_LINECAP_ROUND,
                            FT_STROKER_LINEJOIN_ROUND, 0)
             var copy: FT_Glyph?
-            guard FT_Get_Glyph(slot, &copy) == 0 else { return .empty }
+            guard ft.FT_Get_Glyph(slot, &copy) == 0 else { return .empty }
             // The outside border encloses the glyph and the stroke around it.
-            guard FT_Glyph_StrokeBorder(&copy, stroker, 0, 1) == 0, let stroked = copy else {
-                if let copy { FT_Done_Glyph(copy) }
+            guard ft.FT_Glyph_StrokeBorder(&copy, stroker, 0, 1) == 0, let stroked = copy else {
+                if let copy { ft.FT_Done_Glyph(copy) }
                 return .empty
             }
-            defer { FT_Done_Glyph(stroked) }
+            defer { ft.FT_Done_Glyph(stroked) }
             guard stroked.pointee.format == FT_GLYPH_FORMAT_OUTLINE else { return .empty }
             return UnsafeMutableRawPointer(stroked).withMemoryRebound(to: FT_OutlineGlyphRec.self, capacity: 1) { outlineGlyph in
                 Self.rasterize(&outlineGlyph.pointee.outline, library: h.library, visible: visible)
@@ -208,7 +208,7 @@ final class FontFace: Sendable {
     private static func rasterize(_ outline: inout FT_Outline, library: FT_Library,
                                   visible: (x: Range<Int>, y: Range<Int>)) -> OutlineRendering {
         var box = FT_BBox()
-        FT_Outline_Get_CBox(&outline, &box)
+        ft.FT_Outline_Get_CBox(&outline, &box)
         let xMin = Int((Double(box.xMin) / 64).rounded(.down)), xMax = Int((Double(box.xMax) / 64).rounded(.up))
         let yMin = Int((Double(box.yMin) / 64).rounded(.down)), yMax = Int((Double(box.yMax) / 64).rounded(.up))
         let x0 = max(xMin, visible.x.lowerBound), x1 = min(xMax, visible.x.upperBound)
@@ -216,7 +216,7 @@ final class FontFace: Sendable {
         guard xMin < xMax, yMin < yMax else { return .empty }
         guard x0 < x1, y0 < y1 else { return .outside }
         let width = x1 - x0, height = y1 - y0
-        FT_Outline_Translate(&outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
+        ft.FT_Outline_Translate(&outline, FT_Pos(-x0 * 64), FT_Pos(-y0 * 64))
         var coverage = [UInt8](repeating: 0, count: width * height)
         let status = coverage.withUnsafeMutableBufferPointer { buffer -> FT_Error in
             var target = FT_Bitmap()
@@ -226,7 +226,7 @@ final class FontFace: Sendable {
             target.buffer = buffer.baseAddress
             target.num_grays = 256
             target.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
-            return FT_Outline_Get_Bitmap(library, &outline, &target)
+            return ft.FT_Outline_Get_Bitmap(library, &outline, &target)
         }
         guard status == 0 else { return .empty }
         let bitmap = GlyphBitmap(width: width, height: height, left: x0, top: y1, pixels: coverage,
@@ -242,8 +242,8 @@ final class FontFace: Sendable {
         let sorted = strikeSizes.enumerated().sorted { $0.element < $1.element }
         guard let chosen = sorted.first(where: { $0.element >= pixelsPerEm }) ?? sorted.last else { return nil }
         return handles.withLock { h in
-            guard FT_Select_Size(h.face, Int32(chosen.offset)) == 0,
-                  FT_Load_Glyph(h.face, glyph, sumi_ft_load_color_flags()) == 0,
+            guard ft.FT_Select_Size(h.face, Int32(chosen.offset)) == 0,
+                  ft.FT_Load_Glyph(h.face, glyph, sumi_ft_load_color_flags()) == 0,
                   let slot = h.face.pointee.glyph else { return nil }
             let bitmap = slot.pointee.bitmap
             guard bitmap.pixel_mode == UInt8(FT_PIXEL_MODE_BGRA.rawValue), let buffer = bitmap.buffer else { return nil }

@@ -33,8 +33,8 @@ struct FontVariations: Sendable {
     /// Sets the FreeType face's design coordinates: each axis at its setting, else its default.
     func apply(to face: FT_Face, library: FT_Library) {
         var master: UnsafeMutablePointer<FT_MM_Var>?
-        guard FT_Get_MM_Var(face, &master) == 0, let mm = master else { return }
-        defer { FT_Done_MM_Var(library, mm) }
+        guard ft.FT_Get_MM_Var(face, &master) == 0, let mm = master else { return }
+        defer { _ = ft.FT_Done_MM_Var(library, mm) }
         let count = Int(mm.pointee.num_axis)
         guard count > 0, let axes = mm.pointee.axis else { return }
         var coords = [FT_Fixed](repeating: 0, count: count)
@@ -46,6 +46,6 @@ struct FontVariations: Sendable {
                 coords[i] = min(max(fixed, axis.minimum), axis.maximum)
             }
         }
-        FT_Set_Var_Design_Coordinates(face, FT_UInt(count), &coords)
+        _ = ft.FT_Set_Var_Design_Coordinates(face, FT_UInt(count), &coords)
     }
 }

@@ -18,6 +18,16 @@
 extern "C" {
 #endif
 
+/* ---- Libraries opened on first use -------------------------------------------------------- */
+
+/* libjpeg-turbo, giflib and libwebp are opened by the first image that needs them, not at start-up;
+ * the shims open them themselves. Each call opens the library once and returns 0, or -1 with
+ * "FORMAT needs LIBRARY (Debian package P), which could not be loaded: why" in `error` (what
+ * `sumi formats` asks). */
+int sumi_libjpeg_open(char *error, size_t error_size);
+int sumi_libgif_open(char *error, size_t error_size);
+int sumi_libwebp_open(char *error, size_t error_size);
+
 /* ---- JPEG decoding ---------------------------------------------------------------------- */
 
 /* A JPEG decompression over a caller-owned byte buffer that must outlive the decoder. */
@@ -179,8 +189,10 @@ const uint32_t *sumi_palette_keys(const sumi_palette *palette);
 
 /* ---- WebP ------------------------------------------------------------------------------- */
 
-/* Reads the WebP header: canvas size and whether it has alpha. */
-int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha);
+/* Reads the WebP header: canvas size and whether it has alpha; -1 with the reason in `error` (a
+ * corrupt header, or libwebp that could not be loaded). */
+int sumi_webp_probe(const uint8_t *data, size_t size, int *width, int *height, int *has_alpha, char *error,
+                    size_t error_size);
 /* Whether a WebP file is an animation. */
 int sumi_webp_is_animated(const uint8_t *data, size_t size);
 /* An animation's canvas size and frame count (libwebpdemux, opened on first use). 0, or -1 with a

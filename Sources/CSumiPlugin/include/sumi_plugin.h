@@ -29,9 +29,18 @@
  *   - `stage_list`, `format_list` and `side_data_keys` (appended to sumi_plugin) are arrays of
  *     POINTERS, each table carrying its own `size`: stages of different layouts may be mixed.
  *     This is the form to use; `stages` and `formats` are then NULL.
- *   - The older `stages` and `formats` arrays of structs are stepped by the `size` the FIRST entry
- *     declares, and every entry must declare that same size (a plugin built with the first version
- *     2 header has `SUMI_STAGE_V2_BASE_SIZE`-byte stages, one with the band callbacks full ones).
+ *   - The older `stages` and `formats` arrays of structs (DEPRECATED: superseded by the lists; they
+ *     keep working) are stepped by the `size` the FIRST entry declares, and every entry must
+ *     declare that same size (a plugin built with the first version 2 header has
+ *     `SUMI_STAGE_V2_BASE_SIZE`-byte stages, one with the band callbacks full ones).
+ *
+ * DEPRECATED MEMBERS
+ *   Members superseded by later ones stay in the ABI, where they are, and keep working for the
+ *   plugins built with them: `sumi_plugin.stages` and `.formats` (use `stage_list`/`format_list`)
+ *   and `sumi_api.get_side_data` (use `read_side_data`). They are marked SUMI_DEPRECATED, which is
+ *   empty unless the plugin defines SUMI_PLUGIN_DEPRECATION_WARNINGS before including this header:
+ *   then the compiler warns where a plugin uses one. The warning is opt-in so that a plugin built
+ *   with -Werror against an earlier header keeps building unchanged against this one.
  *
  * ENTRY POINT
  *   int32_t sumi_plugin_init(const sumi_host *host, const sumi_plugin **out);   (declared below)
@@ -70,8 +79,9 @@
  *   every stage (built-in or plugin) under that rule, and are dropped by a stage that declares
  *   nothing ("effect": "unknown") unless both rules keep them. A key must not be a built-in one;
  *   two plugins may register one key only with the same rule.
- *   `get_side_data` returns SUMI_ERROR_PROCESS for a key the image lacks (kept for the plugins built
- *   before); `read_side_data` tells SUMI_ERROR_NOT_FOUND apart from an error (which has a message).
+ *   `get_side_data` (deprecated: see DEPRECATED MEMBERS) returns SUMI_ERROR_PROCESS for a key the
+ *   image lacks (kept for the plugins built before); `read_side_data` tells SUMI_ERROR_NOT_FOUND
+ *   apart from an error (which has a message).
  *
  * PARAMETERS (version 2)
  *   `create` receives the checked parameters (defaults filled in) as an opaque `sumi_params`, read with
@@ -199,6 +209,13 @@ extern "C" {
 
 /** Marks the entry point as exported when a plugin is built with -fvisibility=hidden. */
 #define SUMI_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+/** Marks a superseded member (see DEPRECATED MEMBERS): a warning only for a plugin that asks for it. */
+#if defined(SUMI_PLUGIN_DEPRECATION_WARNINGS) && (defined(__GNUC__) || defined(__clang__))
+#define SUMI_DEPRECATED(message) __attribute__((deprecated(message)))
+#else
+#define SUMI_DEPRECATED(message)
+#endif
 
 /** Return codes. */
 typedef enum sumi_status {
@@ -342,8 +359,10 @@ typedef struct sumi_api {
     /**
      * A side-data entry of an image by key (see SIDE DATA): `*bytes` and `*length` receive it
      * (valid while the image is). Returns SUMI_OK, or SUMI_ERROR_PROCESS when the image has none.
+     * Deprecated: `read_side_data` tells a missing entry apart from an error.
      */
-    int32_t (*get_side_data)(const sumi_value *image, const char *key, const uint8_t **bytes, size_t *length);
+    int32_t (*get_side_data)(const sumi_value *image, const char *key, const uint8_t **bytes, size_t *length)
+        SUMI_DEPRECATED("use read_side_data (test SUMI_API_HAS(api, read_side_data))");
     /** The number of images in a list (0 for another kind). */
     uint32_t (*list_count)(const sumi_value *list);
     /** The `index`-th image of a list, or NULL. */
@@ -616,8 +635,10 @@ typedef struct sumi_plugin {
     const char *description;        /**< one line (may be NULL) */
     uint32_t stage_count;
     uint32_t format_count;
-    const sumi_stage *stages;       /**< `stage_count` stages (see ARRAYS OF TABLES), or NULL */
-    const sumi_format *formats;     /**< `format_count` formats (see ARRAYS OF TABLES), or NULL */
+    /** `stage_count` stages (see ARRAYS OF TABLES), or NULL. Deprecated: `stage_list`. */
+    const sumi_stage *stages SUMI_DEPRECATED("use stage_list, an array of pointers to stage tables");
+    /** `format_count` formats (see ARRAYS OF TABLES), or NULL. Deprecated: `format_list`. */
+    const sumi_format *formats SUMI_DEPRECATED("use format_list, an array of pointers to format tables");
     void *reserved[4];
 
     /* --- appended within version 2 (read when `size` covers them; see ARRAYS OF TABLES) --- */

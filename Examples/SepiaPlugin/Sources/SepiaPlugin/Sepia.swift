@@ -4,10 +4,12 @@ import SumiPluginSDK
 /// 0.393/0.769/0.189 matrix) by `amount`. Alpha is kept; premultiplied colour stays premultiplied
 /// because the matrix is linear and its result is clamped to alpha.
 ///
-/// The stage streams: as a `BandProcessing` stage it tones a streamed image band by band, and the
-/// whole-image `process` and `processBand` run the same kernel (`tone(_:into:)`), so both give the
-/// same pixels.
-public struct Sepia: Stage, BandProcessing {
+/// The stage is a `BandStage`, as Sumi's built-in per-pixel stages are: its one pixel path is the
+/// band body `bands(over:inputs:context:)` returns, which tones the rows of each band it is given.
+/// Sumi runs that body band by band when the image streams (`decode → sepia → encode` never holds
+/// the whole image in the plugin), and the whole-image `process` the SDK derives from it runs the
+/// same body over the image as one band.
+public struct Sepia: Stage, BandStage {
     /// The port and the parameter, each declared once as a typed key: the descriptor lists them and
     /// the stage reads them through them.
     static let input = Port<Image>("in")
@@ -28,24 +30,22 @@ public struct Sepia: Stage, BandProcessing {
         amount = try parameters[Self.amount]
     }
 
-    public func process(_ inputs: StageInputs, context: StageContext) throws -> Value {
-        let input = try inputs.image(Self.input)
-        let output = input.pixels.withUnsafeBufferPointer { source in
-            Image(width: input.width, height: input.height, metadata: input.metadata.applying(.pixels)) { pixels in
-                tone(source, into: pixels)
+    /// The port whose rows come in bands.
+    public var bandPort: Port<Image> { Self.input }
+
+    /// Called once per image, before its first band: `shape` is the input's size and side data (the
+    /// output has the same size). The plan's side data is the input's, its pixels changed; its body
+    /// gets the same rows of the input and of the output, numbered as in the image, and writes every
+    /// byte of the output's rows.
+    public func bands(over shape: ImageShape, inputs: StageInputs, context: StageContext) throws -> BandPlan {
+        BandPlan(metadata: shape.metadata.applying(.pixels)) { input, output in
+            for y in output.rows {
+                tone(input.row(y), into: output.row(y))
             }
         }
-        return .image(output)
     }
 
-    public func processBand(_ input: ImageBand, into output: MutableImageBand) throws {
-        for row in input.rowIndices {
-            tone(input[row], into: output[row])
-        }
-    }
-
-    /// The per-pixel kernel of both paths: tones the RGBA pixels of `source` into `target` (as many
-    /// bytes as `source`).
+    /// The per-pixel kernel: tones the RGBA pixels of `source` (one row) into `target` (as many bytes).
     func tone(_ source: UnsafeBufferPointer<UInt8>, into target: UnsafeMutableBufferPointer<UInt8>) {
         let keep = 1 - amount
         var i = 0
