@@ -164,7 +164,7 @@ import Testing
             let theirs = Fixtures.premultiplied([UInt8](try Data(contentsOf: URL(fileURLWithPath: field[4]))), width: width, height: height)
             #expect(ours.width == width && ours.height == height, "\(name) frame \(frame): \(ours.width)x\(ours.height), Pillow \(width)x\(height)")
             if ours.width == width && ours.height == height {
-                let differing = Self.differingPixels(ours.pixels, theirs.pixels)
+                let differing = Self.differingPixels(Array(ours.pixels), Array(theirs.pixels))
                 let first = differing.first.map { "\($0 % width),\($0 / width)" } ?? ""
                 #expect(differing.isEmpty, "\(name) frame \(frame): \(differing.count) pixels differ from Pillow's, the first at \(first)")
             }
