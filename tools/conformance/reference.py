@@ -9,6 +9,7 @@ to sRGB with Pillow's littleCMS (Lab D50), the one conversion made."""
 import array
 import os
 import subprocess
+import sys
 import tempfile
 import warnings
 
@@ -44,6 +45,34 @@ def decode(path, container):
 
 
 def pillow(path):
+    """Pillow's decode of `path`. Pillow keeps state between files in one process (after some of
+    its own test images, pillow.ico is refused with "cannot load this image", and decoded when
+    opened first), so a refusal counts only when a fresh interpreter refuses too."""
+    try:
+        return pillow_here(path)
+    except Refused as refusal:
+        return pillow_fresh(path, refusal)
+
+
+def pillow_fresh(path, refusal):
+    """`path` decoded by Pillow in a new interpreter (the reference as a PNG), or `refusal`."""
+    with tempfile.TemporaryDirectory(prefix="sumi-conformance-pillow-") as folder:
+        output = os.path.join(folder, "reference.png")
+        script = ("import sys; sys.path.insert(0, sys.argv[1]); import reference; "
+                  "reference.pillow_here(sys.argv[2]).save(sys.argv[3])")
+        try:
+            result = subprocess.run([sys.executable, "-c", script, os.path.dirname(os.path.abspath(__file__)), path, output],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=HEIF_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise refusal from None
+        if result.returncode != 0 or not os.path.exists(output):
+            raise refusal from None
+        with Image.open(output) as image:
+            image.load()
+            return image.convert("RGBA")
+
+
+def pillow_here(path):
     try:
         with Image.open(path) as image:
             image.seek(0)
