@@ -12,27 +12,18 @@ static struct sumi_dl_library libgif = SUMI_DL_LIBRARY(SUMI_LIBGIF_LIBRARY, sumi
 static struct sumi_dl_library libwebp = SUMI_DL_LIBRARY(SUMI_LIBWEBP_LIBRARY, sumi_libwebp_names, &sumi_libwebp);
 static struct sumi_dl_library lcms = SUMI_DL_LIBRARY(SUMI_LCMS_LIBRARY, sumi_lcms_names, &sumi_lcms);
 
-static int open_for(struct sumi_dl_library *library, const char *format, const char *package, char *error,
-                    size_t error_size) {
-    const char *why = NULL;
-    if (sumi_dl_open_library(library, &why) == 0) return 0;
-    snprintf(error, error_size, "%s needs %s (Debian package %s), which could not be loaded: %s", format,
-             library->soname, package, why ? why : "unknown error");
-    return -1;
-}
-
 int sumi_libjpeg_open(char *error, size_t error_size) {
-    return open_for(&libjpeg, "JPEG", SUMI_LIBJPEG_PACKAGE, error, error_size);
+    return sumi_dl_open_for(&libjpeg, "JPEG", SUMI_LIBJPEG_PACKAGE, error, error_size);
 }
 
 int sumi_libgif_open(char *error, size_t error_size) {
-    return open_for(&libgif, "GIF", SUMI_LIBGIF_PACKAGE, error, error_size);
+    return sumi_dl_open_for(&libgif, "GIF", SUMI_LIBGIF_PACKAGE, error, error_size);
 }
 
 int sumi_libwebp_open(char *error, size_t error_size) {
-    return open_for(&libwebp, "WebP", SUMI_LIBWEBP_PACKAGE, error, error_size);
+    return sumi_dl_open_for(&libwebp, "WebP", SUMI_LIBWEBP_PACKAGE, error, error_size);
 }
 
 int sumi_lcms_open(char *error, size_t error_size) {
-    return open_for(&lcms, "colour management", "liblcms2-2", error, error_size);
+    return sumi_dl_open_for(&lcms, "colour management", "liblcms2-2", error, error_size);
 }

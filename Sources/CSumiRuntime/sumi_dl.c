@@ -37,3 +37,12 @@ int sumi_dl_open_library(struct sumi_dl_library *library, const char **error) {
     if (state < 0) *error = library->failure;
     return state > 0 ? 0 : -1;
 }
+
+int sumi_dl_open_for(struct sumi_dl_library *library, const char *what, const char *package, char *error,
+                     size_t error_size) {
+    const char *why = NULL;
+    if (sumi_dl_open_library(library, &why) == 0) return 0;
+    snprintf(error, error_size, "%s needs %s (Debian package %s), which could not be loaded: %s", what, library->soname,
+             package, why ? why : "unknown error");
+    return -1;
+}

@@ -12,13 +12,9 @@ enum Nettle {
     }
 }
 
-/// Nettle's functions.
+/// Nettle's functions (libnettle8 is a dependency of the package: `FunctionTable.required`).
 var nettle: sumi_nettle_api {
-    switch Nettle.loaded {
-    case .success(let table): return table
-    case .failure(let failure):
-        fatalError("digests need \(SUMI_NETTLE_LIBRARY) (Debian package libnettle8), which could not be loaded: \(failure.reason)")
-    }
+    FunctionTable.required(Nettle.loaded, "digests need \(SUMI_NETTLE_LIBRARY) (Debian package libnettle8)")
 }
 
 /// SHA-256 (FIPS 180-4) by Nettle: `ETag`s and file digests of `sumi serve`. Fed in pieces, so a

@@ -11,13 +11,7 @@ enum Lcms {
     }
 }
 
-/// Little CMS's functions. liblcms2-2 is a dependency of the package: without it the process stops
-/// here with the library's name, as the dynamic loader stopped every command at start-up when
-/// Sumi was linked to it.
+/// Little CMS's functions (liblcms2-2 is a dependency of the package: `FunctionTable.required`).
 var lcms: sumi_lcms_api {
-    switch Lcms.loaded {
-    case .success(let table): return table
-    case .failure(let failure):
-        fatalError("colour management needs \(SUMI_LCMS_LIBRARY) (Debian package liblcms2-2), which could not be loaded: \(failure.reason)")
-    }
+    FunctionTable.required(Lcms.loaded, "colour management needs \(SUMI_LCMS_LIBRARY) (Debian package liblcms2-2)")
 }

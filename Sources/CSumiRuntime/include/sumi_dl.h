@@ -34,4 +34,9 @@ struct sumi_dl_library {
 /// library in `*error` (each later call answers the same).
 int sumi_dl_open_library(struct sumi_dl_library *library, const char **error);
 
+/// `sumi_dl_open_library`, with the message for a user when it fails: "WHAT needs SONAME (Debian
+/// package PACKAGE), which could not be loaded: why" in `error`. Returns 0 or -1.
+int sumi_dl_open_for(struct sumi_dl_library *library, const char *what, const char *package, char *error,
+                     size_t error_size);
+
 #endif

@@ -17,6 +17,17 @@ public enum FunctionTable {
         return .success(UnsafeRawPointer(slots).load(as: Table.self))
     }
 
+    /// The table of a library the package depends on and whose callers cannot fail (colour
+    /// management, digests): without it the process stops here, naming it (`needs`: "digests need
+    /// libnettle.so.8 (Debian package libnettle8)"), as the dynamic loader stopped every command at
+    /// start-up when the library was linked.
+    public static func required<Table>(_ table: Result<Table, LoadFailure>, _ needs: @autoclosure () -> String) -> Table {
+        switch table {
+        case .success(let table): return table
+        case .failure(let failure): fatalError("\(needs()), which could not be loaded: \(failure.reason)")
+        }
+    }
+
     /// Why a library could not be opened (the dynamic loader's words, or the missing function).
     public struct LoadFailure: Error, Sendable {
         public let reason: String
