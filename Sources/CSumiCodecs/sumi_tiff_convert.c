@@ -69,7 +69,10 @@ void sumi_tiff_convert_row(const sumi_tiff *t, const sumi_tiff_band *b, const su
                            uint8_t *out) {
     const uint8_t *rows[SUMI_TIFF_MAX_USED] = {0};
     for (int p = 0; p < b->planes; p++) rows[p] = b->raw + ((size_t)p * b->rows + r) * b->row_bytes;
-    int separate = b->planes > 1;
+    /* Separate planes by the file's layout, not by how many planes are read: with an unspecified
+     * extra sample only the first plane is read, and its rows hold one sample a pixel (indexing
+     * them as interleaved read past the row, and past the band on its last row). */
+    int separate = t->planar == PLANARCONFIG_SEPARATE;
     for (uint32_t x = 0; x < t->width; x++) {
         #define SAMPLE_AT(s) (separate ? rows[s] : rows[0]), (separate ? (size_t)x : (size_t)x * t->samples + (s))
         uint8_t *o = out + (size_t)x * 4;

@@ -108,7 +108,7 @@ static int plan_band(sumi_tiff *t, sumi_tiff_band *b) {
         uint32_t tile_height = 0;
         sumi_libtiff.TIFFGetField(t->tif, TIFFTAG_TILEWIDTH, &b->tile_width);
         sumi_libtiff.TIFFGetField(t->tif, TIFFTAG_TILELENGTH, &tile_height);
-        uint64_t row_bits = (uint64_t)b->tile_width * (b->planes > 1 ? 1 : t->samples) * t->bits;
+        uint64_t row_bits = (uint64_t)b->tile_width * (t->planar == PLANARCONFIG_SEPARATE ? 1 : t->samples) * t->bits;
         b->tile_row_bytes = (size_t)sumi_libtiff.TIFFTileRowSize64(t->tif);
         b->tile_size = (size_t)sumi_libtiff.TIFFTileSize64(t->tif);
         if (b->tile_width == 0 || tile_height == 0 || row_bits % 8 || b->tile_row_bytes * 8 != row_bits

@@ -216,6 +216,13 @@ import Testing
         var alphaPlanes = alpha
         alphaPlanes.separatePlanes = true
         alphaPlanes.rowsPerStrip = 4
+        // Grey with an unspecified extra sample in a plane of its own: only the grey plane is read,
+        // and its rows hold one sample a pixel (they were indexed as interleaved, reading past each
+        // row, and past the band on the last: pixels from other memory, different on each run).
+        let greyAndExtra = (0..<gh).flatMap { (y: Int) -> [UInt8] in (0..<gw).flatMap { [grey($0, y), 0xFF] } }
+        var extraPlane = TestTIFF(width: gw, height: gh, bits: [8, 8], photometric: 1, data: greyAndExtra)
+        extraPlane.extraSamples = [0]
+        extraPlane.separatePlanes = true
         // Turned (Orientation 6): decoded whole and passed through the ring.
         var turned = greyStrip
         turned.orientation = 6
@@ -228,6 +235,8 @@ import Testing
             Fixture(name: "wide-tiles.tif", bytes: wideTiles.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
             Fixture(name: "planes.tif", bytes: planes.bytes(), width: cw, height: ch, straight: paint(cw, ch, rgb)),
             Fixture(name: "rgba-planes.tif", bytes: alphaPlanes.bytes(), width: aw, height: ah, straight: paint(aw, ah, rgba)),
+            Fixture(name: "grey-extra-plane.tif", bytes: extraPlane.bytes(), width: gw, height: gh,
+                    straight: paint(gw, gh) { x, y in [grey(x, y), grey(x, y), grey(x, y)] }),
             Fixture(name: "turned.tif", bytes: turned.bytes(), width: gh, height: gw,
                     straight: paint(gh, gw) { x, y in let g = grey(y, gh - 1 - x); return [g, g, g] }, streams: false),
         ]
