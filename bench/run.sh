@@ -26,11 +26,12 @@ PHOTO=$(realpath pipelines/samples/photo.jpg)
 CONVERT=/usr/bin/convert
 export MAGICK_THREAD_LIMIT=${MAGICK_THREAD_LIMIT:-2}
 # The baseline runs the shipped pipelines of its own release (their parameters change between
-# releases): those beside it (a build's source tree, or an installed share folder), else ours.
+# releases): those beside it (the source tree of SOURCE/.build/<triple>/<config>/sumi, or an
+# installed BIN/../share/sumi), else ours.
 BASE_PIPELINES=""
 if [ -n "$BASELINE" ]; then
   [ -x "$BASELINE" ] || { echo "BASELINE=$BASELINE is not an executable" >&2; exit 2; }
-  for dir in "$(dirname "$BASELINE")/../../pipelines" "$(dirname "$BASELINE")/../share/sumi/pipelines"; do
+  for dir in "$(dirname "$BASELINE")/../../../pipelines" "$(dirname "$BASELINE")/../share/sumi/pipelines"; do
     if [ -f "$dir/thumbnail.json" ]; then BASE_PIPELINES=$(realpath "$dir"); break; fi
   done
   echo "baseline pipelines: ${BASE_PIPELINES:-$(realpath pipelines) (none beside the baseline)}"
