@@ -334,7 +334,7 @@ if [ -f tools/make-photo-page.py ] && { wanted photopage || wanted photopage-fla
     "$SUMI" run pipelines/fullpage.json $PP_INPUTS -o "$WORK/out/pp-$MODE.pdf" --set page.compression=$MODE --quiet
     printf '   PDF: %s bytes' "$(stat -c %s "$WORK/out/pp-$MODE.pdf")"
     if [ -n "$BASELINE" ]; then
-      "$BASELINE" run pipelines/fullpage.json $PP_INPUTS -o "$WORK/out/pp-$MODE-base.pdf" --set page.compression=$MODE --quiet
+      "$BASELINE" run "${BASE_PIPELINES:-pipelines}/fullpage.json" $PP_INPUTS -o "$WORK/out/pp-$MODE-base.pdf" --set page.compression=$MODE --quiet
       printf ' | baseline %s bytes (new/baseline %s)' "$(stat -c %s "$WORK/out/pp-$MODE-base.pdf")" \
         "$(ratio "$(stat -c %s "$WORK/out/pp-$MODE.pdf")" "$(stat -c %s "$WORK/out/pp-$MODE-base.pdf")")"
     fi
