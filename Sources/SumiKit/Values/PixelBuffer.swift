@@ -214,14 +214,7 @@ extension PixelBuffer: RandomAccessCollection, MutableCollection {
     @inlinable public mutating func withContiguousMutableStorageIfAvailable<R>(
         _ body: (inout UnsafeMutableBufferPointer<UInt8>) throws -> R
     ) rethrows -> R? {
-        makeUnique()
-        let lent = UnsafeMutableBufferPointer(start: base, count: count)
-        var buffer = lent
-        defer {
-            precondition(buffer.baseAddress == lent.baseAddress && buffer.count == lent.count,
-                         "PixelBuffer.withContiguousMutableStorageIfAvailable: the body replaced its buffer")
-        }
-        return try body(&buffer)
+        try withUnsafeMutableBufferPointer(body)
     }
 }
 
