@@ -86,7 +86,10 @@ let package = Package(
         // What a stage author needs: values, the Stage protocol, parameters, ports, descriptors,
         // side data, row streams, file I/O and the stage test harness. Free of the imaging C
         // libraries and of process policy (signals, allocator, environment, singletons).
-        .target(name: "SumiKit", path: "Sources/SumiKit"),
+        // Pixel kernels in C any family may use (SSE2 intrinsics, which Swift's SIMD types did not
+        // compile to: the resampler's passes).
+        .target(name: "CSumiPixels", path: "Sources/CSumiPixels"),
+        .target(name: "SumiKit", dependencies: ["CSumiPixels"], path: "Sources/SumiKit"),
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
         // No unsafe flags, so a plugin package can depend on Sumi by version; the plugin's own
         // product adds `-Bsymbolic` (see docs/plugins.md).

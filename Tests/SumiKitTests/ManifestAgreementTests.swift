@@ -67,7 +67,7 @@ import Testing
         }
         // And the SDK manifest declares nothing else.
         let sdkTargets = try Self.entries("targets", in: sdk).compactMap { Self.value("name", in: $0) }
-        #expect(sdkTargets == ["CSumiPlugin", "SumiKit", "SumiPluginSDK"])
+        #expect(sdkTargets == ["CSumiPlugin", "CSumiPixels", "SumiKit", "SumiPluginSDK"])
         let mainTargets = try Self.entries("targets", in: main)
         for name in sdkTargets {
             let ours = mainTargets.filter { Self.value("name", in: $0) == name }

@@ -90,7 +90,7 @@ sed -e "s|@PREFIX@|$PREFIX|g" -e "s|@VERSION@|$VERSION|g" -e "s|@TRIPLET@|$TRIPL
     "$ROOT/tools/package/sumi-plugin.pc.in" > "$D/lib/$TRIPLET/pkgconfig/sumi-plugin.pc"
 chmod 644 "$D/lib/$TRIPLET/pkgconfig/sumi-plugin.pc"
 mkdir -p "$D/share/sumi/sdk/Sources"
-cp -R "$ROOT/Sources/CSumiPlugin" "$ROOT/Sources/SumiKit" "$ROOT/Sources/SumiPluginSDK" "$D/share/sumi/sdk/Sources/"
+cp -R "$ROOT/Sources/CSumiPlugin" "$ROOT/Sources/CSumiPixels" "$ROOT/Sources/SumiKit" "$ROOT/Sources/SumiPluginSDK" "$D/share/sumi/sdk/Sources/"
 install -m644 "$ROOT/tools/sdk/Package.swift" "$D/share/sumi/sdk/Package.swift"
 install -m644 "$ROOT/VERSION" "$D/share/sumi/sdk/VERSION"
 

@@ -16,10 +16,9 @@ extension Resampler {
         let horizontal = width == sw ? nil : Self.coefficients(source: sw, destination: width, filter: filter, vector: vectorLoops)
         let vertical = height == sh ? nil : Self.coefficients(source: sh, destination: height, filter: filter, vector: vectorLoops)
         let rowBytes = width * 4
-        // Bands of up to 16 rows, never more than the stream lets a consumer hold.
-        let band = min(16, input.capacity)
-
-        let outputBand = min(16, output.capacity)
+        // Bands as the streams' row sizes suggest, never more than a stream lets a side hold.
+        let band = input.band(rowBytes: sw * 4)
+        let outputBand = output.band(rowBytes: rowBytes)
         // Source rows read and output rows written, and how far each was handed over: before any wait
         // (`handOver()`), so neither side ever waits for rows this side is done with.
         var next = 0, available = 0, released = 0
@@ -38,6 +37,7 @@ extension Resampler {
 
         // Source rows arrive in bands; `nextSourceRow(into:)` turns the next one into `width` pixels.
         let hWeights = horizontal?.weights ?? []
+        let rowScratch = VectorScratch(sourceWidth: sw, taps: horizontal?.taps ?? 0)
         func nextSourceRow(into dst: UnsafeMutablePointer<UInt8>) throws {
             if next >= available {
                 handOver()
@@ -45,7 +45,9 @@ extension Resampler {
             }
             let src = UnsafePointer(input.row(next))
             if let horizontal, let narrow = horizontal.narrow {
-                narrow.withUnsafeBufferPointer { Self.filterRow(src, into: dst, horizontal, narrow: $0.baseAddress!) }
+                narrow.withUnsafeBufferPointer {
+                    Self.filterRow(src, sourceWidth: sw, into: dst, horizontal, narrow: $0.baseAddress!, scratch: rowScratch)
+                }
             } else if let horizontal {
                 hWeights.withUnsafeBufferPointer { Self.filterRow(src, into: dst, horizontal, $0.baseAddress!) }
             } else {
@@ -72,6 +74,7 @@ extension Resampler {
         defer { acc.deallocate() }
         var filtered = 0
         let narrow = vertical.narrow ?? []
+        let columnScratch = VectorScratch(sourceWidth: 0, taps: vertical.taps)
         try vertical.weights.withUnsafeBufferPointer { weights in
             try narrow.withUnsafeBufferPointer { narrowWeights in
                 for y in 0..<height {
@@ -84,7 +87,7 @@ extension Resampler {
                     let row = { (r: Int) in UnsafePointer(ring + (r % slots) * rowBytes) }
                     if vertical.narrow != nil, let n = narrowWeights.baseAddress {
                         Self.filterColumns(row: row, output: y, into: output.row(y), rowBytes: rowBytes, vertical,
-                                           narrow: n, acc)
+                                           narrow: n, scratch: columnScratch)
                     } else {
                         Self.filterColumns(row: row, output: y, into: output.row(y), rowBytes: rowBytes, vertical,
                                            weights.baseAddress!, acc)

@@ -3,18 +3,10 @@
 public struct Resampler: Sendable {
     public let filter: ResampleFilter
     /// Whether the vector loops (`Resampler+Vector`) run where the weights allow; the scalar loops
-    /// give the same bytes.
-    var vectorLoops = Resampler.vectorLoopsByDefault
+    /// give the same bytes (`ResamplerVectorTests` compares them).
+    var vectorLoops = true
 
     public init(filter: ResampleFilter) { self.filter = filter }
-
-    /// Not in debug builds: there Swift's SIMD types are not optimised, and the vector loops ran
-    /// seven times slower than the scalar ones (the sample photo scaled to 2600 pixels: 70 s, not 10).
-    #if DEBUG
-    static let vectorLoopsByDefault = false
-    #else
-    static let vectorLoopsByDefault = true
-    #endif
 
     /// The contribution of source pixels to each destination pixel along one axis.
     struct Coefficients {
@@ -114,8 +106,12 @@ public struct Resampler: Sendable {
                 Image(width: width, height: h) { dst in
                     guard let s = src.baseAddress, let d = dst.baseAddress, let w = wts.baseAddress else { return }
                     if let narrow = c.narrow {
+                        let scratch = VectorScratch(sourceWidth: sw, taps: c.taps)
                         narrow.withUnsafeBufferPointer { n in
-                            for y in 0..<h { Self.filterRow(s + y * sw * 4, into: d + y * width * 4, c, narrow: n.baseAddress!) }
+                            for y in 0..<h {
+                                Self.filterRow(s + y * sw * 4, sourceWidth: sw, into: d + y * width * 4, c, narrow: n.baseAddress!,
+                                               scratch: scratch)
+                            }
                         }
                     } else {
                         for y in 0..<h { Self.filterRow(s + y * sw * 4, into: d + y * width * 4, c, w) }
@@ -135,10 +131,11 @@ public struct Resampler: Sendable {
                     var acc = [Int32](repeating: 0, count: rowBytes)
                     acc.withUnsafeMutableBufferPointer { acc in
                         if let narrow = c.narrow {
+                            let scratch = VectorScratch(sourceWidth: 0, taps: c.taps)
                             narrow.withUnsafeBufferPointer { n in
                                 for y in 0..<height {
                                     Self.filterColumns(row: { s + $0 * rowBytes }, output: y, into: d + y * rowBytes,
-                                                       rowBytes: rowBytes, c, narrow: n.baseAddress!, acc.baseAddress!)
+                                                       rowBytes: rowBytes, c, narrow: n.baseAddress!, scratch: scratch)
                                 }
                             }
                         } else {
