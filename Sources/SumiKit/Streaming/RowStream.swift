@@ -54,6 +54,15 @@ public final class RowStream: @unchecked Sendable {
     private var released = 0
     private var failure: (any Error)?
     private var discarding = false
+    /// What a thread asleep on the lock waits for, so that `publish` and `release` wake it only
+    /// when its wait can end (a decoder publishing a row or two at a time woke a consumer waiting
+    /// for a band of sixteen at every row: 170 context switches a thumbnail request). The fewest
+    /// published rows a waiting consumer needs, and how many of them wait; the fewest released
+    /// rows a waiting producer needs, and how many wait. With several waiters the smallest need
+    /// stays until all left: more wake-ups, never fewer. Every other change (begin, finish, fail,
+    /// discard, a frame handed over) wakes every waiter.
+    private var rowsWanted = Int.max, rowWaiters = 0
+    private var releasedWanted = Int.max, roomWaiters = 0
     /// The ring's bytes, the stream's alone while it holds them: a whole frame (a stream as tall as
     /// its image, or one over a whole image) is the image's own pixels, which `image()` hands over
     /// without a copy.
@@ -124,7 +133,25 @@ public final class RowStream: @unchecked Sendable {
             return try locked {
                 while true {
                     if let value = try ready() { return value }
+                    switch wait {
+                    case .rows(let row):
+                        rowWaiters += 1
+                        rowsWanted = min(rowsWanted, row)
+                    case .room(let row):
+                        roomWaiters += 1
+                        releasedWanted = min(releasedWanted, row - slots)
+                    case .start, .end: break
+                    }
                     lock.wait()
+                    switch wait {
+                    case .rows:
+                        rowWaiters -= 1
+                        if rowWaiters == 0 { rowsWanted = .max }
+                    case .room:
+                        roomWaiters -= 1
+                        if roomWaiters == 0 { releasedWanted = .max }
+                    case .start, .end: break
+                    }
                 }
             }
         }
@@ -217,13 +244,14 @@ public final class RowStream: @unchecked Sendable {
 
     /// Rows below `row` are written and may be read.
     public func publish(through row: Int) {
-        let (before, target, unreserved): (Int, Int, Int?) = locked {
+        let (before, target, unreserved, waking): (Int, Int, Int?, Bool) = locked {
             let before = published, target = min(row, shapeValue?.height ?? 0)
-            guard target <= reserved else { return (before, target, target) }
+            guard target <= reserved else { return (before, target, target, false) }
             published = max(published, target)
-            wake()
-            return (before, target, nil)
+            return (before, target, nil, published >= rowsWanted)
         }
+        // After the lock is let go: the consumer woken takes it at once.
+        if waking { wake() }
         if let driver, unreserved == nil, target > before { driver.observe(self, .published(before..<target)) }
         if let unreserved {
             // Only a driven stream returns from `misuse`, having told its driver.
@@ -309,12 +337,12 @@ public final class RowStream: @unchecked Sendable {
 
     /// The consumer no longer needs rows below `row`: the producer may reuse their slots.
     public func release(through row: Int) {
-        let (before, after) = locked {
+        let (before, after, waking) = locked {
             let before = released
             released = max(released, min(row, published))
-            wake()
-            return (before, released)
+            return (before, released, released >= releasedWanted)
         }
+        if waking { wake() }
         if let driver, after > before { driver.observe(self, .released(before..<after)) }
     }
 
