@@ -52,6 +52,36 @@ extension PDFPageStage {
         }
     }
 
+    /// Encodes `page` from its rows and writes it through `writer` when there is one: its strips as
+    /// they are encoded (`rows` adds every row to the page and calls `flush` between bands), except
+    /// for a page that may turn out to be its JPEG source, written once its rows are all seen.
+    /// Without a writer the page is returned whole, to be written later (a file that is not
+    /// regular, whose partial pages a failed run would leave); with one, its strips without their
+    /// bytes, for the run report. Either way the file's bytes are the same.
+    func encode(_ page: PageEncoding, writer: PDFDocumentWriter?,
+                rows: (_ flush: () throws -> Void) throws -> Void) throws -> PDFDocumentWriter.Page {
+        guard let writer else {
+            try rows {}
+            return try page.page(try page.finish())
+        }
+        var written: [PageStrip] = []
+        func flush(_ strips: [PageStrip]) throws {
+            for strip in strips {
+                try writer.add(strip)
+                written.append(strip.withoutData)
+            }
+        }
+        let streaming = !page.mayBeSource
+        if streaming { writer.beginPage(page.geometry, iccProfile: page.metadata.iccProfile) }
+        try rows { if streaming { try flush(try page.takeFinished()) } }
+        let strips = try page.finish()
+        if !streaming { writer.beginPage(page.geometry, iccProfile: page.metadata.iccProfile) }
+        try flush(strips)
+        let text = try PDFPageStage.textLayer(page.metadata)
+        try writer.endPage(text: text)
+        return PDFDocumentWriter.Page(geometry: page.geometry, strips: written, iccProfile: nil, text: nil)
+    }
+
     /// Checks page `index` (`width` x `height`, `metadata` its side data) and prepares it: the
     /// viewport when it is the current page; with `compression` auto, an unmodified JPEG source,
     /// whose rows are not encoded when `opaque` (asked only then) says it is opaque beforehand.

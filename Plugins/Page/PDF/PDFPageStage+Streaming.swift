@@ -14,8 +14,9 @@ extension PDFPageStage: RowStage {
 
     /// One streamed image → one page. Its rows are encoded as strips as they come
     /// (`StripedPageEncoder`) and released at once, so the image is never whole in memory; the
-    /// compressed strips are held until the last row, and the file is written once the producer has
-    /// ended without error. An unmodified opaque JPEG source is embedded as it is, as for a list.
+    /// strips go to the (temporary, atomically renamed) file as they are encoded, and it becomes the
+    /// output once the producer has ended without error. An unmodified opaque JPEG source is
+    /// embedded as it is, as for a list.
     public func process(_ inputs: StageInputs, context: StageContext, output: RowStream?) throws -> Value? {
         if inputs.isGiven(Self.input) { return try process(inputs, context: context) }
         let stream = try inputs.rows(Port<Image>(Self.input))
@@ -28,46 +29,33 @@ extension PDFPageStage: RowStage {
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
-        let geometry = page.geometry
-        // Strips go to the file as they are encoded when nothing may replace them (a source JPEG
-        // is known only once every row was opaque) and the file is a regular one written
-        // atomically (standard output or a pipe would keep a partial page if the run failed).
-        let progressive = !page.mayBeSource && Self.isRegularOrNew(path)
-        var written: [PageStrip] = []
-        return try writeDocument(current: geometry, pageCount: 1, opening: page.opening, context: context) { out, title, viewport in
+        // Strips go to the file as they are encoded when it is a regular one, written atomically
+        // (standard output or a pipe would keep a partial page if the run failed).
+        let progressive = Self.isRegularOrNew(path)
+        return try writeDocument(current: page.geometry, pageCount: 1, opening: page.opening, context: context) { out, title, viewport in
             let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: 1, title: title, viewport: viewport,
                                                                sourceDateEpoch: context.options.sourceDateEpoch) : nil
-            writer?.beginPage(geometry, iccProfile: metadata.iccProfile)
-            func flush(_ strips: [PageStrip]) throws {
-                for strip in strips {
-                    try writer?.add(strip)
-                    written.append(strip.withoutData)
-                }
-            }
-            let stride = width * 4
-            var y = 0
-            while y < height {
-                let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
-                if page.needsRows {
-                    for row in y..<ready {
-                        try page.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+            let done = try encode(page, writer: writer) { flush in
+                let stride = width * 4
+                var y = 0
+                while y < height {
+                    let ready = try stream.waitForRows(through: min(height, y + stream.capacity))
+                    if page.needsRows {
+                        for row in y..<ready {
+                            try page.add(UnsafeBufferPointer(start: stream.row(row), count: stride))
+                        }
+                        try flush()
                     }
-                    if writer != nil { try flush(page.takeFinished()) }
+                    stream.release(through: ready)
+                    y = ready
                 }
-                stream.release(through: ready)
-                y = ready
+                try stream.waitForEnd()
             }
-            try stream.waitForEnd()
-            let strips = try page.finish()
-            let whole = try page.page(strips)
+            context.report(report([done]))
             if let writer {
-                try flush(strips)
-                try writer.endPage(text: whole.text)
                 try writer.finish()
-                context.report(report([PDFDocumentWriter.Page(geometry: geometry, strips: written, iccProfile: nil)]))
             } else {
-                context.report(report([whole]))
-                try PDFDocumentWriter.write([whole], title: title, viewport: viewport,
+                try PDFDocumentWriter.write([done], title: title, viewport: viewport,
                                             sourceDateEpoch: context.options.sourceDateEpoch, to: out)
             }
         }

@@ -107,27 +107,63 @@ public struct PDFPageStage: Stage {
             throw StageError("page \(currentPage) does not exist: the document has \(images.count) page\(images.count == 1 ? "" : "s") (pages count from 0)",
                              parameter: "current-page")
         }
-        // Every page is checked and encoded (as strips, one image at a time, its rows through the
-        // page path the streamed image takes: `page`) before the file is opened: the catalog, written
-        // first, names the view the current page opens on.
-        var pages: [PDFDocumentWriter.Page] = []
-        var openingRect: Rect?
-        try images.forEachImage { i, image in
-            let page = try page(i, width: image.width, height: image.height, metadata: image.metadata, opaque: { image.isOpaque })
-            if i == currentPage { openingRect = page.opening }
-            if page.needsRows {
-                try image.pixels.withUnsafeBufferPointer { px in
-                    for y in 0..<image.height {
-                        try page.add(UnsafeBufferPointer(rebasing: px[(y * image.stride)..<((y + 1) * image.stride)]))
-                    }
-                }
-            }
-            pages.append(try page.page(try page.finish()))
-        }
         if qualityGiven && compression != .jpeg {
             context.warn("parameter \"quality\" applies only to compression \"jpeg\"; ignored")
         }
-        return try write(pages, opening: openingRect, context: context)
+        // Each page is checked, then encoded as strips one image at a time (its rows through the
+        // page path the streamed image takes: `page`, `encode`). The catalog, written first, names
+        // the view the current page opens on: the pages before it are held until it is checked,
+        // and from there each page's strips go to the file as they are encoded.
+        let reader = images.reader()
+        func nextPage() throws -> (PageEncoding, Image) {
+            let index = reader.nextIndex
+            guard let image = try reader.next() else { throw StageError("the list ended before page \(index)") }
+            return (try page(index, width: image.width, height: image.height, metadata: image.metadata,
+                             opaque: { image.isOpaque }), image)
+        }
+        func encode(_ page: PageEncoding, _ image: Image, writer: PDFDocumentWriter?) throws -> PDFDocumentWriter.Page {
+            try self.encode(page, writer: writer) { flush in
+                guard page.needsRows else { return }
+                try image.pixels.withUnsafeBufferPointer { px in
+                    for y in 0..<image.height {
+                        try page.add(UnsafeBufferPointer(rebasing: px[(y * image.stride)..<((y + 1) * image.stride)]))
+                        if y % 16 == 15 { try flush() }
+                    }
+                }
+            }
+        }
+        var held: [PDFDocumentWriter.Page] = []
+        while reader.nextIndex < currentPage {
+            let (page, image) = try nextPage()
+            held.append(try encode(page, image, writer: nil))
+        }
+        let (current, image) = try nextPage()
+        let progressive = Self.isRegularOrNew(path)
+        return try writeDocument(current: current.geometry, pageCount: images.count, opening: current.opening,
+                                 context: context) { out, title, viewport in
+            let writer = progressive ? try PDFDocumentWriter(out: out, pageCount: images.count, title: title, viewport: viewport,
+                                                               sourceDateEpoch: context.options.sourceDateEpoch) : nil
+            var pages = try held.map { page in
+                guard let writer else { return page }
+                writer.beginPage(page.geometry, iccProfile: page.iccProfile)
+                for strip in page.strips { try writer.add(strip) }
+                try writer.endPage(text: page.text)
+                return PDFDocumentWriter.Page(geometry: page.geometry, strips: page.strips.map(\.withoutData), iccProfile: nil)
+            }
+            held = []
+            pages.append(try encode(current, image, writer: writer))
+            while reader.nextIndex < images.count {
+                let (page, image) = try nextPage()
+                pages.append(try encode(page, image, writer: writer))
+            }
+            context.report(report(pages))
+            if let writer {
+                try writer.finish()
+            } else {
+                try PDFDocumentWriter.write(pages, title: title, viewport: viewport,
+                                            sourceDateEpoch: context.options.sourceDateEpoch, to: out)
+            }
+        }
     }
 
     /// The strip encoder for a page of this size, as `compression` asks.
@@ -149,17 +185,6 @@ public struct PDFPageStage: Stage {
                      .object([("width", .number(Double(page.geometry.pixelWidth))), ("height", .number(Double(page.geometry.pixelHeight))),
                               ("strips", .array(page.strips.map(\.json)))])
                  }))])
-    }
-
-    /// Writes the document atomically; `opening` is the viewport in the current page's pixels,
-    /// `context.options.sourceDateEpoch` the creation time to record instead of now.
-    func write(_ pages: [PDFDocumentWriter.Page], opening: Rect?, context: StageContext) throws -> Value {
-        context.report(report(pages))
-        return try writeDocument(current: pages[currentPage].geometry, pageCount: pages.count, opening: opening,
-                                 context: context) { out, title, viewport in
-            try PDFDocumentWriter.write(pages, title: title, viewport: viewport,
-                                        sourceDateEpoch: context.options.sourceDateEpoch, to: out)
-        }
     }
 
     /// Opens the file (atomically: it appears only if `body` ends without error; its temporary
