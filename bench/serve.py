@@ -11,7 +11,10 @@ load generator is wrk (Debian's) for both servers; `sumi run` per request is tim
 processes at once). Loopback only; every load is bounded in time. Prints a Markdown table of
 requests/s, p50 and p99 (docs/service.md keeps the measured one), and each server's CPU per request
 (its processes' user and system time from /proc over the run, divided by the requests wrk counted),
-which depends less than requests/s on what else the machine runs.
+which depends less than requests/s on what else the machine runs. The codec floor is measured in
+the same run: the CPU of `djpeg -scale 1/4` of the photo plus `cjpeg -quality 85` of the 512-pixel
+answer (the least a JPEG-to-JPEG thumbnail decodes and encodes), and sumi serve's CPU per request
+is printed as a multiple of it.
 
 thumbor==7.8.0 is installed from PyPI into a venv under $XDG_CACHE_HOME/sumi-bench-serve (made once).
 """
@@ -123,6 +126,23 @@ def wrk(url, concurrency, duration, pids, spread=None):
     return rate, p50, p99, (cpu_seconds(pids) - before) / max(1, count)
 
 
+def codec_floor(photo, answer, tmp, runs=40):
+    """CPU seconds of `djpeg -scale 1/4` of `photo` plus `cjpeg -quality 85` of `answer` (a JPEG,
+    decoded to PPM first), each the mean of `runs` processes (their user and system time)."""
+    ppm = os.path.join(tmp, "answer.ppm")
+    subprocess.run(["djpeg", "-outfile", ppm, answer], check=True)
+
+    def cpu(command):
+        before = os.times()
+        for _ in range(runs):
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        after = os.times()
+        return (after.children_user + after.children_system - before.children_user - before.children_system) / runs
+
+    return cpu(["djpeg", "-scale", "1/4", "-outfile", os.devnull, photo]) + \
+        cpu(["cjpeg", "-quality", "85", "-outfile", os.devnull, ppm])
+
+
 def per_process(sumi, photo, out, concurrency, duration):
     """`sumi run` once per request, `concurrency` at a time, for `duration` seconds."""
     latencies, lock, end = [], threading.Lock(), time.monotonic() + duration
@@ -155,9 +175,10 @@ def main():
     parser.add_argument("--duration", type=int, default=10, help="seconds of load for each measurement")
     parser.add_argument("--concurrency", default="1,4,16")
     parser.add_argument("--workers", type=int, default=os.cpu_count(), help="sumi serve --workers, and thumbor processes")
+    parser.add_argument("--only-sumi", action="store_true", help="skip thumbor and sumi run per request")
     args = parser.parse_args()
     levels = [int(c) for c in args.concurrency.split(",")]
-    thumbor = thumbor_venv()
+    thumbor = None if args.only_sumi else thumbor_venv()
     tmp = tempfile.mkdtemp(prefix="sumi-bench-serve-")
     photo = os.path.join(tmp, "photo.jpg")
     shutil.copy(os.path.join(ROOT, "pipelines/samples/photo.jpg"), photo)
@@ -178,7 +199,7 @@ def main():
         # One thumbor per core, each on its own port (`--processes N` forks N processes onto one
         # listening socket, and the first to wake accepts every connection wrk opens at once: one
         # process served them all, on one core); wrk's threads are spread over the ports.
-        tports = [free_port() for _ in range(args.workers)]
+        tports = [] if args.only_sumi else [free_port() for _ in range(args.workers)]
         thumbors = [subprocess.Popen([thumbor, "--port", str(p), "--ip", "127.0.0.1", "--conf", conf,
                                       "--log-level", "error"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     for p in tports]
@@ -186,16 +207,22 @@ def main():
         spread = os.path.join(tmp, "spread.lua")
         with open(spread, "w") as f:
             f.write(SPREAD)
-        thumbor_url = "http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % tports[0]
-        size = jpeg_size(wait_until_up(sumi_url, servers[0]))
+        answer = wait_until_up(sumi_url, servers[0])
+        size = jpeg_size(answer)
         if size != (512, 342):
             sys.exit("sumi serve answered a %s JPEG, not 512x342" % (size,))
+        with open(os.path.join(tmp, "answer.jpg"), "wb") as f:
+            f.write(answer)
+        floor = codec_floor(photo, os.path.join(tmp, "answer.jpg"), tmp)
+        print("codec floor (djpeg -scale 1/4 + cjpeg -quality 85 of the answer): %.1f ms CPU" % (1000 * floor), flush=True)
         for p, process in zip(tports, thumbors):
             size = jpeg_size(wait_until_up("http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % p, process))
             if size != (512, 342):
                 sys.exit("thumbor answered a %s JPEG, not 512x342" % (size,))
-        loads = [("sumi serve", sumi_url, [servers[0].pid], None),
-                 ("thumbor " + THUMBOR, thumbor_url, [t.pid for t in thumbors], (spread, tports))]
+        loads = [("sumi serve", sumi_url, [servers[0].pid], None)]
+        if not args.only_sumi:
+            thumbor_url = "http://127.0.0.1:%d/unsafe/512x0/photo.jpg" % tports[0]
+            loads.append(("thumbor " + THUMBOR, thumbor_url, [t.pid for t in thumbors], (spread, tports)))
         for c in levels:
             for name, url, pids, how in loads:
                 wrk(url, c, 2, pids, how)  # warm-up
@@ -203,6 +230,8 @@ def main():
                 rate, p50, p99, cpu = results[(name, c)]
                 print("%-16s c=%-2d %7.1f req/s  p50 %6.1f ms  p99 %6.1f ms  CPU %5.1f ms/request" %
                       (name, c, rate, 1000 * p50, 1000 * p99, 1000 * cpu), flush=True)
+            if args.only_sumi:
+                continue
             out = os.path.join(tmp, "out")
             os.makedirs(out, exist_ok=True)
             name = "sumi run / request"
@@ -218,6 +247,11 @@ def main():
                 server.kill()
                 server.wait()
         shutil.rmtree(tmp, ignore_errors=True)
+    for c in levels:
+        print("concurrency %d: sumi serve's CPU per request %.1f ms, %.2fx the codec floor's %.1f ms" %
+              (c, 1000 * results[("sumi serve", c)][3], results[("sumi serve", c)][3] / floor, 1000 * floor))
+    if args.only_sumi:
+        return
     names = ["sumi serve", "thumbor " + THUMBOR, "sumi run / request"]
     print("\n| concurrency | " + " | ".join(names) + " |")
     print("|---|" + "---|" * len(names))
