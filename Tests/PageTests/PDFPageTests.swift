@@ -62,4 +62,28 @@ import SumiCodecs
         } throws: { "\($0)".contains("no images") }
         #expect(scratch.files().isEmpty, "left behind: \(scratch.files())")
     }
+
+    /// A list's pages go to the file as they are encoded, from the page the document opens on: a
+    /// later page that fails leaves no file (nor its temporary), and one that is written opens on
+    /// the current page whichever it is, with every page in order.
+    @Test func aListWrittenAsItIsEncodedIsAllOrNothing() throws {
+        let scratch = Scratch("list")
+        defer { scratch.cleanUp() }
+        let pages = (0..<4).map { Image(width: 30 + $0, height: 40, fill: $0 % 2 == 0 ? .black : .white) }
+        #expect { try writePDF(pages + [Image(width: 0, height: 0)], scratch, ["current-page": .integer(1)]) } throws: {
+            "\($0)".contains("image 4 is empty")
+        }
+        #expect(scratch.files().isEmpty, "left behind: \(scratch.files())")
+        for current in [0, 2, 3] {
+            let (report, path) = try writePDF(pages, scratch, name: "p\(current).pdf", ["current-page": .integer(current),
+                                                                                 "viewport": .string("0,0,10,10")])
+            #expect(report.pages == 4 && report.currentPage == current)
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+            #expect(text.contains("/OpenAction [\(4 + current) 0 R /FitR"))
+            // Page objects 4...7 in page order: page n is 30 + n points wide.
+            for n in 0..<4 {
+                #expect(text.contains("\(4 + n) 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(30 + n) 40]"), "page \(n)")
+            }
+        }
+    }
 }
