@@ -2,25 +2,20 @@ import SumiApp
 import SumiEngine
 import SumiKit
 
-/// `sumi completion bash|zsh|fish`: a shell completion script (`CompletionScripts`) for the
+/// `sumi completion bash|zsh|fish`: a shell completion script (SumiApp's `CompletionScripts`) for the
 /// commands and options of `OptionTable`, the registered stages' descriptors and the pipelines found
 /// by name with their parameters. `make install` writes all three.
 struct CompletionCommand {
     let arguments: Arguments
 
-    static let shells = ["bash", "zsh", "fish"]
-
     func execute() throws(SumiError) -> Int32 {
-        let shell = arguments.target ?? ""
-        guard Self.shells.contains(shell) else {
-            throw SumiError.usage("unknown shell \"\(shell)\"\(NameSuggestion.hint(shell, in: Self.shells)) (shells: \(Self.shells.joined(separator: ", ")))")
+        let shell = arguments.target ?? "", shells = CompletionScripts.shells
+        guard shells.contains(shell) else {
+            throw SumiError.usage("unknown shell \"\(shell)\"\(NameSuggestion.hint(shell, in: shells)) (shells: \(shells.joined(separator: ", ")))")
         }
         let registry = try StageCatalog.registry(pluginPaths: arguments.pluginPaths, warn: { Terminal.warning($0) })
-        let pipelines = InstalledPipelines.all().compactMap { entry -> CompletionScripts.PipelineNames? in
-            guard let manifest = try? ManifestLoader.load(path: entry.path) else { return nil }
-            return CompletionScripts.PipelineNames(name: entry.name, parameters: manifest.params.map(\.name))
-        }
-        let scripts = CompletionScripts(stages: registry.all.map(\.descriptor), pipelines: pipelines)
+        let scripts = CompletionScripts(commands: OptionTable.commands, help: OptionTable.help, version: OptionTable.version,
+                                        stages: registry.all.map(\.descriptor), pipelines: CompletionScripts.PipelineNames.installed())
         switch shell {
         case "bash": Terminal.standardOutput(scripts.bash)
         case "zsh": Terminal.standardOutput(scripts.zsh)

@@ -6,8 +6,8 @@
 /// without spaces, at a boundary `OverlongWordSplitter` finds inside the word); only one
 /// ideographic comma or full stop (、。，．) may hang past the edge, as JLREQ allows, when the line
 /// breaks right after it. A line whose first cluster alone is wider than the width also takes the
-/// clusters after it that may not start a line (and the one an opening bracket needs): kinsoku holds
-/// at any width.
+/// clusters after it that may not start a line (and the one an opening bracket needs), and the spaces
+/// after it: kinsoku holds at any width, and no line is spaces alone.
 struct LineFitter {
     /// The advance of each cluster.
     let widths: [Double]
@@ -72,9 +72,10 @@ struct LineFitter {
         guard widths[start] > limit else { return start..<max(start + 1, i) }
         // The first cluster alone is wider than the line (a width narrower than one glyph): the line
         // overflows anyway, and runs on until a cluster may start the next one, so no line starts
-        // with 。 or 、 nor ends with 「.
+        // with 。 or 、 nor ends with 「, and the spaces after it hang at its end (no break comes
+        // before a space: the next line would be those spaces alone).
         e = start + 1
-        while e < n && (kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e += 1 }
+        while e < n && (isSpace[e] || kinsoku[e] & 1 != 0 || kinsoku[e - 1] & 2 != 0) { e += 1 }
         return start..<e
     }
 

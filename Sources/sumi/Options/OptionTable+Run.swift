@@ -1,3 +1,5 @@
+import SumiApp
+
 extension OptionTable {
     static let run = ProgramCommand(
         .run, .pipeline(inputs: true), operands: "MANIFEST|PIPELINE [INPUT]...",

@@ -1,3 +1,5 @@
+import SumiApp
+
 extension OptionTable {
     static let serve = ProgramCommand(
         .serve, summary: "Serve the pipelines over HTTP (docs/service.md).",

@@ -1,3 +1,5 @@
+import SumiApp
+
 /// The program's own options and commands, declared once. `Arguments` parses by it, `Help` prints
 /// each command's help from it, `CompletionCommand` writes the bash, zsh and fish scripts from it and
 /// `ManPage` generates docs/sumi.1 from it (a test keeps the committed page equal to the generated).

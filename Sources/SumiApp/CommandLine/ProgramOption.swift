@@ -1,9 +1,9 @@
-/// One option of the command line, declared once in `OptionTable`: the parser, each command's
-/// `--help`, the shell completions and the man page all read it (as GLib's `GOptionEntry` drives
-/// parsing and help in gst-launch and vips).
-struct ProgramOption: Sendable {
+/// One option of the command line, declared once in `sumi`'s `OptionTable`: the parser, each
+/// command's `--help`, the shell completions and the man page all read it (as GLib's
+/// `GOptionEntry` drives parsing and help in gst-launch and vips).
+public struct ProgramOption: Sendable {
     /// What follows the option on the command line.
-    enum Value: Sendable, Equatable {
+    public enum Value: Sendable, Equatable {
         /// Nothing: a switch.
         case flag
         /// A file or folder path (completed as files).
@@ -21,24 +21,24 @@ struct ProgramOption: Sendable {
     }
 
     /// `--input`.
-    let long: String
+    public let long: String
     /// `-i`, when the option has a short name.
-    let short: String?
-    let value: Value
+    public let short: String?
+    public let value: Value
     /// How help names the value (`PATH`, `K/N|auto`); empty for a switch.
-    let valueName: String
+    public let valueName: String
     /// Whether the option may be given more than once (`...` in a synopsis).
-    let repeatable: Bool
+    public let repeatable: Bool
     /// What the option does, as one paragraph (help and the man page wrap it).
-    let summary: String
+    public let summary: String
 
     /// A switch.
-    init(_ long: String, short: String? = nil, _ summary: String) {
+    public init(_ long: String, short: String? = nil, _ summary: String) {
         self.init(long, short: short, .flag, "", summary)
     }
 
-    init(_ long: String, short: String? = nil, _ value: Value, _ valueName: String,
-         repeatable: Bool = false, _ summary: String) {
+    public init(_ long: String, short: String? = nil, _ value: Value, _ valueName: String,
+                repeatable: Bool = false, _ summary: String) {
         self.long = long
         self.short = short
         self.value = value
@@ -48,17 +48,17 @@ struct ProgramOption: Sendable {
     }
 
     /// Both names, short first.
-    var names: [String] { [short, long].compactMap { $0 } }
+    public var names: [String] { [short, long].compactMap { $0 } }
 
-    var takesValue: Bool { value != .flag }
+    public var takesValue: Bool { value != .flag }
 
     /// The same option, described for one command (`--json` prints a different object in each).
-    func describing(_ summary: String, valueName: String? = nil) -> ProgramOption {
+    public func describing(_ summary: String, valueName: String? = nil) -> ProgramOption {
         ProgramOption(long, short: short, value, valueName ?? self.valueName, repeatable: repeatable, summary)
     }
 
     /// What a missing value is called in "option --jobs needs a whole number".
-    var valueDescription: String {
+    public var valueDescription: String {
         switch value {
         case .flag: "no value"
         case .path: "a path"
@@ -71,12 +71,12 @@ struct ProgramOption: Sendable {
     }
 
     /// `-i, --input INPUT...` as an option list shows it.
-    var label: String {
+    public var label: String {
         names.joined(separator: ", ") + (valueName.isEmpty ? "" : " " + valueName)
     }
 
     /// `[-i INPUT...]...` as a synopsis shows it.
-    var synopsis: String {
+    public var synopsis: String {
         "[\(short ?? long)\(valueName.isEmpty ? "" : " " + valueName)]" + (repeatable ? "..." : "")
     }
 }

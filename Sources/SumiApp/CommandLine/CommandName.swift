@@ -1,4 +1,4 @@
 /// The commands of `sumi`, in the order help, completions and the man page list them.
-enum CommandName: String, CaseIterable, Sendable {
+public enum CommandName: String, CaseIterable, Sendable {
     case run, pipelines, validate, stages, inspect, schema, graph, formats, completion, serve
 }

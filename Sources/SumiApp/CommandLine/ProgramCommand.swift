@@ -1,7 +1,7 @@
 /// One command of `sumi` as `OptionTable` declares it: what it takes, what it does and its options.
-struct ProgramCommand: Sendable {
+public struct ProgramCommand: Sendable {
     /// What a command takes besides its options.
-    enum Operand: Sendable, Equatable {
+    public enum Operand: Sendable, Equatable {
         case none
         /// A manifest file or an inline pipeline, then (`inputs`) input files.
         case pipeline(inputs: Bool)
@@ -13,21 +13,21 @@ struct ProgramCommand: Sendable {
         case shell
     }
 
-    let name: CommandName
-    let operand: Operand
+    public let name: CommandName
+    public let operand: Operand
     /// The operands as a synopsis shows them (`MANIFEST|PIPELINE [INPUT]...`).
-    let operandSynopsis: String
+    public let operandSynopsis: String
     /// One line for the list of commands.
-    let summary: String
+    public let summary: String
     /// Paragraphs (separated by blank lines) that `--help` and the man page both show.
-    let description: String
+    public let description: String
     /// Preformatted text only `--help` shows (the man page has fuller sections of its own).
-    let helpNotes: String
+    public let helpNotes: String
     /// The options, in the order help lists them (`-h, --help` is added to every command).
-    let options: [ProgramOption]
+    public let options: [ProgramOption]
 
-    init(_ name: CommandName, _ operand: Operand = .none, operands: String = "", summary: String,
-         description: String, helpNotes: String = "", options: [ProgramOption]) {
+    public init(_ name: CommandName, _ operand: Operand = .none, operands: String = "", summary: String,
+                description: String, helpNotes: String = "", options: [ProgramOption]) {
         self.name = name
         self.operand = operand
         self.operandSynopsis = operands
@@ -38,13 +38,13 @@ struct ProgramCommand: Sendable {
     }
 
     /// The option called `name` (short or long).
-    func option(named name: String) -> ProgramOption? {
+    public func option(named name: String) -> ProgramOption? {
         options.first { $0.long == name || $0.short == name }
     }
 
     /// The options a synopsis shows: all but `--help`.
-    var synopsisOptions: [ProgramOption] { options.filter { $0.long != OptionTable.help.long } }
+    public var synopsisOptions: [ProgramOption] { options.filter { $0.long != "--help" } }
 
     /// Every name the parser accepts.
-    var optionNames: [String] { options.flatMap(\.names) }
+    public var optionNames: [String] { options.flatMap(\.names) }
 }
