@@ -19,7 +19,7 @@ swift build -c release --product sumi --build-path "$BUILD" --sanitize=address \
 [ -x "$REL/sumi" ] || { echo "fuzz: the instrumented build failed" >&2; exit 1; }
 
 objects=()
-for module in SumiKit SumiEngine SumiCrypto SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiICU CSumiVersion CSumiRuntime; do
+for module in SumiKit SumiEngine SumiCrypto SumiCodecs SumiTransform SumiText SumiCompose SumiPage CSumiCodecs CSumiPixels CSumiICU CSumiVersion CSumiRuntime; do
   # An object whose source file is gone (renamed, moved to another module or deleted since an
   # earlier build in this folder) would be linked too: left out. A C module's sources are in
   # Sources/<module>; a Swift module's anywhere below Sources or Plugins.
@@ -42,7 +42,7 @@ for map in Sources/C*/module.modulemap Sources/C*/include/module.modulemap "$REL
   flags+=(-Xcc "-fmodule-map-file=$map")
 done
 flags+=(-Xcc -I -Xcc Sources/CSumiCodecs/include -Xcc -I -Xcc Sources/CSumiPlugin/include -Xcc -I -Xcc Sources/CSumiICU/include
-       -Xcc -I -Xcc Sources/CSumiRuntime/include)
+       -Xcc -I -Xcc Sources/CSumiRuntime/include -Xcc -I -Xcc Sources/CSumiPixels/include)
 for f in $(pkg-config --cflags $PKGS); do flags+=(-Xcc "$f"); done
 # giflib has no pkg-config file on Debian 12.
 libs=(-ljpeg -lgif)
