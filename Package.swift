@@ -51,10 +51,11 @@ let package = Package(
         // needs them rather than at every start-up (libheif's codecs alone cost 2/3 of `sumi
         // --version`; libtiff with zstd, xz, LERC and JBIG-KIT 1 ms of it). libpng, zlib and
         // libdeflate are opened the same way by the first PNG or Flate stream (`sumi_png_libraries.h`;
-        // Swift reaches zlib through `sumi_zlib_functions`).
+        // Swift reaches zlib through `sumi_zlib.h`'s table). Its filtered deflate (`sumi_flate.h`)
+        // compresses PNG-filtered rows for the PNG writer and the PDF writer's Flate images.
         .target(
             name: "CSumiCodecs",
-            dependencies: ["CSumiRuntime"],
+            dependencies: ["CSumiRuntime", "CSumiPixels"],
             path: "Sources/CSumiCodecs"
         ),
         // ICU's line breaking (UAX #14, dictionaries for Thai, Lao, Khmer, Myanmar): ICU's versioned
@@ -86,8 +87,9 @@ let package = Package(
         // What a stage author needs: values, the Stage protocol, parameters, ports, descriptors,
         // side data, row streams, file I/O and the stage test harness. Free of the imaging C
         // libraries and of process policy (signals, allocator, environment, singletons).
-        // Pixel kernels in C any family may use (SSE2 intrinsics, which Swift's SIMD types did not
-        // compile to: the resampler's passes).
+        // Pixel kernels in C any family may use, with no library and no link dependency: the
+        // resampler's passes (SSE2 intrinsics, which Swift's SIMD types did not compile to),
+        // premultiplication, orientation, and PNG's row filters with the choice among them.
         .target(name: "CSumiPixels", path: "Sources/CSumiPixels"),
         .target(name: "SumiKit", dependencies: ["CSumiPixels"], path: "Sources/SumiKit"),
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.
@@ -104,7 +106,7 @@ let package = Package(
         // Built-in stage families, each registering through the plugin API.
         .target(
             name: "SumiCodecs",
-            dependencies: ["SumiKit", "CSumiCodecs", "CLcms2", "SumiCrypto", "CSumiRuntime"],
+            dependencies: ["SumiKit", "CSumiCodecs", "CSumiPixels", "CLcms2", "SumiCrypto", "CSumiRuntime"],
             path: "Plugins/Codecs"
         ),
         // Digests from a maintained library (Nettle): SHA-256 and HMAC for the service, MD5 for XMP.
@@ -124,7 +126,7 @@ let package = Package(
         .target(name: "SumiRecognize", dependencies: ["SumiKit", "CSumiOCR"], path: "Plugins/Recognize"),
         .target(
             name: "SumiPage",
-            dependencies: ["SumiKit", "SumiCodecs", "CSumiCodecs"],
+            dependencies: ["SumiKit", "SumiCodecs", "CSumiCodecs", "CSumiPixels", "CSumiRuntime"],
             path: "Plugins/Page",
             // Optimised in every build: image compression at -Onone makes the tests crawl.
             swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]

@@ -1,5 +1,6 @@
 /* libjpeg-turbo decoding and encoding with errors (and corrupt-data warnings) caught by setjmp. */
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 
 #include <setjmp.h>
 #include <stdio.h>

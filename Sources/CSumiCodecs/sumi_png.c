@@ -1,6 +1,7 @@
 /* libpng encoding of palette and grey layouts (the deep ones go to sumi_png_rows.c), palette
  * detection, and libpng's error callbacks; decoding is in sumi_png_decode.c. */
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 #include "sumi_png_errors.h"
 
 #include <setjmp.h>
@@ -136,35 +137,6 @@ static void indexed_row(const struct palette *pal, const uint8_t *rgba, int widt
     pack_row(scratch, width, depth, out);
 }
 
-/* Whether every pixel has equal red, green and blue (so grey + alpha loses nothing); stops at the
- * first that does not, so a colour photo costs next to nothing. */
-static int is_grey(const uint8_t *rgba, int width, int height, size_t stride) {
-    for (int y = 0; y < height; y++) {
-        const uint8_t *p = rgba + (size_t)y * stride;
-        for (int x = 0; x < width; x++, p += 4)
-            if (p[0] != p[1] || p[1] != p[2]) return 0;
-    }
-    return 1;
-}
-
-int sumi_is_grey(const uint8_t *rgba, int width) { return is_grey(rgba, width, 1, (size_t)width * 4); }
-
-/* Per-row filter choice for palette indices and packed samples, whose values have no order for
- * the sum-of-differences heuristic to weigh: the filter (None or Up) whose row has fewer runs of
- * equal bytes, the thing deflate's matches feed on (ties go to None: measured smaller on screen
- * captures). Identical rows become all zeros under Up. */
-static int indexed_row_filter(const uint8_t *row, const uint8_t *previous, size_t length) {
-    size_t none_runs = 0, up_runs = 0;
-    uint8_t last_up = (uint8_t)(row[0] - previous[0]);
-    for (size_t i = 1; i < length; i++) {
-        none_runs += row[i] != row[i - 1];
-        uint8_t up = (uint8_t)(row[i] - previous[i]);
-        up_runs += up != last_up;
-        last_up = up;
-    }
-    return up_runs < none_runs ? PNG_FILTER_UP : PNG_FILTER_NONE;
-}
-
 int sumi_palette_reduce(const uint8_t *rgba, int width, int height, size_t stride, uint8_t *colors,
                         uint8_t *indices) {
     struct palette *pal = malloc(sizeof *pal);
@@ -273,7 +245,7 @@ static int png_encode_fail(struct png_encode_state *s) {
  * has at most 256 greys), else RGB when opaque, else RGBA; see sumi_png_rows.c. */
 static int encode_deep(const uint8_t *rgba, int width, int height, size_t stride, int level, int opaque,
                        uint8_t **out, size_t *out_size, char *error, size_t error_size) {
-    int channels = !opaque && is_grey(rgba, width, height, stride) ? 2 : opaque ? 3 : 4;
+    int channels = !opaque && sumi_is_grey_rows(rgba, width, height, stride) ? 2 : opaque ? 3 : 4;
     sumi_png_rows *w = sumi_png_rows_begin(width, height, level, channels, error, error_size);
     if (!w) return -1;
     if (sumi_png_rows_write(w, rgba, height, stride, error, error_size) != 0) {
@@ -365,7 +337,9 @@ int sumi_png_encode(const uint8_t *rgba, int width, int height, size_t stride, i
         indexed_row(s->palette, rgba + (size_t)y * stride, width, depth, grey_divisor, s->scratch, s->row);
         /* From the second row on (libpng sizes its buffers at the first for the filters set then). */
         if (indexed && level > 0 && y > 0)
-            png_set_filter(s->png, PNG_FILTER_TYPE_BASE, indexed_row_filter(s->row, s->previous, packed));
+            png_set_filter(s->png, PNG_FILTER_TYPE_BASE,
+                           sumi_png_index_filter(s->row, s->previous, packed) == SUMI_FILTER_UP ? PNG_FILTER_UP
+                                                                                               : PNG_FILTER_NONE);
         png_write_row(s->png, s->row);
         uint8_t *swap = s->previous;
         s->previous = s->row;

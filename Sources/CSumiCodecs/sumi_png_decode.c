@@ -1,5 +1,6 @@
 /* libpng decoding with libpng's errors caught by setjmp: one row loop into a ring. */
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 #include "sumi_png_errors.h"
 #include "sumi_png_inflate.h"
 

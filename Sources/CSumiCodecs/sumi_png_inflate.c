@@ -4,6 +4,7 @@
  * finds anything unusual in, is decoded by libpng, which then gives libpng's own messages. */
 #include "sumi_png_inflate.h"
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -10,10 +10,8 @@ static struct sumi_dl_library libpng = SUMI_DL_LIBRARY(SUMI_LIBPNG_LIBRARY, sumi
 static struct sumi_dl_library libdeflate = SUMI_DL_LIBRARY(SUMI_LIBDEFLATE_LIBRARY, sumi_libdeflate_names, &sumi_libdeflate);
 static struct sumi_dl_library zlib = SUMI_DL_LIBRARY(SUMI_ZLIB_LIBRARY, sumi_zlib_names, &sumi_zlib);
 
-int sumi_zlib_functions(const sumi_zlib_api **table, const char **error) {
-    if (sumi_dl_open_library(&zlib, error) != 0) return -1;
-    *table = &sumi_zlib;
-    return 0;
+int sumi_zlib_open(char *error, size_t error_size) {
+    return sumi_dl_open_for(&zlib, "Flate compression", "zlib1g", error, error_size);
 }
 
 int sumi_png_libraries_open(char *error, size_t error_size) {

@@ -44,5 +44,8 @@ extern sumi_zlib_api sumi_zlib;
  * that could not be loaded and its Debian package in `error` ("PNG needs libpng16.so.16 (Debian
  * package libpng16-16), which could not be loaded: ..."). */
 int sumi_png_libraries_open(char *error, size_t error_size);
+/* Opens zlib alone (once), for Flate streams that are not PNG; the message as above ("Flate
+ * compression needs libz.so.1 ..."). */
+int sumi_zlib_open(char *error, size_t error_size);
 
 #endif

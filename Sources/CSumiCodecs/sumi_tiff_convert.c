@@ -2,6 +2,7 @@
  * a band of stored samples at a time, for sumi_tiff_decode.c's loop. */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 #include "sumi_lcms.h"
 
 #include <math.h>

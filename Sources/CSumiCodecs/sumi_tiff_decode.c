@@ -4,6 +4,7 @@
  * image, or a chunk whose rows are then put at their oriented places). */
 #include "sumi_tiff_layout.h"
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 #include "sumi_lcms.h"
 
 #include <stdlib.h>

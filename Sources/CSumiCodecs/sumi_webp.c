@@ -1,5 +1,6 @@
 /* libwebp still-image decoding and lossy encoding. */
 #include "sumi_codecs.h"
+#include "sumi_pixels.h"
 #include "sumi_codec_libraries.h"
 
 #include <stdio.h>

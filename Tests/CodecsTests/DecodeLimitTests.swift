@@ -16,7 +16,7 @@ import Testing
 
     @Test func aRowWiderThanTheRunAllowsIsRefusedAtTheHeader() throws {
         let folder = try ScratchFolder("decode-limits")
-        let wide = PNGInflateReferenceTests.png(width: 45_000_000, height: 1, channels: 3, stream: Zlib.deflate([0, 0, 0, 0]),
+        let wide = try PNGInflateReferenceTests.png(width: 45_000_000, height: 1, channels: 3, stream: Zlib.deflate([0, 0, 0, 0]),
                                        chunkSize: 1 << 16)
         let path = try folder.write(wide, to: "wide.png")
         let harness = StageHarness(DecodeStage.self)

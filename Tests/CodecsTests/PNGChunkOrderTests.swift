@@ -8,16 +8,16 @@ import Testing
 /// warning that says so; 0.3.0 refused it as an "unsupported PNG pixel layout".
 @Suite struct PNGChunkOrderTests {
     /// A 3x1 RGB PNG: `tRNS` (making the first colour transparent) before or after `PLTE`.
-    func png(transparencyFirst: Bool) -> [UInt8] {
+    func png(transparencyFirst: Bool) throws -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        func chunk(_ type: String, _ body: [UInt8]) throws -> [UInt8] {
             let typed = Array(type.utf8) + body
-            return be32(body.count) + typed + be32(Int(Zlib.crc32(typed)))
+            return try be32(body.count) + typed + be32(Int(Zlib.crc32(typed)))
         }
-        let transparency = chunk("tRNS", [0, 255, 0, 0, 0, 0])     // red (255, 0, 0) is transparent
-        let palette = chunk("PLTE", [255, 0, 0, 0, 0, 255])         // a suggested palette: red, blue
+        let transparency = try chunk("tRNS", [0, 255, 0, 0, 0, 0])     // red (255, 0, 0) is transparent
+        let palette = try chunk("PLTE", [255, 0, 0, 0, 0, 255])         // a suggested palette: red, blue
         let row: [UInt8] = [0, 255, 0, 0, 0, 255, 0, 0, 0, 255]
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return try [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             + chunk("IHDR", be32(3) + be32(1) + [8, 2, 0, 0, 0])
             + (transparencyFirst ? transparency + palette : palette + transparency)
             + chunk("IDAT", Zlib.deflate(row)) + chunk("IEND", [])

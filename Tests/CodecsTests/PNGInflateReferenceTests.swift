@@ -53,9 +53,9 @@ import Testing
 
     static func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
 
-    static func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+    static func chunk(_ type: String, _ body: [UInt8]) throws -> [UInt8] {
         let typed = Array(type.utf8) + body
-        return be32(body.count) + typed + be32(Int(Zlib.crc32(typed)))
+        return try be32(body.count) + typed + be32(Int(Zlib.crc32(typed)))
     }
 
     /// The filtered rows of `samples`: row y with `filters[y % filters.count]`.
@@ -69,11 +69,11 @@ import Testing
 
     /// A PNG of `stream` (a zlib stream) cut into IDAT chunks of at most `chunkSize` bytes, with
     /// `after` between the image data and IEND.
-    static func png(width: Int, height: Int, channels: Int, stream: [UInt8], chunkSize: Int, after: [UInt8] = []) -> [UInt8] {
-        let idat = Swift.stride(from: 0, to: stream.count, by: chunkSize).flatMap { start in
-            chunk("IDAT", Array(stream[start..<min(stream.count, start + chunkSize)]))
+    static func png(width: Int, height: Int, channels: Int, stream: [UInt8], chunkSize: Int, after: [UInt8] = []) throws -> [UInt8] {
+        let idat = try Swift.stride(from: 0, to: stream.count, by: chunkSize).flatMap { start in
+            try chunk("IDAT", Array(stream[start..<min(stream.count, start + chunkSize)]))
         }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return try [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             + chunk("IHDR", be32(width) + be32(height) + [8, channels == 4 ? 6 : 2, 0, 0, 0])
             + chunk("tEXt", Array("Comment\u{0}before the image data".utf8))
             + idat + after + chunk("IEND", [])
@@ -104,7 +104,7 @@ import Testing
             for filters: [UInt8] in [[0], [1], [2], [3], [4], [4, 3, 2, 1, 0, 2, 4]] {
                 let rows = Self.filteredRows(samples, width: width, height: height, channels: channels, filters: filters)
                 for chunkSize in [1 << 20, 97, 1] {
-                    let bytes = Self.png(width: width, height: height, channels: channels, stream: Zlib.deflate(rows), chunkSize: chunkSize)
+                    let bytes = try Self.png(width: width, height: height, channels: channels, stream: Zlib.deflate(rows), chunkSize: chunkSize)
                     let name = "\(width)x\(height)-\(channels)-\(filters.map(String.init).joined())-\(chunkSize).png"
                     let path = try folder.write(bytes, to: name)
                     let expected = Fixtures.premultiplied(try magickRGBA(path), width: width, height: height).pixels
@@ -123,23 +123,23 @@ import Testing
         let width = 23, height = 19
         let samples = Self.samples(width: width, height: height, channels: channels, seed: 7)
         let rows = Self.filteredRows(samples, width: width, height: height, channels: channels, filters: [0, 1, 2, 3, 4])
-        let stream = Zlib.deflate(rows)
+        let stream = try Zlib.deflate(rows)
         let stride = width * channels + 1
-        func file(_ stream: [UInt8], chunkSize: Int = 200, after: [UInt8] = []) -> [UInt8] {
-            Self.png(width: width, height: height, channels: channels, stream: stream, chunkSize: chunkSize, after: after)
+        func file(_ stream: [UInt8], chunkSize: Int = 200, after: [UInt8] = []) throws -> [UInt8] {
+            try Self.png(width: width, height: height, channels: channels, stream: stream, chunkSize: chunkSize, after: after)
         }
         var badFilter = rows
         badFilter[3 * stride] = 5
         var badAdler = stream
         badAdler[badAdler.count - 1] ^= 0x01
-        let good = file(stream)
+        let good = try file(stream)
         // Where the first IDAT chunk begins (its length field), and the second (each holds 200 bytes).
         let firstIDAT = try #require((8..<good.count - 4).first { Array(good[$0..<$0 + 4]) == Array("IDAT".utf8) }) - 4
         let secondIDAT = firstIDAT + 12 + 200
         var badCRC = good
         badCRC[secondIDAT + 8 + 3] ^= 0x10
         let idatEnd = good.count - 12
-        let cases: [(String, [UInt8])] = [
+        let cases: [(String, [UInt8])] = try [
             ("plain", good),
             ("filter 5 on row 3", file(Zlib.deflate(badFilter))),
             ("bad Adler-32", file(badAdler)),

@@ -7,14 +7,14 @@ import Testing
 /// 255/65535 — not truncated (v >> 8): libpng's png_set_scale_16 is exact.
 @Suite struct SixteenBitPNGTests {
     /// A 16-bit PNG of one row (colour type 0 grey or 2 RGB, 6 RGBA) written here.
-    func png(width: Int, colourType: UInt8, samples: [Int]) -> [UInt8] {
+    func png(width: Int, colourType: UInt8, samples: [Int]) throws -> [UInt8] {
         func be32(_ v: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (24 - 8 * $0)) } }
-        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        func chunk(_ type: String, _ body: [UInt8]) throws -> [UInt8] {
             let typed = Array(type.utf8) + body
-            return be32(body.count) + typed + be32(Int(Zlib.crc32(typed)))
+            return try be32(body.count) + typed + be32(Int(Zlib.crc32(typed)))
         }
         let row: [UInt8] = [0] + samples.flatMap { [UInt8($0 >> 8), UInt8($0 & 255)] }
-        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        return try [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
             + chunk("IHDR", be32(width) + be32(1) + [16, colourType, 0, 0, 0])
             + chunk("IDAT", Zlib.deflate(row)) + chunk("IEND", [])
     }

@@ -22,8 +22,9 @@ let package = Package(
         // What a stage author needs: values, the Stage protocol, parameters, ports, descriptors,
         // side data, row streams, file I/O and the stage test harness. Free of the imaging C
         // libraries and of process policy (signals, allocator, environment, singletons).
-        // Pixel kernels in C any family may use (SSE2 intrinsics, which Swift's SIMD types did not
-        // compile to: the resampler's passes).
+        // Pixel kernels in C any family may use, with no library and no link dependency: the
+        // resampler's passes (SSE2 intrinsics, which Swift's SIMD types did not compile to),
+        // premultiplication, orientation, and PNG's row filters with the choice among them.
         .target(name: "CSumiPixels", path: "Sources/CSumiPixels"),
         .target(name: "SumiKit", dependencies: ["CSumiPixels"], path: "Sources/SumiKit"),
         // What a Swift plugin library builds on: the Stage protocol exported through the C ABI.

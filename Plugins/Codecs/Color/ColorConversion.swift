@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import Dispatch
 import SumiKit
 

@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Decodes BMP files: 1, 2, 4 and 8-bit palettes, 16, 24 and 32-bit pixels with or without bitfield

@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Decodes Windows icons and cursors (`ICOFile`): the largest entry, through the PNG reader when it

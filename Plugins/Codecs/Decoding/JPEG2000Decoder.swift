@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Decodes JPEG 2000 (a JP2 file or a bare J2K codestream) with libopenjp2, opened on the first

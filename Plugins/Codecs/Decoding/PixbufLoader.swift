@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Owns a `GdkPixbufLoader` fed from memory; unreferenced in `deinit` (closed first if needed, so

@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Decodes QOI ("Quite OK Image", qoiformat.org): a 14-byte header, then one stream of operations

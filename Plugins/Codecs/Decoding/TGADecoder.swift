@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Decodes Truevision TGA files (`TGAHeader`): rows flow top first as they are wanted. An

@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Writes a 24-bit uncompressed BMP (bottom-up rows), composed over an opaque `background`.

@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Runs a C encoder that returns a malloc'd buffer, and hands the bytes back as a Swift array

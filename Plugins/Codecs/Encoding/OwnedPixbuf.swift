@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Owns a `GdkPixbuf` (RGBA, 8 bits) made for saving; unreferenced in `deinit`.

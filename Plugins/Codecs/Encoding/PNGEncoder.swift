@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Encodes an image as PNG in the smallest layout that keeps every pixel:

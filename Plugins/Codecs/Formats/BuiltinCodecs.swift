@@ -18,10 +18,10 @@ public enum BuiltinCodecs {
               encoder: ImageCodec.Encoder(
                 parameters: ["compression", "metadata"],
                 whole: { image, request in
-                    embedded(try PNGEncoder.encode(image, compression: request.compression), .png, image.width, image.height, request)
+                    try embedded(PNGEncoder.encode(image, compression: request.compression), .png, image.width, image.height, request)
                 },
                 rows: { stream, shape, request in
-                    embedded(try PNGEncoder.encode(rows: stream, compression: request.compression), .png, shape.width, shape.height, request)
+                    try embedded(PNGEncoder.encode(rows: stream, compression: request.compression), .png, shape.width, shape.height, request)
                 }),
               support: ImageCodec.Support(profile: "ICC (iCCP); reads sRGB and cICP", metadata: "EXIF (eXIf; raw profile text), XMP (iTXt)",
                                           notes: "EXIF orientation applied on decode; compression 0-9")),
@@ -37,11 +37,11 @@ public enum BuiltinCodecs {
               encoder: ImageCodec.Encoder(
                 parameters: ["quality", "background", "metadata"],
                 whole: { image, request in
-                    embedded(try JPEGEncoder.encode(image, quality: request.quality, background: request.background),
+                    try embedded(JPEGEncoder.encode(image, quality: request.quality, background: request.background),
                              .jpeg, image.width, image.height, request)
                 },
                 rows: { stream, shape, request in
-                    embedded(try JPEGEncoder.encode(rows: stream, quality: request.quality, background: request.background),
+                    try embedded(JPEGEncoder.encode(rows: stream, quality: request.quality, background: request.background),
                              .jpeg, shape.width, shape.height, request)
                 }),
               support: ImageCodec.Support(profile: "ICC (APP2 chunks)", metadata: "EXIF (APP1), XMP (APP1, Extended XMP)",
@@ -61,7 +61,7 @@ public enum BuiltinCodecs {
               encoder: ImageCodec.Encoder(
                 parameters: ["quality", "metadata"],
                 whole: { image, request in
-                    embedded(try WebPEncoder.encode(image, quality: request.quality), .webp, image.width, image.height, request)
+                    try embedded(WebPEncoder.encode(image, quality: request.quality), .webp, image.width, image.height, request)
                 }),
               support: ImageCodec.Support(profile: "ICC (ICCP)", metadata: "EXIF, XMP chunks",
                                           notes: "an animation's first frame (frame=N another), composited; EXIF orientation applied on decode; lossy output with alpha; quality"),
@@ -75,7 +75,7 @@ public enum BuiltinCodecs {
               encoder: ImageCodec.Encoder(
                 parameters: ["metadata"],
                 whole: { image, request in
-                    embedded(try TIFFEncoder.encode(image, profile: request.profile), .tiff, image.width, image.height, request)
+                    try embedded(TIFFEncoder.encode(image, profile: request.profile), .tiff, image.width, image.height, request)
                 }),
               support: ImageCodec.Support(
                 profile: "ICC (tag 34675)", metadata: "EXIF (IFD0 and EXIF/GPS IFDs), XMP (tag 700)",
@@ -199,8 +199,8 @@ public enum BuiltinCodecs {
 
     /// `encoded` with the request's profile, EXIF and XMP embedded as `format` stores them.
     private static func embedded(_ encoded: [UInt8], _ format: ImageFormat, _ width: Int, _ height: Int,
-                                 _ request: ImageCodec.EncodeRequest) -> [UInt8] {
-        OutputMetadata(icc: request.profile, exif: request.exif, xmp: request.xmp)
+                                 _ request: ImageCodec.EncodeRequest) throws -> [UInt8] {
+        try OutputMetadata(icc: request.profile, exif: request.exif, xmp: request.xmp)
             .embedded(in: encoded, format: format, width: width, height: height, warn: request.context.warn)
     }
 }

@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Decodes the primary image of a HEIF (HEIC) or AVIF file with libheif: `irot`/`imir` applied,

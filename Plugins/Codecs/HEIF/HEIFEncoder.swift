@@ -1,4 +1,5 @@
 import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Encodes an image as HEIC (x265) or AVIF (libaom) with libheif at a lossy `quality`, writing the

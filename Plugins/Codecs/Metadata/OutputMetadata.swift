@@ -42,11 +42,11 @@ struct OutputMetadata {
 
     /// `encoded` (in `format`) with this metadata embedded.
     func embedded(in encoded: [UInt8], format: ImageFormat, width: Int, height: Int,
-                  warn: (String) -> Void) -> [UInt8] {
+                  warn: (String) -> Void) throws -> [UInt8] {
         guard !isEmpty else { return encoded }
         switch format {
         case .jpeg: return JPEGSegments.inserting(into: encoded, icc: icc, exif: exif, xmp: xmp, warn: warn)
-        case .png: return PNGChunks.inserting(into: encoded, icc: icc, exif: exif, xmp: xmp)
+        case .png: return try PNGChunks.inserting(into: encoded, icc: icc, exif: exif, xmp: xmp)
         case .webp: return WebPChunks.inserting(into: encoded, width: width, height: height, icc: icc, exif: exif, xmp: xmp)
         case .tiff: return TIFFMetadata.adding(exif: exif, xmp: xmp, to: encoded)
         case .heif, .avif, .gif, .bmp, .ico, .tga, .qoi, .jp2: return encoded

@@ -59,20 +59,20 @@ enum PNGChunks {
     }
 
     /// `png` with `iCCP`, `eXIf` and XMP `iTXt` chunks inserted after `IHDR`.
-    static func inserting(into png: [UInt8], icc: [UInt8]?, exif: [UInt8]?, xmp: [UInt8]?) -> [UInt8] {
+    static func inserting(into png: [UInt8], icc: [UInt8]?, exif: [UInt8]?, xmp: [UInt8]?) throws -> [UInt8] {
         var chunks: [UInt8] = []
-        func append(_ type: String, _ data: [UInt8]) {
+        func append(_ type: String, _ data: [UInt8]) throws {
             let length = data.count
             chunks += [UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
                        UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)]
             let body = Array(type.utf8) + data
             chunks += body
-            let crc = Zlib.crc32(body)
+            let crc = try Zlib.crc32(body)
             chunks += [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
         }
-        if let icc, !icc.isEmpty { append("iCCP", Array("ICC profile".utf8) + [0, 0] + Zlib.deflate(icc)) }
-        if let exif { append("eXIf", exif) }
-        if let xmp { append("iTXt", xmpKeyword + [0, 0, 0, 0, 0] + xmp) }
+        if let icc, !icc.isEmpty { try append("iCCP", Array("ICC profile".utf8) + [0, 0] + Zlib.deflate(icc)) }
+        if let exif { try append("eXIf", exif) }
+        if let xmp { try append("iTXt", xmpKeyword + [0, 0, 0, 0, 0] + xmp) }
         let afterHeader = 8 + 25
         guard !chunks.isEmpty, png.count >= afterHeader else { return png }
         return Array(png[..<afterHeader]) + chunks + png[afterHeader...]

@@ -31,9 +31,9 @@ enum Zlib {
         }
     }
 
-    /// `input` as a zlib stream at the default level (after a PNG was encoded, which opened zlib).
-    static func deflate(_ input: [UInt8]) -> [UInt8] {
-        let z = ZlibLibrary.tables
+    /// `input` as a zlib stream at the default level.
+    static func deflate(_ input: [UInt8]) throws -> [UInt8] {
+        let z = try ZlibLibrary.require()
         var size = z.compressBound(uLong(input.count))
         var output = [UInt8](repeating: 0, count: Int(size))
         let status = output.withUnsafeMutableBufferPointer { out in
@@ -43,9 +43,9 @@ enum Zlib {
         return Array(output.prefix(Int(size)))
     }
 
-    /// The CRC-32 of `bytes` (after a PNG was encoded, which opened zlib).
-    static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        let z = ZlibLibrary.tables
+    /// The CRC-32 of `bytes`.
+    static func crc32(_ bytes: [UInt8]) throws -> UInt32 {
+        let z = try ZlibLibrary.require()
         return UInt32(bytes.withUnsafeBufferPointer { z.crc32(0, $0.baseAddress, uInt($0.count)) })
     }
 }

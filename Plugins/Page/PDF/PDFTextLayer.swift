@@ -145,7 +145,7 @@ struct PDFTextLayer {
         let raw = ByteCollector()
         try deflater.compress(bytes, flush: .finish, into: raw)
         let out = ByteCollector()
-        try FlateParts.join([(raw.bytes, DeflateStream.adler32(1, bytes), bytes.count)], into: out)
+        try FlateParts.join([(raw.bytes, try DeflateStream.adler32(1, bytes), bytes.count)], into: out)
         return out.bytes
     }
 

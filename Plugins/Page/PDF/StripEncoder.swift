@@ -3,7 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
-import CSumiCodecs
+import CSumiPixels
 import SumiCodecs
 import SumiKit
 
@@ -153,36 +153,26 @@ enum StripEncoder {
     /// PNG-predicted rows (the first as it is, the others Up: all zeros).
     static func stencil(width: Int, rows: Int, hole: Range<Int>) throws -> [UInt8] {
         let rowLength = (width + 7) / 8
-        var predicted = [UInt8](repeating: 0, count: rows * (rowLength + 1))
-        for x in hole.clamped(to: 0..<width) { predicted[1 + x / 8] |= 0x80 >> UInt8(x % 8) }
-        for y in 1..<max(1, rows) { predicted[y * (rowLength + 1)] = 2 }
-        return try FlateParts.compressSamples(predicted, rowLength: rowLength, level: level)
+        var first = [UInt8](repeating: 0, count: rowLength + 1), next = first
+        for x in hole.clamped(to: 0..<width) { first[1 + x / 8] |= 0x80 >> UInt8(x % 8) }
+        next[0] = 2
+        let flate = try FilteredFlate(rowLength: rowLength, bytesPerPixel: 1, level: level, indices: false)
+        for y in 0..<rows { try (y == 0 ? first : next).withUnsafeBufferPointer { try flate.addFiltered($0) } }
+        return try flate.finish()
     }
 
     /// One zlib stream of the image's rows as `samples` gives them (`rowLength` bytes each, the
-    /// image's width times `bytesPerPixel` unless given), PNG-predicted.
+    /// image's width times `bytesPerPixel` unless given), PNG-predicted (`FilteredFlate`).
     static func compress(_ image: Image, rowLength: Int? = nil, bytesPerPixel: Int, unordered: Bool, level: Int32,
                          samples: (Int, UnsafeMutableBufferPointer<UInt8>) -> Void) throws -> [UInt8] {
         let n = rowLength ?? image.width * bytesPerPixel
-        var predictor = PNGPredictor(bytesPerPixel: bytesPerPixel, rowLength: n, unordered: unordered)
-        var previous = [UInt8](repeating: 0, count: n), current = previous
-        var predicted = [UInt8](repeating: 0, count: image.height * (n + 1))
+        let flate = try FilteredFlate(rowLength: n, bytesPerPixel: bytesPerPixel, level: level, indices: unordered)
+        var row = [UInt8](repeating: 0, count: max(1, n))
         for y in 0..<image.height {
-            current.withUnsafeMutableBufferPointer { samples(y, $0) }
-            current.withUnsafeBufferPointer { cur in
-                previous.withUnsafeBufferPointer { prev in
-                    predicted.withUnsafeMutableBufferPointer { out in
-                        predictor.filter(cur, previous: prev, into: UnsafeMutableBufferPointer(rebasing: out[(y * (n + 1))..<((y + 1) * (n + 1))]))
-                    }
-                }
-            }
-            swap(&previous, &current)
+            row.withUnsafeMutableBufferPointer { samples(y, UnsafeMutableBufferPointer(rebasing: $0[0..<n])) }
+            try row.withUnsafeBufferPointer { try flate.add($0) }
         }
-        if !unordered { return try FlateParts.compressSamples(predicted, rowLength: n, level: level) }
-        let (bytes, adler) = try FlateParts.compress(predicted, rowLength: n, dictionary: [], last: true, level: level)
-        let sink = ByteCollector()
-        try FlateParts.join([(bytes, adler, predicted.count)], into: sink)
-        return sink.bytes
+        return try flate.finish()
     }
 
     /// One row's straight RGB (premultiplication undone) from its premultiplied RGBA.

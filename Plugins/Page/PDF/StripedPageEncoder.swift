@@ -1,4 +1,4 @@
-import CSumiCodecs
+import CSumiPixels
 import SumiKit
 
 /// Encodes a page from its rows as they arrive, as strips (`PageStrip`): each row is measured

@@ -228,35 +228,6 @@ int sumi_webp_decode_ring(const uint8_t *data, size_t size, int width, int heigh
 int sumi_webp_encode(const uint8_t *rgba, int width, int height, size_t stride, int quality,
                      uint8_t **out, size_t *out_size, char *error, size_t error_size);
 
-/* ---- Pixels ----------------------------------------------------------------------------- */
-
-/* Premultiplies `count` straight RGBA pixels in place. */
-void sumi_premultiply(uint8_t *rgba, size_t count);
-/* Writes `rows` RGBA rows (each `width` pixels, stored row `y0` first) of an image `width` x
- * `height` to their places in `out` after applying EXIF/TIFF `orientation` (1-8; 5-8: `out` is
- * `height` wide and `width` high). */
-void sumi_orient_rows(const uint8_t *rows_rgba, int rows, int y0, int width, int height, uint8_t *out,
-                      int orientation);
-/* Un-premultiplies `count` pixels from `src` into `dst` (may be the same buffer). */
-void sumi_unpremultiply(const uint8_t *src, uint8_t *dst, size_t count);
-/* Whether every alpha byte of `count` pixels is 255. */
-int sumi_is_opaque(const uint8_t *rgba, size_t count);
-/* Straight RGB (3 bytes a pixel, premultiplication undone as sumi_unpremultiply does) of `count`
- * premultiplied RGBA pixels. */
-void sumi_straight_rgb(const uint8_t *rgba, uint8_t *rgb, size_t count);
-/* Whether every one of `width` premultiplied RGBA pixels has equal red, green and blue. */
-int sumi_is_grey(const uint8_t *rgba, int width);
-/*
- * Copies rows of RGB (channels 3) or RGBA (channels 4) with `src_stride` bytes a row into tightly
- * packed premultiplied RGBA. RGBA is premultiplied on the way unless `premultiplied` says it already
- * is (then colour is clamped to alpha).
- */
-void sumi_import_rows(const uint8_t *src, size_t src_stride, int channels, int premultiplied,
-                      int width, int height, uint8_t *dst);
-/* Composes premultiplied RGBA over an opaque colour into packed RGB or BGR (`bgr` set) bytes. */
-void sumi_flatten_row(const uint8_t *rgba, uint8_t *dst, int width, uint8_t bg_r, uint8_t bg_g,
-                      uint8_t bg_b, int bgr);
-
 /* Frees a buffer returned by an encoder. */
 void sumi_free(void *pointer);
 

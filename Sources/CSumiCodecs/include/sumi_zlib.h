@@ -1,9 +1,10 @@
 #ifndef SUMI_ZLIB_H
 #define SUMI_ZLIB_H
 
-/* zlib's types only: the library is opened by the first PNG or Flate stream a run reads or
-   writes, not at start-up, and its functions are called through the table `sumi_zlib_functions`
-   gives (Swift) or, in the C shims, by name through sumi_zlib_calls.h. */
+/* zlib's types and function table only: the library is opened by the first PNG or Flate stream a
+   run reads or writes, not at start-up, and its functions are called through a table filled by
+   name, in Swift by `ZlibLibrary` (SumiKit's `FunctionTable` over `sumi_dl_open_table`), in the C
+   shims through sumi_png_calls.h. */
 #include <zlib.h>
 
 #include "sumi_dl_table.h"
@@ -23,10 +24,6 @@
 #pragma clang diagnostic ignored "-Wnullability-completeness"
 #pragma clang assume_nonnull begin
 SUMI_DL_TABLE(sumi_zlib, SUMI_ZLIB_FUNCTIONS)
-
-/* zlib's functions into `*table`, opened the first time this is asked for (any thread). Returns 0,
-   or -1 with the loader's message (naming the library) in `*error` when it cannot be loaded. */
-int sumi_zlib_functions(const sumi_zlib_api *_Nullable *_Nonnull table, const char *_Nullable *_Nonnull error);
 #pragma clang assume_nonnull end
 #pragma clang diagnostic pop
 

@@ -1,7 +1,6 @@
-/* Pixel conversions between straight and premultiplied RGBA, shared by the codecs. */
-#include "sumi_codecs.h"
+/* Conversions between straight and premultiplied RGBA, and orientation. */
+#include "sumi_pixels.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 static inline uint8_t mul_div_255(unsigned c, unsigned a) {
@@ -70,6 +69,17 @@ int sumi_is_opaque(const uint8_t *rgba, size_t count) {
     return 1;
 }
 
+int sumi_is_grey_rows(const uint8_t *rgba, int width, int rows, size_t stride) {
+    for (int y = 0; y < rows; y++) {
+        const uint8_t *p = rgba + (size_t)y * stride;
+        for (int x = 0; x < width; x++, p += 4)
+            if (p[0] != p[1] || p[1] != p[2]) return 0;
+    }
+    return 1;
+}
+
+int sumi_is_grey(const uint8_t *rgba, int width) { return sumi_is_grey_rows(rgba, width, 1, (size_t)width * 4); }
+
 /* Opaque RGB to RGBA: each pixel read as four bytes (its three and the next one's first, so not the
  * last pixel) with the fourth set to 255, one load and one store a pixel. */
 static void rgb_to_rgba(const uint8_t *restrict s, uint8_t *restrict d, size_t count) {
@@ -125,8 +135,6 @@ void sumi_flatten_row(const uint8_t *p, uint8_t *dst, int width, uint8_t bg_r, u
     }
 }
 
-void sumi_free(void *pointer) { free(pointer); }
-
 void sumi_orient_rows(const uint8_t *strip, int rows, int y0, int w, int h, uint8_t *out, int orientation) {
     const uint32_t *src = (const uint32_t *)strip;
     uint32_t *dst = (uint32_t *)out;
@@ -172,22 +180,4 @@ void sumi_orient_rows(const uint8_t *strip, int rows, int y0, int w, int h, uint
             }
         }
     }
-}
-
-/* A whole image is a ring as tall as the image whose rows are all there: nothing to wait for. */
-static int whole_image_wait(void *context, int through) {
-    (void)context;
-    (void)through;
-    return 0;
-}
-
-static void whole_image_done(void *context, int through) {
-    (void)context;
-    (void)through;
-}
-
-sumi_ring sumi_whole_ring(uint8_t *base, size_t stride, int rows, int band) {
-    const sumi_ring ring = {base, stride, rows > 0 ? rows : 1, band > 0 ? band : 1, whole_image_wait, whole_image_done,
-                            NULL};
-    return ring;
 }
