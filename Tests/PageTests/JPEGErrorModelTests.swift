@@ -10,7 +10,7 @@ import SumiKit
     /// Fine grain (σ about 4 per channel, independent per pixel) over a smooth field: every DCT
     /// coefficient busy, the case where the estimate is tightest.
     static func grain(width: Int = 256, height: Int = 128, seed: UInt64 = 11) -> Image {
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed)
         var px = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {
             for x in 0..<width {
@@ -53,7 +53,7 @@ import SumiKit
     /// lowest quality the search finds above the floor: below 92 (0.2's fixed quality), each
     /// 240-column slice of it at the floor or above once decoded, and as progressive JPEG.
     @Test func servedPhotoGetsTheQualityItNeeds() throws {
-        var rng = SplitMix(5)
+        var rng = SeededRandom(5)
         let width = 480, height = 120
         var px = [UInt8](repeating: 255, count: width * height * 4)
         for y in 0..<height {

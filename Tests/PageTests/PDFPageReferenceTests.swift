@@ -248,7 +248,7 @@ private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-3) -> Bool
     func oddSizesRoundTripExactly(width: Int, height: Int) throws {
         let scratch = Scratch("odd")
         defer { scratch.cleanUp() }
-        var rng = SplitMix(UInt64(width * 1000 + height))
+        var rng = SeededRandom(UInt64(width * 1000 + height))
         var px = [UInt8](repeating: 255, count: width * height * 4)
         for i in stride(from: 0, to: px.count, by: 4) {
             px[i] = UInt8(rng.below(256)); px[i + 1] = UInt8(i / 4 % 256); px[i + 2] = UInt8(rng.below(4) * 60)

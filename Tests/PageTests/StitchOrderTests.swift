@@ -33,7 +33,7 @@ import SumiKit
         #expect(shots.count >= 11, "the name-sorted order needs at least 11 captures")
         // As sorted by name, shot10 before shot2: 0, 1, 10, 2, 3, ...
         let nameSorted = (0..<shots.count).sorted { String($0) < String($1) }
-        var rng = SplitMix(5)
+        var rng = SeededRandom(5)
         var shuffled = Array(shots.indices)
         for i in shuffled.indices.reversed() { shuffled.swapAt(i, rng.below(i + 1)) }
         for order in [Array(shots.indices.reversed()), nameSorted, shuffled] {

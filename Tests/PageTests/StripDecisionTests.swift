@@ -9,7 +9,7 @@ import SumiKit
     static let width = 240
 
     /// A photo-like row segment: smooth fields plus grain, every pixel unlike its neighbour.
-    static func photo(_ px: inout [UInt8], y: Int, from x0: Int, to x1: Int, rng: inout SplitMix) {
+    static func photo(_ px: inout [UInt8], y: Int, from x0: Int, to x1: Int, rng: inout SeededRandom) {
         for x in x0..<x1 {
             let i = (y * width + x) * 4
             let grain = rng.below(9) - 4
@@ -20,7 +20,7 @@ import SumiKit
     }
 
     /// A line of text-like marks: antialiased strokes (a few grey levels) on white.
-    static func text(_ px: inout [UInt8], y: Int, from x0: Int, to x1: Int, rng: inout SplitMix) {
+    static func text(_ px: inout [UInt8], y: Int, from x0: Int, to x1: Int, rng: inout SeededRandom) {
         var x = x0 + rng.below(4)
         while x + 6 < x1 {
             let levels: [UInt8] = [200, 90, 24, 24, 90, 200]
@@ -36,7 +36,7 @@ import SumiKit
     static func page(_ bands: [(String, Int)], seed: UInt64 = 3) -> Image {
         let height = bands.reduce(0) { $0 + $1.1 }
         var px = [UInt8](repeating: 255, count: width * height * 4)
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed)
         var y = 0
         for (kind, rows) in bands {
             for yy in y..<(y + rows) {
@@ -68,7 +68,7 @@ import SumiKit
         #expect(Self.content(of: image, row: 34) == .photo)   // photo left, white right
         // Two photos side by side with white between: one photo span.
         var px = Array(image.pixels)
-        var rng = SplitMix(9)
+        var rng = SeededRandom(9)
         for x in 0..<Self.width { let i = x * 4; px[i] = 255; px[i + 1] = 255; px[i + 2] = 255 }
         Self.photo(&px, y: 0, from: 10, to: 110, rng: &rng)
         Self.photo(&px, y: 0, from: 130, to: 230, rng: &rng)
@@ -86,7 +86,7 @@ import SumiKit
     /// The photo span and the flat columns around it; a photo's own flat spot near its edge; letters
     /// set close together; a row of one colour.
     @Test func rowsGiveTheirPhotoSpanAndFlatSurroundings() {
-        var rng = SplitMix(21)
+        var rng = SeededRandom(21)
         // Photo in columns 8-120, text from 130: the span from the pixel before the photo's first
         // change to its last, the flat columns from the row's start to the text.
         var px = [UInt8](repeating: 255, count: Self.width * 4)

@@ -61,7 +61,7 @@ import SumiKit
     /// palette strip). Bands of text, white and photo of random heights, drawn from a fixed seed.
     @Test(arguments: [12, 24, 60])
     func cutsFollowContentChangesOnTheGrid(alignment a: Int) {
-        var rng = SplitMix(UInt64(a))
+        var rng = SeededRandom(UInt64(a))
         for _ in 0..<40 {
             var bands: [(RowContent.Measure, Int)] = []
             var photoRuns: [Range<Int>] = [], y = 0

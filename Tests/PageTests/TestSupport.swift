@@ -106,26 +106,12 @@ func psnr(_ a: [UInt8], _ b: [UInt8]) -> Double {
     return 10 * log10(255 * 255 / (sum / Double(n)))
 }
 
-/// A small deterministic random generator (SplitMix64).
-struct SplitMix {
-    var state: UInt64
-    init(_ seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 /// Synthetic tall pages and captures of them.
 enum Synthetic {
     /// A tall opaque page: a header bar, varied content (text-like stripes, gradients, blocks) and a
     /// footer bar.
     static func page(width: Int, height: Int, header: Int, footer: Int, seed: UInt64 = 7) -> Image {
-        var rng = SplitMix(seed)
+        var rng = SeededRandom(seed)
         var px = [UInt8](repeating: 255, count: width * height * 4)
         func set(_ x: Int, _ y: Int, _ r: Int, _ g: Int, _ b: Int) {
             let i = (y * width + x) * 4

@@ -129,25 +129,11 @@ import Testing
         #expect(all.count <= normal.count && anywhere.count <= normal.count)
     }
 
-    /// SplitMix64 (Steele, Lea and Flood, 2014): a generator from a seed, so a random text that
-    /// fails is made again from the seed its message prints.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Latin, CJK, Thai, Arabic, long words and punctuation, strung at random, and a random width.
     static func randomText(seed: UInt64) -> (text: String, width: Double) {
         let pieces = ["Supercalifragilistic", "word", " ", " ", "漢字", "かなカナ", "ー", "。", "、", "「", "」", "ภาษาไทย",
                       "مرحبا", "!", "?", "—", "-", "https://x.org/a/b", "\u{AD}", "1,234.5", "😀", "e\u{301}"]
-        var rng = SeededGenerator(seed: seed)
+        var rng = SeededRandom(seed)
         var text = ""
         for _ in 0..<Int.random(in: 1...25, using: &rng) { text += pieces.randomElement(using: &rng) ?? "" }
         return (text, Double.random(in: 10...300, using: &rng).rounded())
