@@ -70,12 +70,15 @@ final class PDFDocumentWriter {
     static func write(_ pages: [Page], title: String?, viewport: Viewport?, sourceDateEpoch: Int?, to out: PDFByteSink) throws {
         let writer = try PDFDocumentWriter(out: out, pageCount: pages.count, title: title, viewport: viewport,
                                            sourceDateEpoch: sourceDateEpoch)
-        for page in pages {
-            writer.beginPage(page.geometry, iccProfile: page.iccProfile)
-            for strip in page.strips { try writer.add(strip) }
-            try writer.endPage(text: page.text)
-        }
+        for page in pages { try writer.add(page) }
         try writer.finish()
+    }
+
+    /// Writes a whole page encoded already (its strips, then its end).
+    func add(_ page: Page) throws {
+        beginPage(page.geometry, iccProfile: page.iccProfile)
+        for strip in page.strips { try add(strip) }
+        try endPage(text: page.text)
     }
 
     /// The RGB profile to embed, or nil (DeviceRGB) when it is sRGB or untagged.

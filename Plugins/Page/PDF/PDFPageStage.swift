@@ -145,9 +145,7 @@ public struct PDFPageStage: Stage {
                                                                sourceDateEpoch: context.options.sourceDateEpoch) : nil
             var pages = try held.map { page in
                 guard let writer else { return page }
-                writer.beginPage(page.geometry, iccProfile: page.iccProfile)
-                for strip in page.strips { try writer.add(strip) }
-                try writer.endPage(text: page.text)
+                try writer.add(page)
                 return PDFDocumentWriter.Page(geometry: page.geometry, strips: page.strips.map(\.withoutData), iccProfile: nil)
             }
             held = []
